@@ -1,0 +1,105 @@
+"""One agent conversation (turn 1 + resume) through the playground vs bare LangGraph.
+
+Both sides use the same embedded ticket API, a SqliteSaver on a file and the same graph shape
+(read -> plan -> pause -> write). The baseline is written with LangGraph and httpx only: no
+TicketClient, no planner, no turn helpers. The ratio is the playground's overhead (goal <= 1.10x).
+"""
+
+from __future__ import annotations
+
+import statistics
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import TypedDict
+
+import httpx
+from langgraph.checkpoint.sqlite import SqliteSaver
+from langgraph.graph import END, START, StateGraph
+
+from playground.agent.client import TicketClient
+from playground.agent.graph import build_agent
+from playground.agent.turns import resume, start_turn
+from playground.savers import open_sqlite_saver
+from ticket_api.server import start_embedded
+
+
+class BareState(TypedDict, total=False):
+    ticket_id: str
+    request: str
+    etag: str
+    priority: str
+    changes: dict
+    outcome: str
+
+
+def _bare_graph(http: httpx.Client, saver: SqliteSaver):
+    def read(state):
+        response = http.get(f"/tickets/{state['ticket_id']}")
+        return {"etag": response.headers["etag"], "priority": response.json()["priority"]}
+
+    def plan(state):
+        return {"changes": {"priority": "high"}}
+
+    def write(state):
+        response = http.patch(
+            f"/tickets/{state['ticket_id']}", json=state["changes"],
+            headers={"If-Match": state["etag"]},
+        )
+        return {"etag": response.headers.get("etag"), "outcome": str(response.status_code)}
+
+    builder = StateGraph(BareState)
+    builder.add_node("read", read)
+    builder.add_node("plan", plan)
+    builder.add_node("write", write)
+    builder.add_edge(START, "read")
+    builder.add_edge("read", "plan")
+    builder.add_edge("plan", "write")
+    builder.add_edge("write", END)
+    return builder.compile(checkpointer=saver, interrupt_before=["write"])
+
+
+def run(conversations: int = 60) -> dict:
+    """Time ``conversations`` two-turn conversations each way, interleaved; return medians."""
+    with tempfile.TemporaryDirectory() as tmp, start_embedded(None) as api:
+        tenant = f"bench-{uuid.uuid4().hex[:6]}"
+        ours_times, bare_times = [], []
+        with (
+            open_sqlite_saver(Path(tmp) / "ours.sqlite") as ours_saver,
+            open_sqlite_saver(Path(tmp) / "bare.sqlite") as bare_saver,
+            httpx.Client(base_url=api.url, headers={"X-Tenant": tenant}) as http,
+        ):
+            client = TicketClient(api.url, tenant=tenant)
+            ours = build_agent(client, ours_saver)
+            bare = _bare_graph(http, bare_saver)
+            for i in range(conversations):
+                # Interleaved so that drift on the machine hits both sides alike.
+                thread = f"t-{i}"
+                started = time.perf_counter()
+                start_turn(ours, thread, "raise t7 to high")
+                resume(ours, thread)
+                ours_times.append(time.perf_counter() - started)
+
+                config = {"configurable": {"thread_id": thread}}
+                started = time.perf_counter()
+                bare.invoke({"ticket_id": "t7", "request": "raise t7 to high"}, config)
+                bare.get_state(config)
+                bare.invoke(None, config)
+                bare.get_state(config)
+                bare_times.append(time.perf_counter() - started)
+            client.close()
+    ours_ms = statistics.median(ours_times[5:]) * 1000
+    bare_ms = statistics.median(bare_times[5:]) * 1000
+    return {
+        "name": "agent conversation (turn 1 + resume), median",
+        "ours": f"{ours_ms:.2f} ms",
+        "baseline_value": f"{bare_ms:.2f} ms",
+        "baseline": "bare LangGraph + httpx, same graph, API and SqliteSaver file",
+        "ratio": round(ours_ms / bare_ms, 3),
+        "goal": "<= 1.10x",
+    }
+
+
+if __name__ == "__main__":
+    print(run())

@@ -1,0 +1,100 @@
+"""Turns of a conversation with the agent: start one (read + plan, then pause) or resume it.
+
+These are the commands the CLI and the pages call; each returns a :class:`TurnResult` whose
+``line`` says in plain words what happened.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from langgraph.graph.state import CompiledStateGraph
+
+from playground.agent.client import ApiUnavailable
+from playground.agent.planner import find_ticket_id
+
+
+@dataclass(frozen=True)
+class TurnResult:
+    """What one turn did.
+
+    Attributes:
+        thread_id: the conversation.
+        line: one sentence for a person.
+        ok: False when the turn failed (nothing understood, read failed, write refused).
+        values: the state after the turn.
+        next: the nodes the thread waits at (empty when finished).
+    """
+
+    thread_id: str
+    line: str
+    ok: bool
+    values: dict = field(default_factory=dict)
+    next: tuple[str, ...] = ()
+
+
+def thread_config(thread_id: str) -> dict:
+    """The config that addresses a thread's newest checkpoint."""
+    return {"configurable": {"thread_id": thread_id}}
+
+
+def _version_of(values: dict) -> str | None:
+    return values.get("etag") or values.get("version")
+
+
+def start_turn(graph: CompiledStateGraph, thread_id: str, request: str) -> TurnResult:
+    """Turn 1: read the ticket the request names, plan the change, pause before writing."""
+    config = thread_config(thread_id)
+    graph.invoke({"request": request, "ticket_id": find_ticket_id(request)}, config)
+    snapshot = graph.get_state(config)
+    values, waiting = dict(snapshot.values), tuple(snapshot.next)
+    if not waiting:
+        return TurnResult(thread_id, values.get("outcome") or "finished", False, values, waiting)
+    proposed = json.dumps(values.get("changes") or {})
+    version = _version_of(values)
+    if version:
+        line = f"read {values['ticket_id']} at {version}, proposed {proposed}, waiting for the user"
+        ok = True
+    else:
+        line = f"read failed ({values.get('outcome')}), proposed {proposed}, waiting for the user"
+        ok = False
+    return TurnResult(thread_id, line, ok, values, waiting)
+
+
+def resume(graph: CompiledStateGraph, thread_id: str) -> TurnResult:
+    """Turn 2: resume a paused thread, which runs the write."""
+    config = thread_config(thread_id)
+    before = graph.get_state(config)
+    if not before.next:
+        reason = "it has no checkpoints" if not before.values else "it is not paused"
+        return TurnResult(thread_id, f"nothing to resume: {reason}", False, dict(before.values))
+    try:
+        graph.invoke(None, config)
+    except ApiUnavailable as exc:
+        return TurnResult(
+            thread_id,
+            f"{exc}; the thread is still paused at {tuple(before.next)}, resume when it is back",
+            False,
+            dict(before.values),
+            tuple(before.next),
+        )
+    after = graph.get_state(config)
+    values, waiting = dict(after.values), tuple(after.next)
+    if after.config["configurable"]["checkpoint_id"] == before.config["configurable"][
+        "checkpoint_id"
+    ]:
+        # Nothing ran: typically a state key was renamed under a paused thread (langgraph keeps
+        # interrupting on the dead key's channel version and raises nothing).
+        return TurnResult(
+            thread_id,
+            f"resumed, and nothing ran: the thread is still waiting at {waiting}",
+            False,
+            values,
+            waiting,
+        )
+    outcome = values.get("outcome") or ""
+    ok = not (outcome[:3].isdigit() or outcome.startswith("not "))
+    return TurnResult(
+        thread_id, f"resumed with ticket {values.get('ticket_id')}: {outcome}", ok, values, waiting
+    )

@@ -1,0 +1,159 @@
+"""The ``playground`` command: the same core the pages use, from a terminal.
+
+Exit codes: 0 when the command did what it says, 1 when a turn ran but failed (a 412, a refused
+write, a stranded thread), 2 for bad input (unknown thread, bad arguments).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import uuid
+from pathlib import Path
+
+from playground.agent.client import TicketClient
+from playground.agent.graph import build_agent
+from playground.agent.state import SCHEMAS
+from playground.agent.turns import resume, start_turn
+from playground.compare import DEFINITIONS, compare, format_table
+from playground.savers import DEFAULT_CHECKPOINTS, open_sqlite_saver
+from playground.ticket_service import DEFAULT_TICKETS_DB, ticket_api_url
+
+
+def _add_agent_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--thread", required=True, help="conversation (thread) id")
+    parser.add_argument(
+        "--checkpoints", default=str(DEFAULT_CHECKPOINTS), help="SQLite checkpoint file"
+    )
+    parser.add_argument("--api-url", help="ticket API to use (default: start one embedded)")
+    parser.add_argument(
+        "--tickets-db",
+        default=str(DEFAULT_TICKETS_DB),
+        help="tickets file of the embedded API (ignored with --api-url)",
+    )
+    parser.add_argument("--tenant", default="demo", help="API tenant (X-Tenant)")
+    parser.add_argument(
+        "--schema", choices=list(SCHEMAS), default="etag", help="state schema variant"
+    )
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="playground",
+        description="Time-travel playground for LangGraph checkpoints and 412 conflicts.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    run = sub.add_parser("run", help="start the web playground (Streamlit)")
+    run.add_argument("--port", type=int, default=8501)
+    run.add_argument("--host", default="127.0.0.1", help="address to bind (loopback by default)")
+    run.add_argument("--api-url", help="ticket API to use (default: start one embedded)")
+    run.add_argument("--checkpoints", default=str(DEFAULT_CHECKPOINTS))
+
+    turn = sub.add_parser("turn", help="turn 1: read the ticket, plan, pause before writing")
+    _add_agent_options(turn)
+    turn.add_argument("request", help='what to do, e.g. "raise t7 to high"')
+
+    res = sub.add_parser("resume", help="turn 2: resume a paused thread (runs the write)")
+    _add_agent_options(res)
+
+    demo = sub.add_parser("demo", help="the eight-process demo: each turn in a fresh process")
+    demo.add_argument("--checkpoints", help="checkpoint file (default: a new temporary one)")
+    demo.add_argument("--api-url", help="ticket API to use (default: start one embedded)")
+
+    cmp_ = sub.add_parser("compare", help="bytes stored by four ways of keeping state")
+    cmp_.add_argument("--turns", default="1,10", help="comma-separated turn counts")
+    cmp_.add_argument("--seed", type=int, default=0, help="seed for channel-version digits")
+    cmp_.add_argument("--api-url", help="ticket API to use (default: start one embedded)")
+    return parser
+
+
+def _agent_turn(args: argparse.Namespace) -> int:
+    with (
+        ticket_api_url(args.api_url, args.tickets_db) as url,
+        open_sqlite_saver(args.checkpoints) as saver,
+    ):
+        client = TicketClient(url, tenant=args.tenant, actor=f"agent:{args.thread}")
+        try:
+            graph = build_agent(client, saver, schema=args.schema)
+            if args.command == "turn":
+                result = start_turn(graph, args.thread, args.request)
+            else:
+                result = resume(graph, args.thread)
+        finally:
+            client.close()
+    print(result.line)
+    if result.line.startswith("nothing to resume: it has no checkpoints"):
+        return 2
+    return 0 if result.ok else 1
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from playground.demo import run_demo
+
+    with tempfile.TemporaryDirectory(prefix="playground-demo-") as tmp:
+        checkpoints = Path(args.checkpoints or Path(tmp) / "checkpoints.sqlite")
+        # A tenant of its own, so the demo always starts from t7 at "v1".
+        tenant = f"demo-{uuid.uuid4().hex[:8]}"
+        with ticket_api_url(args.api_url, Path(tmp) / "tickets.sqlite") as url:
+            crashed = run_demo(url, checkpoints, tenant)
+    return 1 if crashed else 0
+
+
+def _compare(args: argparse.Namespace) -> int:
+    try:
+        turns = sorted({int(part) for part in args.turns.split(",") if part.strip()})
+    except ValueError:
+        print(f"--turns must be comma-separated whole numbers, got {args.turns!r}", file=sys.stderr)
+        return 2
+    if not turns or turns[0] < 1:
+        print("--turns must be positive, such as 1,10", file=sys.stderr)
+        return 2
+
+    live = sys.stderr.isatty()
+
+    def progress(done: int, total: int) -> None:
+        # Redraw one line on a terminal; in a log, write the line once when done.
+        if live:
+            print(f"\rmeasuring: {done}/{total} turns", end="", file=sys.stderr, flush=True)
+        elif done == total:
+            print(f"measuring: {done}/{total} turns", end="", file=sys.stderr)
+
+    with ticket_api_url(args.api_url, None) as url:
+        client = TicketClient(url, tenant="compare")
+        try:
+            client.reset()
+            ticket = client.get_ticket("t7")
+            measures = compare(lambda: client.get_ticket("t7"), turns, args.seed, progress)
+        finally:
+            client.close()
+    print(file=sys.stderr)
+    print(format_table(measures, ticket.size))
+    print()
+    for definition in DEFINITIONS:
+        print(definition)
+    return 0
+
+
+def _run(args: argparse.Namespace) -> int:
+    from playground.web import serve
+
+    return serve(host=args.host, port=args.port, api_url=args.api_url, checkpoints=args.checkpoints)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``playground`` console script."""
+    args = _parser().parse_args(argv)
+    handlers = {
+        "turn": _agent_turn,
+        "resume": _agent_turn,
+        "demo": _demo,
+        "compare": _compare,
+        "run": _run,
+    }
+    return handlers[args.command](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

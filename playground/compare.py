@@ -1,0 +1,194 @@
+"""What four ways of carrying state between turns cost in bytes.
+
+Every approach answers the same conversation: each turn reads ticket t7 once, as an agent does when
+the user asks about it again. Two numbers per approach and turn count:
+
+* resume loads: what the next turn must load to carry on. For LangGraph, the length of the newest
+  checkpoint blob.
+* stored: everything kept for the conversation. For LangGraph, the checkpoint and metadata blobs
+  plus the pending-write values, summed over every checkpoint of the thread.
+
+The LangGraph rows use a START -> read -> END graph on a real SqliteSaver, one invoke per turn.
+Channel versions carry ``random.random()`` digits, so the byte counts drift by a few bytes unless
+the generator is seeded, which ``seed`` does before each approach.
+"""
+
+from __future__ import annotations
+
+import json
+import operator
+import random
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Annotated, TypedDict
+
+from langgraph.checkpoint.sqlite import SqliteSaver
+from langgraph.graph import END, START, StateGraph
+
+from playground.agent.client import ApiResult
+
+FetchTicket = Callable[[], ApiResult]
+
+APPROACHES = (
+    "LangGraph state, ids and etag",
+    "LangGraph state, whole responses",
+    "message history only",
+    "external store by conversation id",
+)
+
+DEFINITIONS = (
+    "resume loads: bytes the next turn loads to carry on (LangGraph: the newest checkpoint blob)",
+    "stored: bytes kept for the conversation (LangGraph: checkpoint + metadata blobs + writes)",
+)
+
+
+class IdsState(TypedDict, total=False):
+    ticket_id: str
+    etag: str
+    priority: str
+
+
+class ResponsesState(TypedDict, total=False):
+    ticket_id: str
+    # The anti-pattern under measurement: every response appended, so every checkpoint copies all.
+    responses: Annotated[list, operator.add]
+
+
+@dataclass(frozen=True)
+class Measure:
+    """Bytes of one approach after some turns."""
+
+    approach: str
+    turns: int
+    resume_loads: int
+    stored: int
+
+
+def _stored_bytes(conn: sqlite3.Connection, thread_id: str) -> tuple[int, int]:
+    newest = conn.execute(
+        "SELECT length(checkpoint) FROM checkpoints WHERE thread_id = ? "
+        "ORDER BY checkpoint_id DESC LIMIT 1",
+        (thread_id,),
+    ).fetchone()[0]
+    blobs = conn.execute(
+        "SELECT coalesce(sum(length(checkpoint) + length(metadata)), 0) FROM checkpoints "
+        "WHERE thread_id = ?",
+        (thread_id,),
+    ).fetchone()[0]
+    writes = conn.execute(
+        "SELECT coalesce(sum(length(value)), 0) FROM writes WHERE thread_id = ?", (thread_id,)
+    ).fetchone()[0]
+    return newest, blobs + writes
+
+
+def _langgraph_series(
+    state_type: type, read: Callable[[dict], dict], turns: list[int], tick: Callable[[], None]
+) -> list[tuple[int, int, int]]:
+    builder = StateGraph(state_type)
+    builder.add_node("read", read)
+    builder.add_edge(START, "read")
+    builder.add_edge("read", END)
+    conn = sqlite3.connect(":memory:", check_same_thread=False)
+    try:
+        graph = builder.compile(checkpointer=SqliteSaver(conn))
+        config = {"configurable": {"thread_id": "conversation-1"}}
+        series = []
+        for turn in range(1, max(turns) + 1):
+            graph.invoke({"ticket_id": "t7"}, config)
+            tick()
+            if turn in turns:
+                series.append((turn, *_stored_bytes(conn, "conversation-1")))
+        return series
+    finally:
+        conn.close()
+
+
+def compare(
+    fetch: FetchTicket,
+    turns: list[int],
+    seed: int | None = 0,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[Measure]:
+    """Measure the four approaches after each turn count in ``turns``.
+
+    Args:
+        fetch: reads ticket t7 from the API (status, ETag, body).
+        turns: turn counts to report, e.g. ``[1, 10]``.
+        seed: seeds ``random`` before each approach so the table repeats; None leaves it unseeded.
+        progress: called with (done, total) after every simulated turn.
+    """
+    if not turns or min(turns) < 1:
+        raise ValueError("turns must be positive whole numbers, such as 1,10")
+    last = max(turns)
+    total, done = 3 * last, 0
+
+    def tick() -> None:
+        nonlocal done
+        done += 1
+        if progress:
+            progress(done, total)
+
+    def read_ids(state: dict) -> dict:
+        result = fetch()
+        return {"etag": result.etag, "priority": result.body.get("priority")}
+
+    def read_whole(state: dict) -> dict:
+        return {"responses": [fetch().body]}
+
+    measures: list[Measure] = []
+    for approach, state_type, read in (
+        (APPROACHES[0], IdsState, read_ids),
+        (APPROACHES[1], ResponsesState, read_whole),
+    ):
+        if seed is not None:
+            random.seed(seed)
+        for turn, loads, stored in _langgraph_series(state_type, read, turns, tick):
+            measures.append(Measure(approach, turn, loads, stored))
+
+    # Message history: the transcript is the state. Each turn adds the user's question, the tool
+    # result (the whole response, as text) and the reply; the next turn resends all of it.
+    transcript: list[dict] = []
+    for turn in range(1, last + 1):
+        result = fetch()
+        reply = f"t7 is {result.body.get('priority')} at {result.etag}"
+        transcript += [
+            {"role": "user", "content": "what is the state of t7?"},
+            {"role": "tool", "content": json.dumps(result.body)},
+            {"role": "assistant", "content": reply},
+        ]
+        tick()
+        if turn in turns:
+            size = len(json.dumps(transcript).encode())
+            measures.append(Measure(APPROACHES[2], turn, size, size))
+
+    # External store: one row per conversation, overwritten each turn, with the two values the
+    # next turn needs.
+    result = fetch()
+    row = {"conversation_id": "conversation-1", "ticket_id": "t7", "etag": result.etag}
+    size = len(json.dumps(row, separators=(",", ":")).encode())
+    for turn in sorted(set(turns)):
+        measures.append(Measure(APPROACHES[3], turn, size, size))
+    return measures
+
+
+def format_table(measures: list[Measure], ticket_bytes: int) -> str:
+    """Render the measures as the plain-text table the CLI prints."""
+    turns = sorted({m.turns for m in measures})
+    by_key = {(m.approach, m.turns): m for m in measures}
+    width = max(len(a) for a in APPROACHES) + 2
+    head1 = "bytes for one conversation".ljust(width) + "".join(
+        f"{'resume loads':>14}{'stored':>11}" for _ in turns
+    )
+    head2 = " " * width + "".join(
+        f"{'after ' + str(t) + (' turn' if t == 1 else ' turns'):>25}" for t in turns
+    )
+    lines = [head1, head2]
+    for approach in APPROACHES:
+        cells = "".join(
+            f"{by_key[(approach, t)].resume_loads:>14,}{by_key[(approach, t)].stored:>11,}"
+            for t in turns
+        )
+        lines.append(approach.ljust(width) + cells)
+    lines.append(f"ticket t7 as one response: {ticket_bytes:,} bytes")
+    return "\n".join(lines)

@@ -1,0 +1,53 @@
+"""Long-lived objects of the Streamlit server: the embedded ticket API and the checkpoint saver.
+
+They live in ``st.cache_resource``, one per server process, shared by every browser session.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+import streamlit as st
+from langgraph.checkpoint.sqlite import SqliteSaver
+
+from playground.savers import DEFAULT_CHECKPOINTS
+from playground.ticket_service import DEFAULT_TICKETS_DB
+from ticket_api.server import EmbeddedServer, start_embedded
+
+
+@st.cache_resource(on_release=lambda server: server.stop())
+def _embedded_api() -> EmbeddedServer:
+    DEFAULT_TICKETS_DB.parent.mkdir(parents=True, exist_ok=True)
+    return start_embedded(os.environ.get("PLAYGROUND_TICKETS_DB", str(DEFAULT_TICKETS_DB)))
+
+
+def api_url() -> str:
+    """The ticket API's URL: the configured one, or the embedded server's (read on every run,
+    because a cache clear restarts the embedded server on a new port)."""
+    return os.environ.get("PLAYGROUND_API_URL") or _embedded_api().url
+
+
+def checkpoints_path() -> Path:
+    """Where the playground's checkpoints live."""
+    return Path(os.environ.get("PLAYGROUND_CHECKPOINTS", str(DEFAULT_CHECKPOINTS)))
+
+
+@st.cache_resource(on_release=lambda saver: saver.conn.close())
+def _saver(path: str) -> SqliteSaver:
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    saver = SqliteSaver(sqlite3.connect(path, check_same_thread=False, timeout=30))
+    saver.setup()
+    return saver
+
+
+def saver() -> SqliteSaver:
+    """The server's one SqliteSaver on the checkpoint file."""
+    return _saver(str(checkpoints_path()))
+
+
+def restart_process() -> None:
+    """Drop every in-memory object as a process restart would: the saver connection and
+    compiled graphs. The checkpoint file and the ticket API stay."""
+    _saver.clear()

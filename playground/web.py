@@ -1,0 +1,39 @@
+"""Start the Streamlit playground as a server process."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+APP = Path(__file__).parent / "ui" / "app.py"
+
+
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8501,
+    api_url: str | None = None,
+    checkpoints: str | None = None,
+) -> int:
+    """Run ``streamlit run`` on the playground until it is stopped; return its exit code.
+
+    Settings reach the app through environment variables, which every Streamlit session reads.
+    """
+    env = dict(os.environ)
+    if api_url:
+        env["PLAYGROUND_API_URL"] = api_url
+    if checkpoints:
+        env["PLAYGROUND_CHECKPOINTS"] = checkpoints
+    argv = [
+        sys.executable, "-m", "streamlit", "run", str(APP),
+        "--server.address", host,
+        "--server.port", str(port),
+        "--server.headless", "true",
+        "--browser.gatherUsageStats", "false",
+    ]
+    print(f"playground on http://{host}:{port} (Ctrl+C stops it)", flush=True)
+    try:
+        return subprocess.call(argv, env=env)
+    except KeyboardInterrupt:
+        return 0

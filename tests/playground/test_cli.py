@@ -1,0 +1,112 @@
+"""The ``playground`` command, run as users run it: a fresh process per call."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+
+def playground(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "playground.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def test_turn_and_resume_in_two_processes_write_the_ticket(api_url, tenant, checkpoints, client):
+    common = ["--thread", "a", "--checkpoints", str(checkpoints), "--api-url", api_url,
+              "--tenant", tenant]
+
+    first = playground("turn", *common, "raise t7 to high")
+    second = playground("resume", *common)
+
+    assert first.returncode == 0, first.stderr
+    assert first.stdout.strip() == (
+        'read t7 at "v1", proposed {"priority": "high"}, waiting for the user'
+    )
+    assert second.returncode == 0, second.stderr
+    assert second.stdout.strip() == 'resumed with ticket t7: priority is high at "v2"'
+    assert client.get_ticket("t7").body["priority"] == "high"
+
+
+def test_resume_exits_1_on_412(api_url, tenant, checkpoints, colleague):
+    common = ["--thread", "b", "--checkpoints", str(checkpoints), "--api-url", api_url,
+              "--tenant", tenant]
+    playground("turn", *common, "raise t7 to high")
+    colleague.patch_ticket("t7", {"priority": "urgent"}, '"v1"')
+
+    result = playground("resume", *common)
+
+    assert result.returncode == 1
+    assert "412: ticket is at v2, you read" in result.stdout
+
+
+def test_resume_of_unknown_thread_exits_2(api_url, checkpoints):
+    result = playground("resume", "--thread", "nope", "--checkpoints", str(checkpoints),
+                        "--api-url", api_url)
+
+    assert result.returncode == 2
+    assert result.stdout.strip() == "nothing to resume: it has no checkpoints"
+
+
+def test_turn_with_unclear_request_exits_1(api_url, checkpoints):
+    result = playground("turn", "--thread", "x", "--checkpoints", str(checkpoints),
+                        "--api-url", api_url, "make coffee")
+
+    assert result.returncode == 1
+    assert result.stdout.startswith("could not understand 'make coffee'")
+
+
+def test_turn_without_api_url_uses_an_embedded_api_on_a_shared_file(tmp_path):
+    common = ["--thread", "a", "--checkpoints", str(tmp_path / "c.sqlite"),
+              "--tickets-db", str(tmp_path / "tickets.sqlite")]
+
+    first = playground("turn", *common, "close t5")
+    second = playground("resume", *common)
+
+    assert first.returncode == 0, first.stderr
+    assert second.stdout.strip() == 'resumed with ticket t5: status is closed at "v2"'
+
+
+def test_demo_prints_the_eight_process_story():
+    result = playground("demo", timeout=300)
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "turn 1, process 1",
+        '  read t7 at "v1", proposed {"priority": "high"}, waiting for the user',
+        "turn 2, process 2",
+        '  resumed with ticket t7: priority is high at "v2"',
+        "turn 1, process 3",
+        '  read t7 at "v2", proposed {"priority": "high"}, waiting for the user',
+        "  someone else edits t7 between the turns",
+        "turn 2, process 4",
+        '  resumed with ticket t7: 412: ticket is at v3, you read "v2"',
+        "turn 1, process 5",
+        '  read t7 at "v3", proposed {"priority": "high"}, waiting for the user',
+        "turn 1, process 6",
+        '  read t7 at "v3", proposed {"priority": "high"}, waiting for the user',
+        "turn 2 of c, process 7, graph with etag renamed to version",
+        "  resumed, and nothing ran: the thread is still waiting at ('write',)",
+        "turn 2 of d, process 8, the rename as add-then-remove",
+        '  resumed with ticket t7: priority is high at "v4"',
+    ]
+
+
+def test_compare_prints_the_table_with_definitions():
+    result = playground("compare", "--turns", "1,2", "--seed", "3")
+
+    assert result.returncode == 0, result.stderr
+    assert "LangGraph state, ids and etag" in result.stdout
+    assert "after 2 turns" in result.stdout
+    assert "resume loads:" in result.stdout
+    assert "measuring: 6/6 turns" in result.stderr
+
+
+def test_compare_rejects_bad_turns_with_exit_2():
+    result = playground("compare", "--turns", "1,ten")
+
+    assert result.returncode == 2
+    assert "--turns" in result.stderr
