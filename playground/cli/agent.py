@@ -1,8 +1,4 @@
-"""The ``playground`` command: the same core the pages use, from a terminal.
-
-Exit codes: 0 when the command did what it says, 1 when a turn ran but failed (a 412, a refused
-write, a stranded thread), 2 for bad input (unknown thread, bad arguments).
-"""
+"""``playground`` subcommands that run the agent: run, turn, resume, demo, compare."""
 
 from __future__ import annotations
 
@@ -38,13 +34,8 @@ def _add_agent_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="playground",
-        description="Time-travel playground for LangGraph checkpoints and 412 conflicts.",
-    )
-    sub = parser.add_subparsers(dest="command", required=True)
-
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the agent's subcommands to the ``playground`` parser."""
     run = sub.add_parser("run", help="start the web playground (Streamlit)")
     run.add_argument("--port", type=int, default=8501)
     run.add_argument("--host", default="127.0.0.1", help="address to bind (loopback by default)")
@@ -66,7 +57,11 @@ def _parser() -> argparse.ArgumentParser:
     cmp_.add_argument("--turns", default="1,10", help="comma-separated turn counts")
     cmp_.add_argument("--seed", type=int, default=0, help="seed for channel-version digits")
     cmp_.add_argument("--api-url", help="ticket API to use (default: start one embedded)")
-    return parser
+    run.set_defaults(handler=_run)
+    turn.set_defaults(handler=_agent_turn)
+    res.set_defaults(handler=_agent_turn)
+    demo.set_defaults(handler=_demo)
+    cmp_.set_defaults(handler=_compare)
 
 
 def _agent_turn(args: argparse.Namespace) -> int:
@@ -140,20 +135,3 @@ def _run(args: argparse.Namespace) -> int:
     from playground.web import serve
 
     return serve(host=args.host, port=args.port, api_url=args.api_url, checkpoints=args.checkpoints)
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``playground`` console script."""
-    args = _parser().parse_args(argv)
-    handlers = {
-        "turn": _agent_turn,
-        "resume": _agent_turn,
-        "demo": _demo,
-        "compare": _compare,
-        "run": _run,
-    }
-    return handlers[args.command](args)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

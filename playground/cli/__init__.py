@@ -1,0 +1,35 @@
+"""The ``playground`` command: the same core the pages use, from a terminal.
+
+Exit codes: 0 when the command did what it says; 1 when a turn ran but failed (a 412, a refused
+write, a stranded thread); 2 for bad input (unknown thread, a file that is not a checkpoint
+database, a refused edit), reported in one line without a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from playground.cli import agent, engine
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The whole command line: agent commands and engine commands."""
+    parser = argparse.ArgumentParser(
+        prog="playground",
+        description="Time-travel playground for LangGraph checkpoints and 412 conflicts.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    agent.register(sub)
+    engine.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``playground`` console script."""
+    args = build_parser().parse_args(argv)
+    try:
+        return args.handler(args)
+    except engine.USER_ERRORS as exc:
+        print(f"playground {args.command}: {exc}", file=sys.stderr)
+        return 2

@@ -1,0 +1,282 @@
+"""``playground`` subcommands that read or repair any checkpoint database.
+
+threads, history, diff, prune, migrate, export, import. DB is a SQLite file or a
+``postgresql://`` URL. Only prune without --dry-run, migrate --apply and import write.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sqlite3
+import sys
+from pathlib import Path
+
+from playground.timetravel.diff import diff_states
+from playground.timetravel.display import tree_view, view_dot
+from playground.timetravel.errors import CheckpointDbError
+from playground.timetravel.source import CheckpointSource, open_source
+from playground.timetravel.tree import CheckpointTree, load_tree
+
+# Errors that mean "bad input": reported in one line with exit code 2, never as a traceback.
+USER_ERRORS: tuple[type[Exception], ...] = (CheckpointDbError, ValueError, OSError)
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the engine's subcommands to the ``playground`` parser."""
+
+    def command(name: str, help_: str, handler) -> argparse.ArgumentParser:
+        parser = sub.add_parser(name, help=help_)
+        parser.add_argument("db", metavar="DB", help="SQLite file or postgresql:// URL")
+        parser.set_defaults(handler=handler)
+        return parser
+
+    command("threads", "list every thread with its size and status", _threads)
+
+    history = command("history", "every checkpoint of a thread, across all branches", _history)
+    history.add_argument("--thread", required=True)
+    history.add_argument("--ns", default="", help="checkpoint namespace (subgraph)")
+    shape = history.add_mutually_exclusive_group()
+    shape.add_argument("--json", action="store_true", help="one JSON object")
+    shape.add_argument("--dot", action="store_true", help="the tree as Graphviz DOT")
+
+    diff = command("diff", "what changed between two checkpoints of a thread", _diff)
+    diff.add_argument("--thread", required=True)
+    diff.add_argument("a", help="checkpoint id, unique part of one, or #N (creation order)")
+    diff.add_argument("b", help="checkpoint id, unique part of one, or #N (creation order)")
+
+    prune = command("prune", "delete all but the newest N checkpoints of a thread", _prune)
+    prune.add_argument("--thread", required=True)
+    prune.add_argument("--keep", type=int, required=True)
+    prune.add_argument("--dry-run", action="store_true", help="report only, change nothing")
+
+    migrate = command("migrate", "rename a state key inside paused threads", _migrate)
+    migrate.add_argument("--rename", required=True, metavar="OLD=NEW")
+    migrate.add_argument("--thread", help="only this thread (default: every thread holding OLD)")
+    migrate.add_argument("--apply", action="store_true", help="write (default: dry run)")
+
+    export = command("export", "write one thread as JSON to standard output", _export)
+    export.add_argument("--thread", required=True)
+
+    import_ = command("import", "load a thread exported as JSON into an empty thread", _import)
+    import_.add_argument("file", type=Path, help="file written by playground export")
+    import_.add_argument("--thread", help="import under this thread id instead")
+
+
+# -- reading ------------------------------------------------------------------------------
+
+
+def _threads(args: argparse.Namespace) -> int:
+    source = open_source(args.db)
+    try:
+        threads = source.threads()
+    finally:
+        source.close()
+    if not threads:
+        print("no threads")
+        return 0
+    width = max(len(t.thread_id) for t in threads)
+    print(f"{'thread':<{width}}  {'checkpoints':>11}  {'branches':>8}  {'bytes':>10}  "
+          f"{'newest':<26}  status")
+    for t in threads:
+        print(f"{t.thread_id:<{width}}  {t.checkpoints:>11,}  {t.branches:>8}  "
+              f"{t.stored_bytes:>10,}  {t.newest_at or '-':<26}  {t.status}")
+    return 0
+
+
+def history_json(tree: CheckpointTree) -> dict:
+    """The ``history --json`` object: the thread, its head and every checkpoint."""
+    forks = set(tree.forks)
+    return {
+        "thread_id": tree.thread_id,
+        "checkpoint_ns": tree.checkpoint_ns,
+        "head": tree.head,
+        "checkpoints": [
+            {
+                "checkpoint_id": r.checkpoint_id,
+                "parent_checkpoint_id": r.parent_id,
+                "ordinal": tree.ordinal(r.checkpoint_id),
+                "step": r.step,
+                "source": r.source,
+                "next": list(r.next),
+                "writers": list(r.writers),
+                "changed": list(r.changed),
+                "created_at": r.created_at,
+                "bytes": r.stored_bytes,
+                "blob_bytes": r.blob_bytes,
+                "paused": r.checkpoint_id in tree.paused,
+                "fork_point": r.checkpoint_id in forks,
+                "on_current_branch": r.checkpoint_id in set(tree.current_branch),
+            }
+            for r in tree.nodes.values()
+        ],
+    }
+
+
+def _history(args: argparse.Namespace) -> int:
+    source = open_source(args.db)
+    try:
+        tree = load_tree(source, args.thread, args.ns)
+    finally:
+        source.close()
+    if args.json:
+        json.dump(history_json(tree), sys.stdout, indent=2)
+        print()
+        return 0
+    if args.dot:
+        print(view_dot(tree_view(tree)).source)
+        return 0
+    branch = set(tree.current_branch)
+    print(f"thread {tree.thread_id}: {len(tree)} checkpoints, {len(tree.leaves)} branches, "
+          f"head #{tree.ordinal(tree.head)}")
+    print(f"{'#':>5} {'parent':>6} {'step':>5}  {'source':<7} {'written by':<16} {'next':<16} "
+          f"{'bytes':>8}  checkpoint id")
+    for r in tree.nodes.values():
+        parent = tree.parent_of(r.checkpoint_id)
+        marks = []
+        if r.checkpoint_id == tree.head:
+            marks.append("HEAD")
+        if r.checkpoint_id in tree.paused:
+            marks.append("paused")
+        if len(tree.children.get(r.checkpoint_id, ())) > 1:
+            marks.append("fork")
+        if r.checkpoint_id not in branch:
+            marks.append("other branch")
+        print(f"{tree.ordinal(r.checkpoint_id):>5} "
+              f"{('#' + str(tree.ordinal(parent))) if parent else '-':>6} {r.step!s:>5}  "
+              f"{r.source or '?':<7} {', '.join(r.writers) or '-':<16} "
+              f"{', '.join(r.next) or '-':<16} {r.stored_bytes:>8,}  {r.checkpoint_id}"
+              f"{'  ' + ' '.join(marks) if marks else ''}")
+    return 0
+
+
+def resolve_checkpoint(tree: CheckpointTree, ref: str) -> str:
+    """Find a checkpoint by full id, ``#N`` (creation order) or a unique part of its id.
+
+    Raises:
+        ValueError: nothing or more than one checkpoint matches.
+    """
+    ids = list(tree.nodes)
+    if ref in tree.nodes:
+        return ref
+    number = ref[1:] if ref.startswith("#") else ref
+    if number.isdigit() and (ref.startswith("#") or len(number) < 6):
+        index = int(number)
+        if 1 <= index <= len(ids):
+            return ids[index - 1]
+        raise ValueError(f"#{index} is out of range: the thread has {len(ids)} checkpoints")
+    matches = [cid for cid in ids if ref in cid]
+    if len(matches) == 1:
+        return matches[0]
+    if not matches:
+        raise ValueError(f"no checkpoint {ref!r} in thread {tree.thread_id!r}")
+    raise ValueError(f"{ref!r} matches {len(matches)} checkpoints: give more of the id")
+
+
+def _diff(args: argparse.Namespace) -> int:
+    source = open_source(args.db)
+    try:
+        tree = load_tree(source, args.thread)
+        a, b = resolve_checkpoint(tree, args.a), resolve_checkpoint(tree, args.b)
+        changes = diff_states(source.values(args.thread, a), source.values(args.thread, b))
+    finally:
+        source.close()
+    print(f"#{tree.ordinal(a)} {a} -> #{tree.ordinal(b)} {b}")
+    lines = changes.lines()
+    print("\n".join(lines) if lines else "no differences")
+    return 0
+
+
+# -- writing (SQLite) ---------------------------------------------------------------------
+
+
+def _sqlite_for_writing(db: str, what: str) -> tuple[CheckpointSource, sqlite3.Connection]:
+    source = open_source(db, writable=True)
+    conn = getattr(source, "conn", None)
+    if source.kind != "sqlite" or not isinstance(conn, sqlite3.Connection):
+        source.close()
+        raise CheckpointDbError(f"{what} works on SQLite checkpoint files for now, not {db}")
+    return source, conn
+
+
+def _prune(args: argparse.Namespace) -> int:
+    from playground.timetravel.prune import prune_keep_latest
+
+    source, conn = (
+        (open_source(args.db), None) if args.dry_run else _sqlite_for_writing(args.db, "prune")
+    )
+    try:
+        load_tree(source, args.thread)  # unknown thread: one clear line
+        report = prune_keep_latest(
+            conn if conn is not None else source.conn, args.thread, args.keep,
+            dry_run=args.dry_run,
+        )
+    finally:
+        source.close()
+    verb = "would delete" if report.dry_run else "deleted"
+    print(f"{verb} {len(report.deleted_ids)} of {report.checkpoints_before} checkpoints "
+          f"({report.writes_deleted} pending writes); keeps {report.checkpoints_after}")
+    print(f"bytes: {report.bytes_before:,} before, {report.bytes_after:,} after "
+          f"({report.bytes_freed:,} freed)")
+    return 0
+
+
+def _migrate(args: argparse.Namespace) -> int:
+    from playground.timetravel.migrate import rename_channel, threads_with_channel
+
+    old, sep, new = args.rename.partition("=")
+    if not sep or not old or not new or old == new:
+        raise ValueError(f"--rename wants OLD=NEW with two different keys, got {args.rename!r}")
+    source, conn = (
+        _sqlite_for_writing(args.db, "migrate --apply")
+        if args.apply else (open_source(args.db), None)
+    )
+    try:
+        conn = conn if conn is not None else source.conn
+        threads = [args.thread] if args.thread else threads_with_channel(conn, old)
+        if not threads:
+            print(f"no thread holds {old!r} in its newest checkpoint: nothing to do")
+            return 0
+        for thread_id in threads:
+            report = rename_channel(conn, thread_id, old, new, apply=args.apply)
+            verb = "renamed" if report.applied else "would rename"
+            print(f"{thread_id}: {verb} {old} -> {new} in checkpoint {report.checkpoint_id} "
+                  f"({', '.join(report.changed_places)})")
+    finally:
+        source.close()
+    if not args.apply:
+        print("dry run: nothing changed; add --apply to write")
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    from playground.timetravel.transfer import dumps_export, export_thread
+
+    source = open_source(args.db)
+    try:
+        if source.kind != "sqlite":
+            raise CheckpointDbError(
+                f"export works on SQLite checkpoint files for now, not {args.db}"
+            )
+        load_tree(source, args.thread)
+        print(dumps_export(export_thread(source.conn, args.thread)))
+    finally:
+        source.close()
+    return 0
+
+
+def _import(args: argparse.Namespace) -> int:
+    from playground.timetravel.transfer import import_thread
+
+    try:
+        data = json.loads(args.file.read_text())
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{args.file}: not JSON ({exc})") from None
+    source, conn = _sqlite_for_writing(args.db, "import")
+    try:
+        report = import_thread(conn, data, thread_id=args.thread)
+    finally:
+        source.close()
+    print(f"imported thread {report.thread_id}: {report.checkpoints} checkpoints, "
+          f"{report.writes} writes")
+    return 0

@@ -1,0 +1,18 @@
+"""The time-travel engine: read any LangGraph checkpoint database as one value and act on it.
+
+Pure core plus one adapter per kind of storage. Nothing here imports Streamlit or speaks HTTP; the
+pages and the CLI call these modules and render what they return.
+
+Where to look:
+    source.py        open a SQLite file, a Postgres URL or a saver (read-only unless asked)
+    records.py       what one checkpoint is, as the engine sees it (pure)
+    tree.py          the whole checkpoint tree of a thread, with forks, head and branch
+    display.py       a drawable view of a tree of any size (collapsed runs, DOT)
+    sizes.py         bytes per checkpoint, resume-load vs stored, growth
+    diff.py          what changed between two states
+    edit.py          update_state, validated first
+    replay.py        replay from a checkpoint, fork with an edit
+    prune.py         delete old checkpoints or a branch
+    migrate.py       find threads stranded by a schema change, rename a key to repair one
+    transfer.py      export a thread to JSON and import it elsewhere
+"""

@@ -1,0 +1,366 @@
+"""Edit a checkpoint's state, refusing edits LangGraph would silently get wrong.
+
+``update_state`` drops keys that are not in the state schema without an error (DESIGN.md), and it
+writes whatever value it is given. A typo typed into the playground would then produce a new
+checkpoint that looks like an edit and changes nothing. So every edit is validated first, and a
+refused edit writes no checkpoint.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import types
+import typing
+from collections.abc import Callable, Mapping
+from inspect import Parameter, signature
+from typing import Annotated, Any, Literal, Union
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.errors import InvalidUpdateError
+
+_EXAMPLE = '{"priority": "high"}'
+
+
+class EditRefused(ValueError):
+    """An edit that was not written, with what is wrong and what to do instead."""
+
+
+def parse_values(text: str) -> dict[str, Any]:
+    """Parse the JSON object a user typed as an edit.
+
+    Args:
+        text: JSON text, such as ``{"priority": "high"}``.
+
+    Returns:
+        The object as a dict.
+
+    Raises:
+        EditRefused: for text that is not JSON, JSON that is not an object, or an object that
+            names one key twice; the message gives the line and column where it can.
+    """
+    try:
+        value = json.loads(text, object_pairs_hook=_no_duplicate_keys)
+    except json.JSONDecodeError as exc:
+        raise EditRefused(
+            f"not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}; "
+            f"type an object such as {_EXAMPLE}"
+        ) from None
+    if not isinstance(value, dict):
+        line, column = _first_character(text)
+        raise EditRefused(
+            f"expected a JSON object at line {line}, column {column}, got {_json_kind(value)}: "
+            f"wrap the keys and values in braces, such as {_EXAMPLE}"
+        )
+    return value
+
+
+def state_fields(graph: Any) -> dict[str, Any]:
+    """List the keys an edit may set, with their type hints.
+
+    Args:
+        graph: a compiled graph.
+
+    Returns:
+        Each state key and its type hint (with ``Annotated`` kept, so reducers are visible).
+        Keys of a graph without a state schema map to ``Any``: they come from its channels.
+    """
+    schema = getattr(getattr(graph, "builder", None), "state_schema", None)
+    if schema is not None and (hints := _schema_hints(schema)):
+        return hints
+    # Graphs built without a StateGraph (a bare Pregel, the functional API) have channels only;
+    # "__start__", "__pregel_tasks" and "branch:to:<node>" are LangGraph's own bookkeeping.
+    return {
+        name: Any
+        for name in graph.channels
+        if not name.startswith("__") and not name.startswith("branch:")
+    }
+
+
+def graph_nodes(graph: Any) -> list[str]:
+    """The names ``as_node`` accepts: the graph's nodes, ``__start__`` included.
+
+    ``__start__`` is a node of every compiled StateGraph; an edit as ``__start__`` acts like new
+    input, so ``next`` becomes the entry node (verified with langgraph 1.2.24).
+    """
+    return list(graph.nodes)
+
+
+def validate_edit(graph: Any, values: Mapping[str, Any], as_node: str | None = None) -> None:
+    """Check an edit before anything is written.
+
+    Args:
+        graph: the compiled graph the edit is for.
+        values: state keys and their new values.
+        as_node: the node the edit acts as, or None to let LangGraph infer the last writer.
+
+    Raises:
+        EditRefused: for an empty edit, an ``as_node`` that is not a node of the graph, keys not
+            in the state, or values that do not fit a key's type hint.
+    """
+    fields = state_fields(graph)
+    known = ", ".join(fields)
+    if not isinstance(values, Mapping):
+        raise EditRefused(
+            f"an edit maps state keys to values, got {type(values).__name__}: "
+            f"give an object such as {_EXAMPLE}"
+        )
+    if not values:
+        raise EditRefused(f"empty edit: set at least one of {known}")
+    # LangGraph also takes the pseudo-nodes "__copy__" (copies the checkpoint and drops the values:
+    # verified, the edit is lost), "__input__" (the edit becomes new input) and "__end__" (with
+    # values None only: clears the tasks); pregel/main.py bulk_update_state. None of them edits
+    # the state, and none is in graph.nodes, so checking graph.nodes refuses them.
+    if as_node is not None and as_node not in graph_nodes(graph):
+        raise EditRefused(
+            f"unknown node {as_node!r} for as_node: the graph has {', '.join(graph_nodes(graph))} "
+            "(or leave as_node empty to act as the last node that wrote)"
+        )
+    unknown = [key for key in values if key not in fields]
+    if unknown:
+        names = ", ".join(repr(key) for key in unknown)
+        noun = "key" if len(unknown) == 1 else "keys"
+        hint = _did_you_mean(unknown, list(fields))
+        raise EditRefused(f"unknown {noun} {names}: the state has {known}{hint}")
+    problems: list[str] = []
+    for key, value in values.items():
+        problems.extend(_misfits(key, value, _value_hint(fields[key])))
+    if problems:
+        raise EditRefused("; ".join(problems))
+
+
+def checkpoint_exists(graph: Any, config: RunnableConfig) -> bool:
+    """Whether the checkpoint a config names is stored (or, without an id, the thread has one).
+
+    Args:
+        graph: a compiled graph with a checkpointer.
+        config: a thread config, with or without ``checkpoint_id``.
+    """
+    return saver_of(graph).get_tuple(config) is not None
+
+
+def saver_of(graph: Any) -> BaseCheckpointSaver:
+    """The graph's checkpointer.
+
+    Raises:
+        ValueError: when the graph was compiled without one.
+    """
+    saver = getattr(graph, "checkpointer", None)
+    if not isinstance(saver, BaseCheckpointSaver):
+        raise ValueError(
+            "the graph has no checkpointer: compile it with checkpointer=<a saver> to edit, "
+            "replay or fork its threads"
+        )
+    return saver
+
+
+def edit_state(
+    graph: Any,
+    config: RunnableConfig,
+    values: Mapping[str, Any],
+    as_node: str | None = None,
+) -> RunnableConfig:
+    """Validate an edit, then write it as a new checkpoint with ``update_state``.
+
+    The new checkpoint (metadata source ``update``) is a child of the checkpoint ``config``
+    names, or of the thread's newest one; ``next`` becomes the successors of ``as_node``.
+
+    Args:
+        graph: the compiled graph, with a checkpointer.
+        config: the thread, and optionally the ``checkpoint_id`` to edit.
+        values: state keys and their new values. A key with a reducer (such as
+            ``Annotated[list, operator.add]``) goes through it: a list is appended, not set.
+        as_node: the node the edit acts as; None lets LangGraph infer the last writer.
+
+    Returns:
+        The config of the new checkpoint.
+
+    Raises:
+        EditRefused: when the edit is invalid, names a checkpoint that does not exist, or LangGraph
+            cannot tell which node it acts as. Nothing is written then.
+    """
+    validate_edit(graph, values, as_node)
+    configurable = config.get("configurable", {})
+    checkpoint_id = configurable.get("checkpoint_id")
+    # update_state on an unknown checkpoint_id starts a new root checkpoint instead of failing
+    if checkpoint_id and not checkpoint_exists(graph, config):
+        raise EditRefused(
+            f"no checkpoint {checkpoint_id!r} in thread {configurable.get('thread_id')!r}: "
+            "pick one from the thread's history"
+        )
+    try:
+        return graph.update_state(config, dict(values), as_node=as_node)
+    except InvalidUpdateError as exc:
+        # Raised before the saver is called (pregel/main.py), so nothing was written.
+        nodes = ", ".join(graph_nodes(graph))
+        if "Ambiguous" in str(exc):
+            raise EditRefused(
+                "cannot tell which node the edit acts as (several nodes wrote last): "
+                f"set as_node to one of {nodes}"
+            ) from exc
+        raise EditRefused(f"LangGraph refused the edit: {exc}") from exc
+
+
+# --- type hints -----------------------------------------------------------------------------
+
+
+def _schema_hints(schema: type) -> dict[str, Any]:
+    try:
+        hints = typing.get_type_hints(schema, include_extras=True)
+    except Exception:  # a forward reference that does not resolve: keep the names, check nothing
+        hints = dict.fromkeys(getattr(schema, "__annotations__", {}), Any)
+    return {
+        name: hint
+        for name, hint in hints.items()
+        if not name.startswith("_") and typing.get_origin(hint) is not typing.ClassVar
+    }
+
+
+def _value_hint(hint: Any) -> Any:
+    """The type an update value must have: a reducer's right-hand argument, else the field's."""
+    if typing.get_origin(hint) is not Annotated:
+        return hint
+    inner, *metadata = typing.get_args(hint)
+    reducer = metadata[-1] if metadata else None
+    # LangGraph treats a last metadata item taking two positional arguments as the reducer
+    # (graph/state.py _is_field_binop). add_messages takes one message as well as a list.
+    if callable(reducer) and (right := _reducer_right_hint(reducer)) is not None:
+        return right
+    return inner
+
+
+def _reducer_right_hint(reducer: Callable[..., Any]) -> Any | None:
+    try:
+        params = [
+            p
+            for p in signature(reducer).parameters.values()
+            if p.kind in (Parameter.POSITIONAL_ONLY, Parameter.POSITIONAL_OR_KEYWORD)
+        ]
+        hints = typing.get_type_hints(reducer, include_extras=True)
+    except Exception:  # builtins such as operator.add have no signature hints
+        return None
+    if len(params) != 2:
+        return None
+    return hints.get(params[1].name)
+
+
+def _misfits(path: str, value: Any, hint: Any) -> list[str]:
+    """Why ``value`` does not fit ``hint`` (empty when it fits or cannot be checked)."""
+    if _fits(value, hint):
+        return []
+    origin = typing.get_origin(hint)
+    # Point inside a container when only some elements are wrong.
+    if origin is list and isinstance(value, list) and typing.get_args(hint):
+        (item_hint,) = typing.get_args(hint)
+        return [
+            problem
+            for index, item in enumerate(value)
+            for problem in _misfits(f"{path}[{index}]", item, item_hint)
+        ]
+    if origin is dict and isinstance(value, dict) and len(typing.get_args(hint)) == 2:
+        _, item_hint = typing.get_args(hint)
+        return [
+            problem
+            for key, item in value.items()
+            for problem in _misfits(f"{path}.{key}", item, item_hint)
+        ]
+    return [f"wrong type for {path!r}: expected {_describe(hint)}, got {value!r} ({_kind(value)})"]
+
+
+def _fits(value: Any, hint: Any) -> bool:
+    """Whether ``value`` fits ``hint``; hints that cannot be checked accept anything."""
+    if hint is Any or isinstance(hint, typing.TypeVar | typing.ForwardRef | str):
+        return True
+    if hint is None or hint is type(None):
+        return value is None
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if origin is Annotated:
+        return _fits(value, args[0])
+    if origin is Union or origin is types.UnionType:
+        return any(_fits(value, member) for member in args)
+    if origin is Literal:
+        # type check too: Literal[1] must not accept True, though 1 == True
+        return any(value == choice and type(value) is type(choice) for choice in args)
+    if origin is list:
+        return isinstance(value, list) and (not args or all(_fits(item, args[0]) for item in value))
+    if origin is dict:
+        return isinstance(value, dict) and (
+            len(args) != 2 or all(_fits(k, args[0]) and _fits(v, args[1]) for k, v in value.items())
+        )
+    if origin is not None:
+        return True  # tuple[...], set[...], Callable[...] and the like: not checked
+    if hint is bool:
+        return isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if hint is float:
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if hint in (str, dict, list):
+        return isinstance(value, hint)
+    if typing.is_typeddict(hint):
+        return isinstance(value, dict)
+    return True  # classes (messages, models): LangGraph or the reducer may coerce a JSON value
+
+
+def _describe(hint: Any) -> str:
+    if hint is type(None) or hint is None:
+        return "None"
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if origin is Annotated:
+        return _describe(args[0])
+    if origin is Union or origin is types.UnionType:
+        return " | ".join(_describe(member) for member in args)
+    if origin is Literal:
+        return " | ".join(repr(choice) for choice in args)
+    if origin is not None and args:
+        return f"{getattr(origin, '__name__', str(origin))}[{', '.join(map(_describe, args))}]"
+    return getattr(hint, "__name__", str(hint).replace("typing.", ""))
+
+
+def _kind(value: Any) -> str:
+    return "None" if value is None else type(value).__name__
+
+
+def _json_kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    return {str: "a string", list: "an array"}.get(type(value), type(value).__name__)
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            # json keeps the last one silently; an edit naming a key twice is a typing slip
+            raise EditRefused(f"key {key!r} appears twice in the JSON object: keep one")
+        result[key] = value
+    return result
+
+
+def _first_character(text: str) -> tuple[int, int]:
+    stripped = text.lstrip()
+    offset = len(text) - len(stripped)
+    line = text.count("\n", 0, offset) + 1
+    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return line, column
+
+
+def _did_you_mean(unknown: list[str], fields: list[str]) -> str:
+    matches = {
+        key: match[0]
+        for key in unknown
+        if (match := difflib.get_close_matches(str(key), fields, n=1))
+    }
+    if not matches:
+        return ""
+    if len(unknown) == 1:
+        return f" (did you mean {next(iter(matches.values()))!r}?)"
+    guesses = ", ".join(f"{match!r} for {key!r}" for key, match in matches.items())
+    return f" (did you mean {guesses}?)"

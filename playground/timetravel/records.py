@@ -1,0 +1,154 @@
+"""What one checkpoint is, as the engine sees it, and the pure rules that derive it from a blob.
+
+LangGraph 1.x schedules node N when the channel ``branch:to:N`` holds a value and has a newer
+version than the one N last saw (``versions_seen[N]``). A consumed trigger is emptied and its
+version bumped, so the version test alone is not enough: an empty channel is not stored in
+``channel_values``. Reading that from the blob gives a checkpoint's next nodes
+without the graph that wrote it, which is what lets the engine open any app's database.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+BRANCH_PREFIX = "branch:to:"
+JOIN_PREFIX = "join:"
+START = "__start__"
+# versions_seen keys that are bookkeeping, not nodes.
+_NOT_NODES = {"__interrupt__", "__input__"}
+
+
+@dataclass(frozen=True)
+class CheckpointRecord:
+    """One checkpoint of a thread.
+
+    Attributes:
+        checkpoint_id: LangGraph's id (sorts by creation time).
+        parent_id: the checkpoint it was made from, None for a root.
+        checkpoint_ns: "" for the root graph, ``node:task`` for a subgraph.
+        step: LangGraph's step number (shifts on forks: never a depth).
+        source: ``input``, ``loop``, ``update`` or ``fork``.
+        created_at: ISO timestamp stored in the checkpoint.
+        next: nodes that run when the thread resumes from here.
+        writers: nodes whose writes produced this checkpoint (empty for input/update/fork).
+        changed: state channels whose version moved from the parent to this checkpoint.
+        blob_bytes: bytes of the checkpoint blob (what a resume loads).
+        metadata_bytes: bytes of the metadata.
+        writes_bytes: bytes of pending writes stored under this checkpoint.
+    """
+
+    checkpoint_id: str
+    parent_id: str | None
+    checkpoint_ns: str
+    step: int | None
+    source: str | None
+    created_at: str | None
+    next: tuple[str, ...]
+    writers: tuple[str, ...]
+    changed: tuple[str, ...]
+    blob_bytes: int
+    metadata_bytes: int
+    writes_bytes: int
+
+    @property
+    def stored_bytes(self) -> int:
+        """Everything this checkpoint keeps on disk: blob, metadata and pending writes."""
+        return self.blob_bytes + self.metadata_bytes + self.writes_bytes
+
+
+@dataclass(frozen=True)
+class ThreadSummary:
+    """One thread of a database, for the thread list."""
+
+    thread_id: str
+    checkpoints: int
+    newest_at: str | None
+    head_next: tuple[str, ...]
+    branches: int
+    stored_bytes: int
+
+    @property
+    def status(self) -> str:
+        """``paused at write`` or ``finished``, from the head's next nodes."""
+        return f"paused at {', '.join(self.head_next)}" if self.head_next else "finished"
+
+
+def _newer(version: object, seen: object) -> bool:
+    if seen is None:
+        return True
+    if type(version) is not type(seen):
+        # Mixed int and str versions come from different savers; compare as text of equal width.
+        return str(version).zfill(40) > str(seen).zfill(40)
+    return version > seen  # type: ignore[operator]
+
+
+def next_nodes(checkpoint: Mapping) -> tuple[str, ...]:
+    """Nodes a checkpoint will run next, read from its channel versions.
+
+    Matches ``StateSnapshot.next`` for graphs built with LangGraph 1.x StateGraph.
+    """
+    versions: Mapping = checkpoint.get("channel_versions") or {}
+    seen: Mapping = checkpoint.get("versions_seen") or {}
+    values: Mapping = checkpoint.get("channel_values") or {}
+    pending = []
+    for channel, version in versions.items():
+        if channel not in values:
+            continue
+        if channel.startswith(BRANCH_PREFIX):
+            node = channel[len(BRANCH_PREFIX):]
+        elif channel == START:
+            node = START
+        elif channel.startswith(JOIN_PREFIX) and channel.count(":") == 2:
+            # A fan-in edge ``join:a+b:node`` is a barrier: it triggers ``node`` only once every
+            # source has written, i.e. when its stored set of names covers them all.
+            _, sources, node = channel.split(":")
+            arrived = values[channel]
+            if not isinstance(arrived, (set, frozenset, list, tuple)) or not set(
+                sources.split("+")
+            ) <= set(arrived):
+                continue
+        else:
+            continue
+        if _newer(version, (seen.get(node) or {}).get(channel)):
+            pending.append(node)
+    return tuple(sorted(pending))
+
+
+def writers(parent: Mapping | None, checkpoint: Mapping) -> tuple[str, ...]:
+    """Nodes that ran in the step that produced ``checkpoint`` from ``parent``.
+
+    A node records the trigger versions it consumed in ``versions_seen`` when it runs, so the
+    nodes whose entry moved are the ones whose writes made this checkpoint.
+    """
+    if parent is None:
+        return ()
+    before: Mapping = parent.get("versions_seen") or {}
+    after: Mapping = checkpoint.get("versions_seen") or {}
+    return tuple(
+        sorted(
+            node
+            for node, seen in after.items()
+            if node not in _NOT_NODES and before.get(node) != seen
+        )
+    )
+
+
+def is_internal_channel(channel: str) -> bool:
+    """True for LangGraph's bookkeeping channels (``branch:to:x``, ``__start__``, ...)."""
+    return channel.startswith(BRANCH_PREFIX) or (
+        channel.startswith("__") and channel.endswith("__")
+    ) or ":" in channel
+
+
+def changed_channels(parent: Mapping | None, checkpoint: Mapping) -> tuple[str, ...]:
+    """State channels whose version differs between ``parent`` and ``checkpoint``."""
+    after: Mapping = checkpoint.get("channel_versions") or {}
+    before: Mapping = (parent or {}).get("channel_versions") or {}
+    return tuple(
+        sorted(
+            channel
+            for channel, version in after.items()
+            if not is_internal_channel(channel) and before.get(channel) != version
+        )
+    )

@@ -1,0 +1,153 @@
+"""Checkpoints of any BaseCheckpointSaver, read through the saver's own ``list``.
+
+The fallback for savers this tool has no SQL for. Sizes are the serializer's output length,
+which is what a saver that stores serialized blobs keeps.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+
+from langgraph.checkpoint.base import BaseCheckpointSaver, CheckpointTuple
+
+from playground.timetravel.errors import CheckpointDbError, UnknownThread
+from playground.timetravel.records import (
+    CheckpointRecord,
+    ThreadSummary,
+    changed_channels,
+    is_internal_channel,
+    next_nodes,
+    writers,
+)
+from playground.timetravel.source import PendingWrite
+
+
+class SaverSource:
+    """Any saver, read through ``saver.list``."""
+
+    kind = "saver"
+
+    def __init__(self, saver: BaseCheckpointSaver) -> None:
+        self._saver = saver
+        self.label = type(saver).__name__
+
+    def saver(self) -> BaseCheckpointSaver:
+        """The saver itself."""
+        return self._saver
+
+    def close(self) -> None:
+        """Nothing to close: the caller owns the saver."""
+
+    def _tuples(
+        self, thread_id: str | None, checkpoint_ns: str | None = ""
+    ) -> list[CheckpointTuple]:
+        config = None
+        if thread_id is not None:
+            config = {"configurable": {"thread_id": thread_id}}
+            if checkpoint_ns is not None:
+                config["configurable"]["checkpoint_ns"] = checkpoint_ns
+        # Materialize before anything else touches the saver: SqliteSaver holds its lock while a
+        # list() iterator is open, so a call inside the loop would deadlock (DESIGN.md).
+        return list(self._saver.list(config))
+
+    def _size(self, value: object) -> int:
+        try:
+            return len(self._saver.serde.dumps_typed(value)[1])
+        except Exception:
+            return 0
+
+    def threads(self) -> list[ThreadSummary]:
+        """Every thread, newest first."""
+        by_thread: dict[str, list[CheckpointTuple]] = defaultdict(list)
+        for item in self._tuples(None, None):
+            if item.config["configurable"].get("checkpoint_ns", "") == "":
+                by_thread[item.config["configurable"]["thread_id"]].append(item)
+        summaries = []
+        for thread_id, items in by_thread.items():
+            records = self._records(items)
+            head = max(records, key=lambda r: r.checkpoint_id)
+            parents = {r.parent_id for r in records}
+            summaries.append(
+                ThreadSummary(
+                    thread_id=thread_id,
+                    checkpoints=len(records),
+                    newest_at=head.created_at,
+                    head_next=head.next,
+                    branches=sum(1 for r in records if r.checkpoint_id not in parents),
+                    stored_bytes=sum(r.stored_bytes for r in records),
+                )
+            )
+        summaries.sort(key=lambda s: s.newest_at or "", reverse=True)
+        return summaries
+
+    def namespaces(self, thread_id: str) -> list[str]:
+        """Namespaces of a thread."""
+        return sorted(
+            {
+                item.config["configurable"].get("checkpoint_ns", "")
+                for item in self._tuples(thread_id, None)
+            }
+        )
+
+    def _records(self, items: list[CheckpointTuple]) -> list[CheckpointRecord]:
+        items = sorted(items, key=lambda t: t.config["configurable"]["checkpoint_id"])
+        by_id = {t.config["configurable"]["checkpoint_id"]: t.checkpoint for t in items}
+        records = []
+        for item in items:
+            configurable = item.config["configurable"]
+            parent_id = (item.parent_config or {}).get("configurable", {}).get("checkpoint_id")
+            metadata = dict(item.metadata or {})
+            records.append(
+                CheckpointRecord(
+                    checkpoint_id=configurable["checkpoint_id"],
+                    parent_id=parent_id,
+                    checkpoint_ns=configurable.get("checkpoint_ns", ""),
+                    step=metadata.get("step"),
+                    source=metadata.get("source"),
+                    created_at=item.checkpoint.get("ts"),
+                    next=next_nodes(item.checkpoint),
+                    writers=writers(by_id.get(parent_id), item.checkpoint),
+                    changed=changed_channels(by_id.get(parent_id), item.checkpoint),
+                    blob_bytes=self._size(item.checkpoint),
+                    metadata_bytes=len(json.dumps(metadata, default=str).encode()),
+                    writes_bytes=sum(self._size(w[2]) for w in item.pending_writes or ()),
+                )
+            )
+        return records
+
+    def records(self, thread_id: str, checkpoint_ns: str = "") -> list[CheckpointRecord]:
+        """Every checkpoint of a thread and namespace, oldest first."""
+        items = self._tuples(thread_id, checkpoint_ns)
+        if not items:
+            raise UnknownThread(f"no thread {thread_id!r} in {self.label}")
+        return self._records(items)
+
+    def size_rows(self, thread_id: str, checkpoint_ns: str = "") -> list[CheckpointRecord]:
+        """Sizes come with the records here: the saver offers nothing cheaper."""
+        return self.records(thread_id, checkpoint_ns)
+
+    def _tuple(self, thread_id: str, checkpoint_id: str, checkpoint_ns: str) -> CheckpointTuple:
+        item = self._saver.get_tuple(
+            {"configurable": {"thread_id": thread_id, "checkpoint_ns": checkpoint_ns,
+                              "checkpoint_id": checkpoint_id}}
+        )
+        if item is None:
+            raise CheckpointDbError(f"no checkpoint {checkpoint_id} in thread {thread_id!r}")
+        return item
+
+    def values(self, thread_id: str, checkpoint_id: str, checkpoint_ns: str = "") -> dict:
+        """The state values stored in one checkpoint (LangGraph's bookkeeping channels left out)."""
+        checkpoint = self._tuple(thread_id, checkpoint_id, checkpoint_ns).checkpoint
+        values = checkpoint.get("channel_values") or {}
+        return {k: v for k, v in values.items() if not is_internal_channel(k)}
+
+    def pending_writes(
+        self, thread_id: str, checkpoint_id: str, checkpoint_ns: str = ""
+    ) -> list[PendingWrite]:
+        """Writes stored under one checkpoint."""
+        item = self._tuple(thread_id, checkpoint_id, checkpoint_ns)
+        return [
+            PendingWrite("?", channel, value, self._size(value))
+            for _task, channel, value in item.pending_writes or ()
+        ]

@@ -1,0 +1,82 @@
+"""Open a checkpoint database, whatever holds it, as one kind of object: a checkpoint source.
+
+``open_source`` takes what a user types (a SQLite path, a ``postgresql://`` URL) or a saver
+object, and returns a source with the same read methods. Inspection is read-only unless the
+caller asks for ``writable=True``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from langgraph.checkpoint.base import BaseCheckpointSaver
+
+from playground.timetravel.records import CheckpointRecord, ThreadSummary
+
+
+@dataclass(frozen=True)
+class PendingWrite:
+    """One write a task stored under a checkpoint."""
+
+    node: str
+    channel: str
+    value: Any
+    size: int
+
+
+class CheckpointSource(Protocol):
+    """What every storage adapter offers the engine."""
+
+    kind: str
+    label: str
+
+    def threads(self) -> list[ThreadSummary]: ...
+
+    def namespaces(self, thread_id: str) -> list[str]: ...
+
+    def records(self, thread_id: str, checkpoint_ns: str = "") -> list[CheckpointRecord]: ...
+
+    def size_rows(self, thread_id: str, checkpoint_ns: str = "") -> list: ...
+
+    def values(self, thread_id: str, checkpoint_id: str, checkpoint_ns: str = "") -> dict: ...
+
+    def pending_writes(
+        self, thread_id: str, checkpoint_id: str, checkpoint_ns: str = ""
+    ) -> list[PendingWrite]: ...
+
+    def saver(self) -> BaseCheckpointSaver: ...
+
+    def close(self) -> None: ...
+
+
+def is_postgres_url(target: str) -> bool:
+    """True for ``postgresql://`` and ``postgres://`` URLs."""
+    return target.startswith(("postgresql://", "postgres://"))
+
+
+def open_source(
+    target: str | Path | BaseCheckpointSaver, writable: bool = False
+) -> CheckpointSource:
+    """Open a checkpoint database for the engine.
+
+    Args:
+        target: a SQLite file path, a Postgres URL, or any ``BaseCheckpointSaver``.
+        writable: allow writes (edit, fork, prune, migrate, import).
+
+    Raises:
+        CheckpointDbError: the target is not a readable LangGraph checkpoint database.
+    """
+    if isinstance(target, BaseCheckpointSaver):
+        from playground.timetravel.saver_source import SaverSource
+
+        return SaverSource(target)
+    text = str(target)
+    if is_postgres_url(text):
+        from playground.timetravel.postgres_source import PostgresSource
+
+        return PostgresSource(text, writable=writable)
+    from playground.timetravel.sqlite_source import SqliteSource
+
+    return SqliteSource(text, writable=writable)

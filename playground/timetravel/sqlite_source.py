@@ -1,0 +1,269 @@
+"""Checkpoints of a SqliteSaver database, read with SQL.
+
+Ids, parent links and sizes come from SQL columns and aggregates; blobs are decoded only for what
+SQL cannot answer (next nodes, timestamps). Inspection opens the file read-only (``mode=ro``).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections import defaultdict
+from pathlib import Path
+from urllib.parse import quote
+
+from langgraph.checkpoint.sqlite import SqliteSaver
+
+from playground.timetravel.blobs import decode_for_structure, decode_values, decode_write
+from playground.timetravel.errors import CheckpointDbError, UnknownThread
+from playground.timetravel.records import (
+    CheckpointRecord,
+    ThreadSummary,
+    changed_channels,
+    is_internal_channel,
+    next_nodes,
+    writers,
+)
+from playground.timetravel.sizes import SizeRow
+from playground.timetravel.source import PendingWrite
+
+_REQUIRED = {
+    "checkpoints": {"thread_id", "checkpoint_ns", "checkpoint_id", "parent_checkpoint_id",
+                    "type", "checkpoint", "metadata"},
+    "writes": {"thread_id", "checkpoint_ns", "checkpoint_id", "task_id", "task_path", "idx",
+               "channel", "type", "value"},
+}
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def _task_node(task_path: str) -> str:
+    # task_path looks like "~__pregel_pull, read": the node is the last part.
+    return task_path.rsplit(",", 1)[-1].strip() or "?"
+
+
+class SqliteSource:
+    """A SqliteSaver database file.
+
+    Args:
+        path: the ``.sqlite`` file.
+        writable: open for writing (edit, fork, prune, migrate, import); read-only otherwise.
+
+    Raises:
+        CheckpointDbError: the file is missing, empty, not SQLite, corrupt, or has no
+            LangGraph checkpoint tables. Nothing is created or changed.
+    """
+
+    kind = "sqlite"
+
+    def __init__(self, path: str | Path, writable: bool = False) -> None:
+        self.path = Path(path)
+        self.writable = writable
+        self.label = str(self.path)
+        self._check_file()
+        mode = "rw" if writable else "ro"
+        try:
+            self.conn = sqlite3.connect(
+                f"file:{quote(str(self.path.resolve()))}?mode={mode}",
+                uri=True,
+                check_same_thread=False,
+                timeout=30,
+            )
+            self._check_tables()
+        except sqlite3.DatabaseError as exc:
+            raise CheckpointDbError(
+                f"{self.path}: not a readable SQLite database ({exc})"
+            ) from None
+
+    def _check_file(self) -> None:
+        if not self.path.exists():
+            raise CheckpointDbError(f"{self.path}: no such file")
+        if not self.path.is_file():
+            raise CheckpointDbError(f"{self.path}: not a file")
+        with self.path.open("rb") as handle:
+            header = handle.read(len(_SQLITE_MAGIC))
+        if not header:
+            raise CheckpointDbError(f"{self.path}: the file is empty")
+        if header != _SQLITE_MAGIC:
+            raise CheckpointDbError(f"{self.path}: not a SQLite database")
+
+    def _check_tables(self) -> None:
+        found = {}
+        for table in _REQUIRED:
+            found[table] = {row[1] for row in self.conn.execute(f"PRAGMA table_info({table})")}
+        missing = [table for table, columns in _REQUIRED.items() if not columns <= found[table]]
+        if missing:
+            raise CheckpointDbError(
+                f"{self.path}: not a LangGraph checkpoint database "
+                f"(no {' or '.join(missing)} table of SqliteSaver)"
+            )
+        # Touch the data: a damaged file often passes the schema read and fails here.
+        self.conn.execute("SELECT count(*) FROM checkpoints").fetchone()
+
+    def saver(self) -> SqliteSaver:
+        """A SqliteSaver on this file (for edits and replays, which need a graph too)."""
+        if not self.writable:
+            raise CheckpointDbError(f"{self.path} is open read-only: reopen it writable to edit")
+        return SqliteSaver(self.conn)
+
+    def close(self) -> None:
+        """Close the connection."""
+        self.conn.close()
+
+    # -- threads ---------------------------------------------------------------------------
+
+    def threads(self) -> list[ThreadSummary]:
+        """Every thread (root namespace), newest first."""
+        rows = self.conn.execute(
+            "SELECT thread_id, checkpoint_id, parent_checkpoint_id, "
+            "length(checkpoint) + length(metadata) FROM checkpoints WHERE checkpoint_ns = ''"
+        ).fetchall()
+        writes = dict(
+            self.conn.execute("SELECT thread_id, sum(length(value)) FROM writes GROUP BY thread_id")
+        )
+        by_thread: dict[str, list[tuple]] = defaultdict(list)
+        for row in rows:
+            by_thread[row[0]].append(row)
+        summaries = []
+        for thread_id, items in by_thread.items():
+            parents = {row[2] for row in items}
+            leaves = sum(1 for row in items if row[1] not in parents)
+            head_id = max(row[1] for row in items)
+            type_, blob = self.conn.execute(
+                "SELECT type, checkpoint FROM checkpoints WHERE thread_id = ? AND "
+                "checkpoint_ns = '' AND checkpoint_id = ?",
+                (thread_id, head_id),
+            ).fetchone()
+            try:
+                head = decode_for_structure(type_, blob)
+            except ValueError:
+                head = {}
+            summaries.append(
+                ThreadSummary(
+                    thread_id=thread_id,
+                    checkpoints=len(items),
+                    newest_at=head.get("ts"),
+                    head_next=next_nodes(head),
+                    branches=leaves,
+                    stored_bytes=sum(row[3] or 0 for row in items) + (writes.get(thread_id) or 0),
+                )
+            )
+        summaries.sort(key=lambda s: s.newest_at or "", reverse=True)
+        return summaries
+
+    def namespaces(self, thread_id: str) -> list[str]:
+        """Checkpoint namespaces of a thread: "" for the root, then subgraphs."""
+        return [
+            row[0]
+            for row in self.conn.execute(
+                "SELECT DISTINCT checkpoint_ns FROM checkpoints WHERE thread_id = ? "
+                "ORDER BY checkpoint_ns",
+                (thread_id,),
+            )
+        ]
+
+    # -- checkpoints ---------------------------------------------------------------------
+
+    def records(self, thread_id: str, checkpoint_ns: str = "") -> list[CheckpointRecord]:
+        """Every checkpoint of a thread and namespace, oldest first.
+
+        Raises:
+            UnknownThread: the thread has no checkpoints in this namespace.
+        """
+        rows = self.conn.execute(
+            "SELECT checkpoint_id, parent_checkpoint_id, type, checkpoint, length(checkpoint), "
+            "metadata, length(metadata) FROM checkpoints "
+            "WHERE thread_id = ? AND checkpoint_ns = ? ORDER BY checkpoint_id",
+            (thread_id, checkpoint_ns),
+        ).fetchall()
+        if not rows:
+            raise UnknownThread(f"no thread {thread_id!r} in {self.label}")
+        pending = dict(
+            self.conn.execute(
+                "SELECT checkpoint_id, sum(length(value)) FROM writes "
+                "WHERE thread_id = ? AND checkpoint_ns = ? GROUP BY checkpoint_id",
+                (thread_id, checkpoint_ns),
+            )
+        )
+        decoded: dict[str, dict] = {}
+        records = []
+        for checkpoint_id, parent_id, type_, blob, blob_len, metadata, meta_len in rows:
+            try:
+                checkpoint = decode_for_structure(type_, blob)
+            except ValueError:
+                checkpoint = {}
+            decoded[checkpoint_id] = checkpoint
+            meta = _metadata(metadata)
+            parent = decoded.get(parent_id) if parent_id else None
+            records.append(
+                CheckpointRecord(
+                    checkpoint_id=checkpoint_id,
+                    parent_id=parent_id,
+                    checkpoint_ns=checkpoint_ns,
+                    step=meta.get("step"),
+                    source=meta.get("source"),
+                    created_at=checkpoint.get("ts"),
+                    next=next_nodes(checkpoint),
+                    writers=writers(parent, checkpoint),
+                    changed=changed_channels(parent, checkpoint),
+                    blob_bytes=blob_len or 0,
+                    metadata_bytes=meta_len or 0,
+                    writes_bytes=pending.get(checkpoint_id) or 0,
+                )
+            )
+        return records
+
+    def size_rows(self, thread_id: str, checkpoint_ns: str = "") -> list[SizeRow]:
+        """Bytes per checkpoint from SQL aggregates alone (no blob is decoded).
+
+        Raises:
+            UnknownThread: the thread has no checkpoints in this namespace.
+        """
+        rows = self.conn.execute(
+            "SELECT c.checkpoint_id, json_extract(CAST(c.metadata AS TEXT), '$.source'), "
+            "length(c.checkpoint), length(c.metadata), coalesce(w.bytes, 0) "
+            "FROM checkpoints c LEFT JOIN (SELECT checkpoint_id, sum(length(value)) AS bytes "
+            "  FROM writes WHERE thread_id = ? AND checkpoint_ns = ? GROUP BY checkpoint_id) w "
+            "ON w.checkpoint_id = c.checkpoint_id "
+            "WHERE c.thread_id = ? AND c.checkpoint_ns = ? ORDER BY c.checkpoint_id",
+            (thread_id, checkpoint_ns, thread_id, checkpoint_ns),
+        ).fetchall()
+        if not rows:
+            raise UnknownThread(f"no thread {thread_id!r} in {self.label}")
+        return [SizeRow(cid, source, blob or 0, meta or 0, writes) for cid, source, blob, meta,
+                writes in rows]
+
+    def values(self, thread_id: str, checkpoint_id: str, checkpoint_ns: str = "") -> dict:
+        """The state values stored in one checkpoint (LangGraph's bookkeeping channels left out)."""
+        row = self.conn.execute(
+            "SELECT type, checkpoint FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? "
+            "AND checkpoint_id = ?",
+            (thread_id, checkpoint_ns, checkpoint_id),
+        ).fetchone()
+        if row is None:
+            raise CheckpointDbError(f"no checkpoint {checkpoint_id} in thread {thread_id!r}")
+        values = decode_values(*row).get("channel_values") or {}
+        return {k: v for k, v in values.items() if not is_internal_channel(k)}
+
+    def pending_writes(
+        self, thread_id: str, checkpoint_id: str, checkpoint_ns: str = ""
+    ) -> list[PendingWrite]:
+        """Writes stored under one checkpoint by the tasks that ran from it."""
+        rows = self.conn.execute(
+            "SELECT task_path, channel, type, value FROM writes WHERE thread_id = ? "
+            "AND checkpoint_ns = ? AND checkpoint_id = ? ORDER BY task_path, idx",
+            (thread_id, checkpoint_ns, checkpoint_id),
+        ).fetchall()
+        return [
+            PendingWrite(_task_node(path), channel, decode_write(type_, value), len(value or b""))
+            for path, channel, type_, value in rows
+        ]
+
+
+def _metadata(raw: bytes | str | None) -> dict:
+    if not raw:
+        return {}
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}

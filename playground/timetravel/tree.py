@@ -1,0 +1,125 @@
+"""A thread's whole checkpoint history as one tree: every branch, its forks, head and paused leaves.
+
+Built from ids and parent links only, so it never asks the graph or the saver to rebuild states.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from playground.timetravel.records import CheckpointRecord
+from playground.timetravel.source import CheckpointSource
+
+
+@dataclass(frozen=True)
+class CheckpointTree:
+    """All checkpoints of one thread and namespace.
+
+    Attributes:
+        thread_id: the thread.
+        checkpoint_ns: "" for the root graph.
+        nodes: checkpoint id -> record, oldest first.
+        children: checkpoint id -> ids of the checkpoints made from it, oldest first.
+        roots: checkpoints without a (stored) parent.
+        head: the newest checkpoint, the one a plain resume continues from.
+        current_branch: ids from a root down to the head.
+        paused: leaves that still have nodes to run (paused at an interrupt, or stopped).
+    """
+
+    thread_id: str
+    checkpoint_ns: str
+    nodes: Mapping[str, CheckpointRecord]
+    children: Mapping[str, tuple[str, ...]]
+    roots: tuple[str, ...]
+    head: str
+    current_branch: tuple[str, ...]
+    paused: frozenset[str]
+
+    def __len__(self) -> int:
+        return len(self.nodes)
+
+    @property
+    def forks(self) -> tuple[str, ...]:
+        """Checkpoints with more than one child: where branches split."""
+        return tuple(cid for cid, kids in self.children.items() if len(kids) > 1)
+
+    @property
+    def leaves(self) -> tuple[str, ...]:
+        """Checkpoints nothing was made from: the tip of every branch."""
+        return tuple(cid for cid in self.nodes if not self.children.get(cid))
+
+    def ordinal(self, checkpoint_id: str) -> int:
+        """1-based position of a checkpoint in creation order (stable, unlike ``step``)."""
+        return self._ordinals[checkpoint_id]
+
+    @property
+    def _ordinals(self) -> dict[str, int]:
+        cached = self.__dict__.get("_ordinal_cache")
+        if cached is None:
+            cached = {cid: i for i, cid in enumerate(self.nodes, 1)}
+            object.__setattr__(self, "_ordinal_cache", cached)
+        return cached
+
+    def path_to(self, checkpoint_id: str) -> tuple[str, ...]:
+        """Ids from a root down to ``checkpoint_id``."""
+        path = []
+        current: str | None = checkpoint_id
+        while current is not None and current in self.nodes:
+            path.append(current)
+            current = self.nodes[current].parent_id
+        return tuple(reversed(path))
+
+    def parent_of(self, checkpoint_id: str) -> str | None:
+        """The stored parent of a checkpoint, or None for a root."""
+        parent = self.nodes[checkpoint_id].parent_id
+        return parent if parent in self.nodes else None
+
+
+def build_tree(
+    thread_id: str, records: list[CheckpointRecord], checkpoint_ns: str = ""
+) -> CheckpointTree:
+    """Assemble a :class:`CheckpointTree` from a thread's records (any order).
+
+    Raises:
+        ValueError: when ``records`` is empty.
+    """
+    if not records:
+        raise ValueError(f"thread {thread_id!r} has no checkpoints")
+    ordered = sorted(records, key=lambda r: r.checkpoint_id)
+    nodes = {r.checkpoint_id: r for r in ordered}
+    children: dict[str, list[str]] = {cid: [] for cid in nodes}
+    roots = []
+    for record in ordered:
+        if record.parent_id in nodes:
+            children[record.parent_id].append(record.checkpoint_id)
+        else:
+            # A parent that is not stored (pruned, or another namespace) makes this a root.
+            roots.append(record.checkpoint_id)
+    head = ordered[-1].checkpoint_id
+    path = []
+    current: str | None = head
+    while current in nodes:
+        path.append(current)
+        current = nodes[current].parent_id
+    paused = frozenset(cid for cid, kids in children.items() if not kids and nodes[cid].next)
+    return CheckpointTree(
+        thread_id=thread_id,
+        checkpoint_ns=checkpoint_ns,
+        nodes=MappingProxyType(nodes),
+        children=MappingProxyType({cid: tuple(kids) for cid, kids in children.items()}),
+        roots=tuple(roots),
+        head=head,
+        current_branch=tuple(reversed(path)),
+        paused=paused,
+    )
+
+
+def load_tree(source: CheckpointSource, thread_id: str, checkpoint_ns: str = "") -> CheckpointTree:
+    """Read a thread from a checkpoint source and build its tree.
+
+    Raises:
+        UnknownThread: the thread has no checkpoints.
+    """
+    return build_tree(thread_id, source.records(thread_id, checkpoint_ns), checkpoint_ns)

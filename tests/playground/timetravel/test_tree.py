@@ -1,0 +1,114 @@
+"""The tree the engine reads from storage equals what LangGraph's own history says."""
+
+from __future__ import annotations
+
+import pytest
+from langgraph.checkpoint.memory import InMemorySaver
+
+from playground.timetravel.source import open_source
+from playground.timetravel.tree import build_tree, load_tree
+
+THREADS = ["loop", "fan", "nested", "forked", "long"]
+
+
+def _history_facts(graph, thread_id: str) -> dict[str, tuple]:
+    facts = {}
+    for snapshot in graph.get_state_history({"configurable": {"thread_id": thread_id}}):
+        parent = snapshot.parent_config
+        facts[snapshot.config["configurable"]["checkpoint_id"]] = (
+            parent["configurable"]["checkpoint_id"] if parent else None,
+            snapshot.metadata["step"],
+            snapshot.metadata["source"],
+            tuple(sorted(snapshot.next)),
+            snapshot.created_at,
+        )
+    return facts
+
+
+def _tree_facts(tree) -> dict[str, tuple]:
+    return {
+        cid: (r.parent_id, r.step, r.source, r.next, r.created_at) for cid, r in tree.nodes.items()
+    }
+
+
+@pytest.mark.parametrize("thread_id", THREADS)
+def test_tree_from_sql_equals_get_state_history(sample_db, thread_id):
+    path, graphs = sample_db
+    source = open_source(path)
+
+    tree = load_tree(source, thread_id)
+
+    assert _tree_facts(tree) == _history_facts(graphs[thread_id], thread_id)
+    head = graphs[thread_id].get_state({"configurable": {"thread_id": thread_id}})
+    assert tree.head == head.config["configurable"]["checkpoint_id"]
+
+
+def test_forked_thread_has_three_branches_and_the_head_paused(sample_db):
+    path, _ = sample_db
+    tree = load_tree(open_source(path), "forked")
+
+    assert len(tree) == 9
+    assert len(tree.leaves) == 3
+    assert len(tree.forks) == 2
+    assert tree.paused == {tree.head}
+    assert tree.nodes[tree.head].next == ("write",)
+    sources = [tree.nodes[cid].source for cid in tree.current_branch]
+    assert sources == ["input", "loop", "loop", "fork", "loop"]
+
+
+def test_writers_name_the_nodes_whose_writes_made_each_checkpoint(sample_db):
+    path, _ = sample_db
+    fan = load_tree(open_source(path), "fan")
+
+    writers = [r.writers for r in fan.nodes.values()]
+
+    assert writers == [(), ("__start__",), ("left", "right"), ("join",)]
+
+
+def test_subgraph_checkpoints_live_in_their_own_namespace(sample_db):
+    path, _ = sample_db
+    source = open_source(path)
+
+    namespaces = source.namespaces("nested")
+    inner = [ns for ns in namespaces if ns]
+
+    assert namespaces[0] == "" and len(inner) == 1 and inner[0].startswith("inner:")
+    assert len(load_tree(source, "nested", inner[0])) >= 3
+    assert len(load_tree(source, "nested")) == 4  # the root history leaves them out
+
+
+def test_any_saver_falls_back_to_list_and_gives_the_same_tree(samples):
+    saver = InMemorySaver()
+    graph = samples.make_forked(saver, "mem")
+
+    tree = load_tree(open_source(saver), "mem")
+
+    assert _tree_facts(tree) == _history_facts(graph, "mem")
+
+
+def test_thread_list_counts_checkpoints_branches_and_status(sample_db):
+    path, _ = sample_db
+
+    threads = {t.thread_id: t for t in open_source(path).threads()}
+
+    assert set(threads) == set(THREADS)
+    assert threads["forked"].checkpoints == 9
+    assert threads["forked"].branches == 3
+    assert threads["forked"].status == "paused at write"
+    assert threads["long"].status == "finished"
+    assert threads["long"].checkpoints == 100
+
+
+def test_pruned_parent_makes_a_root_instead_of_breaking_the_tree(sample_db):
+    path, _ = sample_db
+    records = open_source(path).records("loop")
+
+    tree = build_tree("loop", records[2:])
+
+    assert tree.roots == (records[2].checkpoint_id,)
+    assert tree.current_branch[0] == records[2].checkpoint_id
+
+
+def test_building_a_tree_of_no_records_is_refused():
+    with pytest.raises(ValueError, match="no checkpoints"):
+        build_tree("x", [])
