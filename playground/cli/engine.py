@@ -85,8 +85,12 @@ def _threads(args: argparse.Namespace) -> int:
 
 
 def history_json(tree: CheckpointTree) -> dict:
-    """The ``history --json`` object: the thread, its head and every checkpoint."""
-    forks = set(tree.forks)
+    """The ``history --json`` object: the thread, its head and every checkpoint.
+
+    The tree must hold every checkpoint's details (``load_tree(..., all_details=True)``).
+    """
+    forks, branch = set(tree.forks), set(tree.current_branch)
+    details = tree.details
     return {
         "thread_id": tree.thread_id,
         "checkpoint_ns": tree.checkpoint_ns,
@@ -98,15 +102,15 @@ def history_json(tree: CheckpointTree) -> dict:
                 "ordinal": tree.ordinal(r.checkpoint_id),
                 "step": r.step,
                 "source": r.source,
-                "next": list(r.next),
-                "writers": list(r.writers),
-                "changed": list(r.changed),
-                "created_at": r.created_at,
+                "next": list(details[r.checkpoint_id].next),
+                "writers": list(details[r.checkpoint_id].writers),
+                "changed": list(details[r.checkpoint_id].changed),
+                "created_at": details[r.checkpoint_id].created_at,
                 "bytes": r.stored_bytes,
                 "blob_bytes": r.blob_bytes,
                 "paused": r.checkpoint_id in tree.paused,
                 "fork_point": r.checkpoint_id in forks,
-                "on_current_branch": r.checkpoint_id in set(tree.current_branch),
+                "on_current_branch": r.checkpoint_id in branch,
             }
             for r in tree.nodes.values()
         ],
@@ -116,15 +120,16 @@ def history_json(tree: CheckpointTree) -> dict:
 def _history(args: argparse.Namespace) -> int:
     source = open_source(args.db)
     try:
-        tree = load_tree(source, args.thread, args.ns)
+        if args.dot:
+            tree = load_tree(source, args.thread, args.ns)
+            print(view_dot(tree_view(tree, source=source)).source)
+            return 0
+        tree = load_tree(source, args.thread, args.ns, all_details=True)
     finally:
         source.close()
     if args.json:
         json.dump(history_json(tree), sys.stdout, indent=2)
         print()
-        return 0
-    if args.dot:
-        print(view_dot(tree_view(tree)).source)
         return 0
     branch = set(tree.current_branch)
     print(f"thread {tree.thread_id}: {len(tree)} checkpoints, {len(tree.leaves)} branches, "
@@ -132,6 +137,7 @@ def _history(args: argparse.Namespace) -> int:
     print(f"{'#':>5} {'parent':>6} {'step':>5}  {'source':<7} {'written by':<16} {'next':<16} "
           f"{'bytes':>8}  checkpoint id")
     for r in tree.nodes.values():
+        detail = tree.details[r.checkpoint_id]
         parent = tree.parent_of(r.checkpoint_id)
         marks = []
         if r.checkpoint_id == tree.head:
@@ -144,8 +150,8 @@ def _history(args: argparse.Namespace) -> int:
             marks.append("other branch")
         print(f"{tree.ordinal(r.checkpoint_id):>5} "
               f"{('#' + str(tree.ordinal(parent))) if parent else '-':>6} {r.step!s:>5}  "
-              f"{r.source or '?':<7} {', '.join(r.writers) or '-':<16} "
-              f"{', '.join(r.next) or '-':<16} {r.stored_bytes:>8,}  {r.checkpoint_id}"
+              f"{r.source or '?':<7} {', '.join(detail.writers) or '-':<16} "
+              f"{', '.join(detail.next) or '-':<16} {r.stored_bytes:>8,}  {r.checkpoint_id}"
               f"{'  ' + ' '.join(marks) if marks else ''}")
     return 0
 
@@ -241,7 +247,7 @@ def _migrate(args: argparse.Namespace) -> int:
             report = rename_channel(conn, thread_id, old, new, apply=args.apply)
             verb = "renamed" if report.applied else "would rename"
             print(f"{thread_id}: {verb} {old} -> {new} in checkpoint {report.checkpoint_id} "
-                  f"({', '.join(report.changed_places)})")
+                  f"({', '.join(report.changed)})")
     finally:
         source.close()
     if not args.apply:

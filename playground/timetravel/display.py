@@ -18,7 +18,8 @@ from dataclasses import dataclass
 
 import graphviz
 
-from playground.timetravel.tree import CheckpointTree
+from playground.timetravel.source import CheckpointSource
+from playground.timetravel.tree import CheckpointTree, ensure_details
 
 MAX_DRAWN = 200
 MIN_RUN = 3
@@ -87,9 +88,11 @@ def _key_checkpoints(tree: CheckpointTree, selected: str | None, max_drawn: int)
 
 
 def _label(tree: CheckpointTree, cid: str) -> str:
-    record = tree.nodes[cid]
-    who = ", ".join(record.writers) or record.source or "?"
-    waits = f"\n→ {', '.join(record.next)}" if record.next else ""
+    record, detail = tree.nodes[cid], tree.details.get(cid)
+    who = (", ".join(detail.writers) if detail else "") or record.source or "?"
+    if who == "__start__":
+        who = "input applied"
+    waits = f"\n→ {', '.join(detail.next)}" if detail and detail.next else ""
     return f"#{tree.ordinal(cid)} {who}\nstep {record.step}{waits}"
 
 
@@ -98,6 +101,7 @@ def tree_view(
     selected: str | None = None,
     expanded: Iterable[str] = (),
     max_drawn: int = MAX_DRAWN,
+    source: CheckpointSource | None = None,
 ) -> TreeView:
     """Fold a tree into at most about ``max_drawn`` drawn nodes.
 
@@ -106,6 +110,8 @@ def tree_view(
         selected: the checkpoint the user is looking at (always drawn on its own).
         expanded: ids of runs (see :func:`run_id`) the user unfolded.
         max_drawn: cap on drawn nodes; the rest is summarized in one node.
+        source: when given, the drawn checkpoints' blobs are decoded for their labels
+            (who wrote them, what runs next); without it labels show source and step only.
     """
     keys = _key_checkpoints(tree, selected, max_drawn)
     expanded = set(expanded)
@@ -140,6 +146,8 @@ def tree_view(
         else:
             for member in chain:
                 stand_for[member] = f"cp_{member}"
+    if source is not None:
+        ensure_details(source, tree, [c for c, n in stand_for.items() if n.startswith("cp_")])
     for cid, node_id in stand_for.items():
         if node_id.startswith("cp_"):
             drawn[node_id] = DrawnNode(

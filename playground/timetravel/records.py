@@ -21,7 +21,7 @@ _NOT_NODES = {"__interrupt__", "__input__"}
 
 @dataclass(frozen=True)
 class CheckpointRecord:
-    """One checkpoint of a thread.
+    """One checkpoint of a thread, as storage columns give it (no blob decoded).
 
     Attributes:
         checkpoint_id: LangGraph's id (sorts by creation time).
@@ -29,10 +29,6 @@ class CheckpointRecord:
         checkpoint_ns: "" for the root graph, ``node:task`` for a subgraph.
         step: LangGraph's step number (shifts on forks: never a depth).
         source: ``input``, ``loop``, ``update`` or ``fork``.
-        created_at: ISO timestamp stored in the checkpoint.
-        next: nodes that run when the thread resumes from here.
-        writers: nodes whose writes produced this checkpoint (empty for input/update/fork).
-        changed: state channels whose version moved from the parent to this checkpoint.
         blob_bytes: bytes of the checkpoint blob (what a resume loads).
         metadata_bytes: bytes of the metadata.
         writes_bytes: bytes of pending writes stored under this checkpoint.
@@ -43,10 +39,6 @@ class CheckpointRecord:
     checkpoint_ns: str
     step: int | None
     source: str | None
-    created_at: str | None
-    next: tuple[str, ...]
-    writers: tuple[str, ...]
-    changed: tuple[str, ...]
     blob_bytes: int
     metadata_bytes: int
     writes_bytes: int
@@ -55,6 +47,36 @@ class CheckpointRecord:
     def stored_bytes(self) -> int:
         """Everything this checkpoint keeps on disk: blob, metadata and pending writes."""
         return self.blob_bytes + self.metadata_bytes + self.writes_bytes
+
+
+@dataclass(frozen=True)
+class CheckpointDetail:
+    """What only the checkpoint blob tells, decoded on demand.
+
+    Attributes:
+        checkpoint_id: the checkpoint.
+        created_at: ISO timestamp stored in the checkpoint.
+        next: nodes that run when the thread resumes from here.
+        writers: nodes whose writes produced this checkpoint (empty for input/update/fork).
+        changed: state channels whose version moved from the parent to this checkpoint.
+    """
+
+    checkpoint_id: str
+    created_at: str | None
+    next: tuple[str, ...]
+    writers: tuple[str, ...]
+    changed: tuple[str, ...]
+
+
+def detail_of(checkpoint_id: str, checkpoint: Mapping, parent: Mapping | None) -> CheckpointDetail:
+    """Derive a checkpoint's detail from its decoded blob and its parent's."""
+    return CheckpointDetail(
+        checkpoint_id=checkpoint_id,
+        created_at=checkpoint.get("ts"),
+        next=next_nodes(checkpoint),
+        writers=writers(parent, checkpoint),
+        changed=changed_channels(parent, checkpoint),
+    )
 
 
 @dataclass(frozen=True)
@@ -92,8 +114,10 @@ def next_nodes(checkpoint: Mapping) -> tuple[str, ...]:
     seen: Mapping = checkpoint.get("versions_seen") or {}
     values: Mapping = checkpoint.get("channel_values") or {}
     pending = []
-    for channel, version in versions.items():
-        if channel not in values:
+    # Only channels holding a value can trigger, and there are fewer of those than versions.
+    for channel in values:
+        version = versions.get(channel)
+        if version is None:
             continue
         if channel.startswith(BRANCH_PREFIX):
             node = channel[len(BRANCH_PREFIX):]
@@ -145,10 +169,6 @@ def changed_channels(parent: Mapping | None, checkpoint: Mapping) -> tuple[str, 
     """State channels whose version differs between ``parent`` and ``checkpoint``."""
     after: Mapping = checkpoint.get("channel_versions") or {}
     before: Mapping = (parent or {}).get("channel_versions") or {}
-    return tuple(
-        sorted(
-            channel
-            for channel, version in after.items()
-            if not is_internal_channel(channel) and before.get(channel) != version
-        )
-    )
+    # Version test first: it is cheap and rules out most channels before the name test.
+    moved = [channel for channel, version in after.items() if before.get(channel) != version]
+    return tuple(sorted(channel for channel in moved if not is_internal_channel(channel)))

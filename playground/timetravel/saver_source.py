@@ -8,17 +8,17 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from collections.abc import Iterable
 
 from langgraph.checkpoint.base import BaseCheckpointSaver, CheckpointTuple
 
 from playground.timetravel.errors import CheckpointDbError, UnknownThread
 from playground.timetravel.records import (
+    CheckpointDetail,
     CheckpointRecord,
     ThreadSummary,
-    changed_channels,
+    detail_of,
     is_internal_channel,
-    next_nodes,
-    writers,
 )
 from playground.timetravel.source import PendingWrite
 
@@ -65,8 +65,8 @@ class SaverSource:
                 by_thread[item.config["configurable"]["thread_id"]].append(item)
         summaries = []
         for thread_id, items in by_thread.items():
-            records = self._records(items)
-            head = max(records, key=lambda r: r.checkpoint_id)
+            records, details = self._read(items)
+            head = details[records[-1].checkpoint_id]
             parents = {r.parent_id for r in records}
             summaries.append(
                 ThreadSummary(
@@ -90,42 +90,48 @@ class SaverSource:
             }
         )
 
-    def _records(self, items: list[CheckpointTuple]) -> list[CheckpointRecord]:
+    def _read(
+        self, items: list[CheckpointTuple]
+    ) -> tuple[list[CheckpointRecord], dict[str, CheckpointDetail]]:
         items = sorted(items, key=lambda t: t.config["configurable"]["checkpoint_id"])
         by_id = {t.config["configurable"]["checkpoint_id"]: t.checkpoint for t in items}
-        records = []
+        records, details = [], {}
         for item in items:
             configurable = item.config["configurable"]
+            checkpoint_id = configurable["checkpoint_id"]
             parent_id = (item.parent_config or {}).get("configurable", {}).get("checkpoint_id")
             metadata = dict(item.metadata or {})
             records.append(
                 CheckpointRecord(
-                    checkpoint_id=configurable["checkpoint_id"],
+                    checkpoint_id=checkpoint_id,
                     parent_id=parent_id,
                     checkpoint_ns=configurable.get("checkpoint_ns", ""),
                     step=metadata.get("step"),
                     source=metadata.get("source"),
-                    created_at=item.checkpoint.get("ts"),
-                    next=next_nodes(item.checkpoint),
-                    writers=writers(by_id.get(parent_id), item.checkpoint),
-                    changed=changed_channels(by_id.get(parent_id), item.checkpoint),
                     blob_bytes=self._size(item.checkpoint),
                     metadata_bytes=len(json.dumps(metadata, default=str).encode()),
                     writes_bytes=sum(self._size(w[2]) for w in item.pending_writes or ()),
                 )
             )
-        return records
+            details[checkpoint_id] = detail_of(
+                checkpoint_id, item.checkpoint, by_id.get(parent_id)
+            )
+        return records, details
 
     def records(self, thread_id: str, checkpoint_ns: str = "") -> list[CheckpointRecord]:
         """Every checkpoint of a thread and namespace, oldest first."""
         items = self._tuples(thread_id, checkpoint_ns)
         if not items:
             raise UnknownThread(f"no thread {thread_id!r} in {self.label}")
-        return self._records(items)
+        return self._read(items)[0]
 
-    def size_rows(self, thread_id: str, checkpoint_ns: str = "") -> list[CheckpointRecord]:
-        """Sizes come with the records here: the saver offers nothing cheaper."""
-        return self.records(thread_id, checkpoint_ns)
+    def details(
+        self, thread_id: str, checkpoint_ids: Iterable[str], checkpoint_ns: str = ""
+    ) -> dict[str, CheckpointDetail]:
+        """Details of some checkpoints (the saver decodes every one anyway)."""
+        wanted = set(checkpoint_ids)
+        _, details = self._read(self._tuples(thread_id, checkpoint_ns))
+        return {cid: detail for cid, detail in details.items() if cid in wanted}
 
     def _tuple(self, thread_id: str, checkpoint_id: str, checkpoint_ns: str) -> CheckpointTuple:
         item = self._saver.get_tuple(

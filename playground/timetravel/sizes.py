@@ -8,36 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
 
-
-class SizedCheckpoint(Protocol):
-    """What sizing needs of a checkpoint (a CheckpointRecord or a SizeRow)."""
-
-    checkpoint_id: str
-    source: str | None
-    blob_bytes: int
-    metadata_bytes: int
-    writes_bytes: int
-
-    @property
-    def stored_bytes(self) -> int: ...
-
-
-@dataclass(frozen=True)
-class SizeRow:
-    """Sizes of one checkpoint read with SQL alone, no blob decoded."""
-
-    checkpoint_id: str
-    source: str | None
-    blob_bytes: int
-    metadata_bytes: int
-    writes_bytes: int
-
-    @property
-    def stored_bytes(self) -> int:
-        """Blob, metadata and pending writes together."""
-        return self.blob_bytes + self.metadata_bytes + self.writes_bytes
+from playground.timetravel.records import CheckpointRecord
 
 
 @dataclass(frozen=True)
@@ -77,8 +49,8 @@ class SizeReport:
         return len(self.points)
 
 
-def size_report(thread_id: str, records: Sequence[SizedCheckpoint]) -> SizeReport:
-    """Sum a thread's bytes from its checkpoints' sizes (any order)."""
+def size_report(thread_id: str, records: Sequence[CheckpointRecord]) -> SizeReport:
+    """Sum a thread's bytes from its checkpoint records (any order)."""
     ordered = sorted(records, key=lambda r: r.checkpoint_id)
     points, total = [], 0
     turns: list[tuple[int, int]] = []

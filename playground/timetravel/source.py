@@ -7,13 +7,14 @@ caller asks for ``writable=True``.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
-from playground.timetravel.records import CheckpointRecord, ThreadSummary
+from playground.timetravel.records import CheckpointDetail, CheckpointRecord, ThreadSummary
 
 
 @dataclass(frozen=True)
@@ -38,7 +39,9 @@ class CheckpointSource(Protocol):
 
     def records(self, thread_id: str, checkpoint_ns: str = "") -> list[CheckpointRecord]: ...
 
-    def size_rows(self, thread_id: str, checkpoint_ns: str = "") -> list: ...
+    def details(
+        self, thread_id: str, checkpoint_ids: Iterable[str], checkpoint_ns: str = ""
+    ) -> dict[str, CheckpointDetail]: ...
 
     def values(self, thread_id: str, checkpoint_id: str, checkpoint_ns: str = "") -> dict: ...
 

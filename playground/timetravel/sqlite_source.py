@@ -6,25 +6,25 @@ SQL cannot answer (next nodes, timestamps). Inspection opens the file read-only 
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections import defaultdict
+from collections.abc import Iterable
 from pathlib import Path
 from urllib.parse import quote
 
+import orjson
 from langgraph.checkpoint.sqlite import SqliteSaver
 
 from playground.timetravel.blobs import decode_for_structure, decode_values, decode_write
 from playground.timetravel.errors import CheckpointDbError, UnknownThread
 from playground.timetravel.records import (
+    CheckpointDetail,
     CheckpointRecord,
     ThreadSummary,
-    changed_channels,
+    detail_of,
     is_internal_channel,
     next_nodes,
-    writers,
 )
-from playground.timetravel.sizes import SizeRow
 from playground.timetravel.source import PendingWrite
 
 _REQUIRED = {
@@ -34,6 +34,7 @@ _REQUIRED = {
                "channel", "type", "value"},
 }
 _SQLITE_MAGIC = b"SQLite format 3\x00"
+_CHUNK = 500  # ids per IN (...) list, well under SQLite's variable limit
 
 
 def _task_node(task_path: str) -> str:
@@ -164,73 +165,69 @@ class SqliteSource:
     # -- checkpoints ---------------------------------------------------------------------
 
     def records(self, thread_id: str, checkpoint_ns: str = "") -> list[CheckpointRecord]:
-        """Every checkpoint of a thread and namespace, oldest first.
+        """Every checkpoint of a thread and namespace, oldest first, from SQL columns alone.
 
         Raises:
             UnknownThread: the thread has no checkpoints in this namespace.
         """
+        # Metadata is parsed with orjson here: SQLite's json_extract is several times slower.
         rows = self.conn.execute(
-            "SELECT checkpoint_id, parent_checkpoint_id, type, checkpoint, length(checkpoint), "
-            "metadata, length(metadata) FROM checkpoints "
-            "WHERE thread_id = ? AND checkpoint_ns = ? ORDER BY checkpoint_id",
+            "SELECT checkpoint_id, parent_checkpoint_id, metadata, length(checkpoint) "
+            "FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? ORDER BY checkpoint_id",
             (thread_id, checkpoint_ns),
         ).fetchall()
         if not rows:
             raise UnknownThread(f"no thread {thread_id!r} in {self.label}")
-        pending = dict(
+        # Two plain queries merged here: a LEFT JOIN on the grouped writes is several times slower.
+        writes = dict(
             self.conn.execute(
                 "SELECT checkpoint_id, sum(length(value)) FROM writes "
                 "WHERE thread_id = ? AND checkpoint_ns = ? GROUP BY checkpoint_id",
                 (thread_id, checkpoint_ns),
             )
         )
-        decoded: dict[str, dict] = {}
         records = []
-        for checkpoint_id, parent_id, type_, blob, blob_len, metadata, meta_len in rows:
-            try:
-                checkpoint = decode_for_structure(type_, blob)
-            except ValueError:
-                checkpoint = {}
-            decoded[checkpoint_id] = checkpoint
+        for cid, parent, metadata, blob_bytes in rows:
             meta = _metadata(metadata)
-            parent = decoded.get(parent_id) if parent_id else None
             records.append(
                 CheckpointRecord(
-                    checkpoint_id=checkpoint_id,
-                    parent_id=parent_id,
-                    checkpoint_ns=checkpoint_ns,
-                    step=meta.get("step"),
-                    source=meta.get("source"),
-                    created_at=checkpoint.get("ts"),
-                    next=next_nodes(checkpoint),
-                    writers=writers(parent, checkpoint),
-                    changed=changed_channels(parent, checkpoint),
-                    blob_bytes=blob_len or 0,
-                    metadata_bytes=meta_len or 0,
-                    writes_bytes=pending.get(checkpoint_id) or 0,
+                    cid, parent, checkpoint_ns, meta.get("step"), meta.get("source"),
+                    blob_bytes or 0, len(metadata or b""), writes.get(cid) or 0,
                 )
             )
         return records
 
-    def size_rows(self, thread_id: str, checkpoint_ns: str = "") -> list[SizeRow]:
-        """Bytes per checkpoint from SQL aggregates alone (no blob is decoded).
+    def details(
+        self, thread_id: str, checkpoint_ids: Iterable[str], checkpoint_ns: str = ""
+    ) -> dict[str, CheckpointDetail]:
+        """Decode the blobs of some checkpoints (and of their parents) into details."""
+        wanted = list(dict.fromkeys(checkpoint_ids))
+        blobs: dict[str, tuple[str | None, dict]] = {}  # id -> (parent id, decoded structure)
 
-        Raises:
-            UnknownThread: the thread has no checkpoints in this namespace.
-        """
-        rows = self.conn.execute(
-            "SELECT c.checkpoint_id, json_extract(CAST(c.metadata AS TEXT), '$.source'), "
-            "length(c.checkpoint), length(c.metadata), coalesce(w.bytes, 0) "
-            "FROM checkpoints c LEFT JOIN (SELECT checkpoint_id, sum(length(value)) AS bytes "
-            "  FROM writes WHERE thread_id = ? AND checkpoint_ns = ? GROUP BY checkpoint_id) w "
-            "ON w.checkpoint_id = c.checkpoint_id "
-            "WHERE c.thread_id = ? AND c.checkpoint_ns = ? ORDER BY c.checkpoint_id",
-            (thread_id, checkpoint_ns, thread_id, checkpoint_ns),
-        ).fetchall()
-        if not rows:
-            raise UnknownThread(f"no thread {thread_id!r} in {self.label}")
-        return [SizeRow(cid, source, blob or 0, meta or 0, writes) for cid, source, blob, meta,
-                writes in rows]
+        def fetch(ids: list[str]) -> None:
+            for start in range(0, len(ids), _CHUNK):
+                part = ids[start : start + _CHUNK]
+                marks = ",".join("?" * len(part))
+                for cid, parent, type_, blob in self.conn.execute(
+                    "SELECT checkpoint_id, parent_checkpoint_id, type, checkpoint FROM "
+                    "checkpoints WHERE thread_id = ? AND checkpoint_ns = ? "
+                    f"AND checkpoint_id IN ({marks})",
+                    (thread_id, checkpoint_ns, *part),
+                ):
+                    try:
+                        blobs[cid] = (parent, decode_for_structure(type_, blob))
+                    except ValueError:
+                        blobs[cid] = (parent, {})
+
+        fetch(wanted)
+        fetch(list({p for p, _ in blobs.values() if p and p not in blobs}))
+        details = {}
+        for cid in wanted:
+            if cid in blobs:
+                parent_id, checkpoint = blobs[cid]
+                parent = blobs[parent_id][1] if parent_id in blobs else None
+                details[cid] = detail_of(cid, checkpoint, parent)
+        return details
 
     def values(self, thread_id: str, checkpoint_id: str, checkpoint_ns: str = "") -> dict:
         """The state values stored in one checkpoint (LangGraph's bookkeeping channels left out)."""
@@ -263,7 +260,7 @@ def _metadata(raw: bytes | str | None) -> dict:
     if not raw:
         return {}
     try:
-        value = json.loads(raw)
-    except ValueError:
+        value = orjson.loads(raw)
+    except orjson.JSONDecodeError:
         return {}
     return value if isinstance(value, dict) else {}

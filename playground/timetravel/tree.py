@@ -1,15 +1,17 @@
 """A thread's whole checkpoint history as one tree: every branch, its forks, head and paused leaves.
 
 Built from ids and parent links only, so it never asks the graph or the saver to rebuild states.
+Blob details (next nodes, writers, time) are decoded for the leaves when the tree is loaded, and
+for any other checkpoint only when something asks for them (the drawn ones, the selected one).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from playground.timetravel.records import CheckpointRecord
+from playground.timetravel.records import CheckpointDetail, CheckpointRecord
 from playground.timetravel.source import CheckpointSource
 
 
@@ -26,6 +28,7 @@ class CheckpointTree:
         head: the newest checkpoint, the one a plain resume continues from.
         current_branch: ids from a root down to the head.
         paused: leaves that still have nodes to run (paused at an interrupt, or stopped).
+        details: decoded details by checkpoint id; a cache that :func:`ensure_details` fills.
     """
 
     thread_id: str
@@ -36,6 +39,7 @@ class CheckpointTree:
     head: str
     current_branch: tuple[str, ...]
     paused: frozenset[str]
+    details: dict[str, CheckpointDetail]
 
     def __len__(self) -> int:
         return len(self.nodes)
@@ -78,9 +82,14 @@ class CheckpointTree:
 
 
 def build_tree(
-    thread_id: str, records: list[CheckpointRecord], checkpoint_ns: str = ""
+    thread_id: str,
+    records: list[CheckpointRecord],
+    details: dict[str, CheckpointDetail] | None = None,
+    checkpoint_ns: str = "",
 ) -> CheckpointTree:
     """Assemble a :class:`CheckpointTree` from a thread's records (any order).
+
+    ``details`` must cover the leaves for ``paused`` to be known; others may come later.
 
     Raises:
         ValueError: when ``records`` is empty.
@@ -103,7 +112,10 @@ def build_tree(
     while current in nodes:
         path.append(current)
         current = nodes[current].parent_id
-    paused = frozenset(cid for cid, kids in children.items() if not kids and nodes[cid].next)
+    details = dict(details or {})
+    paused = frozenset(
+        cid for cid, kids in children.items() if not kids and cid in details and details[cid].next
+    )
     return CheckpointTree(
         thread_id=thread_id,
         checkpoint_ns=checkpoint_ns,
@@ -113,13 +125,39 @@ def build_tree(
         head=head,
         current_branch=tuple(reversed(path)),
         paused=paused,
+        details=details,
     )
 
 
-def load_tree(source: CheckpointSource, thread_id: str, checkpoint_ns: str = "") -> CheckpointTree:
+def load_tree(
+    source: CheckpointSource, thread_id: str, checkpoint_ns: str = "", all_details: bool = False
+) -> CheckpointTree:
     """Read a thread from a checkpoint source and build its tree.
+
+    Args:
+        source: where the checkpoints live.
+        thread_id: the thread.
+        checkpoint_ns: "" for the root graph, or a subgraph's namespace.
+        all_details: decode every blob now (for a full listing); otherwise only the leaves'.
 
     Raises:
         UnknownThread: the thread has no checkpoints.
     """
-    return build_tree(thread_id, source.records(thread_id, checkpoint_ns), checkpoint_ns)
+    records = source.records(thread_id, checkpoint_ns)
+    parents = {r.parent_id for r in records}
+    wanted = (
+        [r.checkpoint_id for r in records]
+        if all_details
+        else [r.checkpoint_id for r in records if r.checkpoint_id not in parents]
+    )
+    details = source.details(thread_id, wanted, checkpoint_ns)
+    return build_tree(thread_id, records, details, checkpoint_ns)
+
+
+def ensure_details(
+    source: CheckpointSource, tree: CheckpointTree, checkpoint_ids: Iterable[str]
+) -> None:
+    """Decode the details of these checkpoints into the tree's cache, if not there yet."""
+    missing = [cid for cid in checkpoint_ids if cid in tree.nodes and cid not in tree.details]
+    if missing:
+        tree.details.update(source.details(tree.thread_id, missing, tree.checkpoint_ns))

@@ -11,7 +11,7 @@ from playground.timetravel.tree import build_tree, load_tree
 
 
 def _record(cid: str, parent: str | None, source: str = "loop") -> CheckpointRecord:
-    return CheckpointRecord(cid, parent, "", 0, source, None, (), (), (), 10, 5, 0)
+    return CheckpointRecord(cid, parent, "", 0, source, 10, 5, 0)
 
 
 def _chain(n: int, prefix: str = "c", parent: str | None = None) -> list[CheckpointRecord]:
@@ -92,8 +92,9 @@ def test_dot_highlights_head_and_selection_by_colour_and_pen_not_shape(sample_db
     tree = load_tree(open_source(path), "forked")
     first = next(iter(tree.nodes))
 
-    plain = view_dot(tree_view(tree)).source
-    selected = view_dot(tree_view(tree, selected=first)).source
+    source = open_source(path)
+    plain = view_dot(tree_view(tree, source=source)).source
+    selected = view_dot(tree_view(tree, selected=first, source=source)).source
 
     def shapes(src: str) -> dict[str, str]:
         return dict(re.findall(r'"(cp_[\w-]+)" \[[^\]]*?shape=(\w+)', src, re.DOTALL))
@@ -102,6 +103,7 @@ def test_dot_highlights_head_and_selection_by_colour_and_pen_not_shape(sample_db
     assert set(shapes(plain).values()) == {"box"}
     assert "HEAD" in plain and "penwidth=3" in plain
     assert "#ffd166" in selected and "#ffd166" not in plain
+    assert "→ write" in plain  # labels say what runs next, decoded for the drawn nodes
 
 
 def test_run_ids_carry_their_shape_prefix():

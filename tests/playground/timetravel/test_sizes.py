@@ -25,21 +25,32 @@ def _raw_sql_totals(path, thread_id: str) -> tuple[int, int]:
     return newest, stored
 
 
-def test_sql_sizes_match_raw_sql_and_the_decoded_records(sample_db):
+def test_sizes_match_raw_sql_and_the_generic_saver_reading(sample_db, samples):
     path, _ = sample_db
     source = open_source(path)
 
-    from_sql = size_report("long", source.size_rows("long"))
-    from_records = size_report("long", source.records("long"))
+    from_sql = size_report("long", source.records("long"))
 
     assert (from_sql.resume_load_bytes, from_sql.stored_bytes) == _raw_sql_totals(path, "long")
-    assert from_sql == from_records
+
+
+def test_any_saver_gives_sizes_of_the_serialized_checkpoints(samples):
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    saver = InMemorySaver()
+    samples.make_long(saver, "mem", turns=3)
+
+    report = size_report("mem", open_source(saver).records("mem"))
+
+    assert report.checkpoints == 15
+    assert 300 < report.resume_load_bytes < 3000
+    assert report.stored_bytes > 10 * report.resume_load_bytes
 
 
 def test_growth_series_has_one_point_per_turn_and_only_grows(sample_db):
     path, _ = sample_db
 
-    report = size_report("long", open_source(path).size_rows("long"))
+    report = size_report("long", open_source(path).records("long"))
 
     assert [turn for turn, _ in report.turns] == list(range(1, 21))
     totals = [total for _, total in report.turns]
@@ -51,7 +62,7 @@ def test_growth_series_has_one_point_per_turn_and_only_grows(sample_db):
 def test_cumulative_bytes_end_at_the_stored_total(sample_db):
     path, _ = sample_db
 
-    report = size_report("forked", open_source(path).size_rows("forked"))
+    report = size_report("forked", open_source(path).records("forked"))
 
     assert report.points[-1].cumulative_bytes == report.stored_bytes
     assert report.checkpoints == 9

@@ -21,8 +21,8 @@ def test_inspection_reads_every_thread_and_changes_no_byte(sample_db):
 
     source = open_source(path)
     for thread in source.threads():
-        source.records(thread.thread_id)
-        source.size_rows(thread.thread_id)
+        records = source.records(thread.thread_id)
+        source.details(thread.thread_id, [r.checkpoint_id for r in records])
     source.close()
 
     assert _digest(path) == before

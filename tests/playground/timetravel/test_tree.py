@@ -6,7 +6,7 @@ import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
 from playground.timetravel.source import open_source
-from playground.timetravel.tree import build_tree, load_tree
+from playground.timetravel.tree import build_tree, ensure_details, load_tree
 
 THREADS = ["loop", "fan", "nested", "forked", "long"]
 
@@ -26,9 +26,11 @@ def _history_facts(graph, thread_id: str) -> dict[str, tuple]:
 
 
 def _tree_facts(tree) -> dict[str, tuple]:
-    return {
-        cid: (r.parent_id, r.step, r.source, r.next, r.created_at) for cid, r in tree.nodes.items()
-    }
+    facts = {}
+    for cid, r in tree.nodes.items():
+        detail = tree.details[cid]
+        facts[cid] = (r.parent_id, r.step, r.source, detail.next, detail.created_at)
+    return facts
 
 
 @pytest.mark.parametrize("thread_id", THREADS)
@@ -36,7 +38,7 @@ def test_tree_from_sql_equals_get_state_history(sample_db, thread_id):
     path, graphs = sample_db
     source = open_source(path)
 
-    tree = load_tree(source, thread_id)
+    tree = load_tree(source, thread_id, all_details=True)
 
     assert _tree_facts(tree) == _history_facts(graphs[thread_id], thread_id)
     head = graphs[thread_id].get_state({"configurable": {"thread_id": thread_id}})
@@ -51,16 +53,16 @@ def test_forked_thread_has_three_branches_and_the_head_paused(sample_db):
     assert len(tree.leaves) == 3
     assert len(tree.forks) == 2
     assert tree.paused == {tree.head}
-    assert tree.nodes[tree.head].next == ("write",)
+    assert tree.details[tree.head].next == ("write",)
     sources = [tree.nodes[cid].source for cid in tree.current_branch]
     assert sources == ["input", "loop", "loop", "fork", "loop"]
 
 
 def test_writers_name_the_nodes_whose_writes_made_each_checkpoint(sample_db):
     path, _ = sample_db
-    fan = load_tree(open_source(path), "fan")
+    fan = load_tree(open_source(path), "fan", all_details=True)
 
-    writers = [r.writers for r in fan.nodes.values()]
+    writers = [fan.details[cid].writers for cid in fan.nodes]
 
     assert writers == [(), ("__start__",), ("left", "right"), ("join",)]
 
@@ -81,7 +83,7 @@ def test_any_saver_falls_back_to_list_and_gives_the_same_tree(samples):
     saver = InMemorySaver()
     graph = samples.make_forked(saver, "mem")
 
-    tree = load_tree(open_source(saver), "mem")
+    tree = load_tree(open_source(saver), "mem", all_details=True)
 
     assert _tree_facts(tree) == _history_facts(graph, "mem")
 
@@ -107,6 +109,18 @@ def test_pruned_parent_makes_a_root_instead_of_breaking_the_tree(sample_db):
 
     assert tree.roots == (records[2].checkpoint_id,)
     assert tree.current_branch[0] == records[2].checkpoint_id
+
+
+def test_loading_decodes_only_the_leaves_until_more_is_asked(sample_db):
+    path, _ = sample_db
+    source = open_source(path)
+
+    tree = load_tree(source, "long")
+    leaves_only = set(tree.details)
+    ensure_details(source, tree, list(tree.nodes)[:3])
+
+    assert leaves_only == set(tree.leaves)
+    assert set(tree.details) == set(tree.leaves) | set(list(tree.nodes)[:3])
 
 
 def test_building_a_tree_of_no_records_is_refused():
