@@ -265,7 +265,7 @@ def _misfits(path: str, value: Any, hint: Any) -> list[str]:
             for key, item in value.items()
             for problem in _misfits(f"{path}.{key}", item, item_hint)
         ]
-    return [f"wrong type for {path!r}: expected {_describe(hint)}, got {value!r} ({_kind(value)})"]
+    return [f"wrong type for {path!r}: expected {describe_hint(hint)}, got {value!r} ({_kind(value)})"]
 
 
 def _fits(value: Any, hint: Any) -> bool:
@@ -304,19 +304,20 @@ def _fits(value: Any, hint: Any) -> bool:
     return True  # classes (messages, models): LangGraph or the reducer may coerce a JSON value
 
 
-def _describe(hint: Any) -> str:
+def describe_hint(hint: Any) -> str:
+    """A type hint in the words a form shows: ``str | None``, ``'low' | 'high'``, ``list[str]``."""
     if hint is type(None) or hint is None:
         return "None"
     origin = typing.get_origin(hint)
     args = typing.get_args(hint)
     if origin is Annotated:
-        return _describe(args[0])
+        return describe_hint(args[0])
     if origin is Union or origin is types.UnionType:
-        return " | ".join(_describe(member) for member in args)
+        return " | ".join(describe_hint(member) for member in args)
     if origin is Literal:
         return " | ".join(repr(choice) for choice in args)
     if origin is not None and args:
-        return f"{getattr(origin, '__name__', str(origin))}[{', '.join(map(_describe, args))}]"
+        return f"{getattr(origin, '__name__', str(origin))}[{', '.join(map(describe_hint, args))}]"
     return getattr(hint, "__name__", str(hint).replace("typing.", ""))
 
 

@@ -18,15 +18,20 @@ from ticket_api.server import EmbeddedServer, start_embedded
 
 
 @st.cache_resource(on_release=lambda server: server.stop())
-def _embedded_api() -> EmbeddedServer:
-    DEFAULT_TICKETS_DB.parent.mkdir(parents=True, exist_ok=True)
-    return start_embedded(os.environ.get("PLAYGROUND_TICKETS_DB", str(DEFAULT_TICKETS_DB)))
+def _embedded_api(tickets_db: str) -> EmbeddedServer:
+    Path(tickets_db).parent.mkdir(parents=True, exist_ok=True)
+    return start_embedded(tickets_db)
 
 
 def api_url() -> str:
-    """The ticket API's URL: the configured one, or the embedded server's (read on every run,
-    because a cache clear restarts the embedded server on a new port)."""
-    return os.environ.get("PLAYGROUND_API_URL") or _embedded_api().url
+    """The ticket API's URL: the configured one, or the embedded server's.
+
+    Read on every run: a cache clear restarts the embedded server on a new port.
+    """
+    configured = os.environ.get("PLAYGROUND_API_URL")
+    if configured:
+        return configured
+    return _embedded_api(os.environ.get("PLAYGROUND_TICKETS_DB", str(DEFAULT_TICKETS_DB))).url
 
 
 def checkpoints_path() -> Path:
@@ -37,6 +42,7 @@ def checkpoints_path() -> Path:
 @st.cache_resource(on_release=lambda saver: saver.conn.close())
 def _saver(path: str) -> SqliteSaver:
     Path(path).parent.mkdir(parents=True, exist_ok=True)
+    # One connection for every session: SqliteSaver serializes its calls with its own lock.
     saver = SqliteSaver(sqlite3.connect(path, check_same_thread=False, timeout=30))
     saver.setup()
     return saver
@@ -48,6 +54,8 @@ def saver() -> SqliteSaver:
 
 
 def restart_process() -> None:
-    """Drop every in-memory object as a process restart would: the saver connection and
-    compiled graphs. The checkpoint file and the ticket API stay."""
+    """Drop the in-memory objects a process restart would lose: the saver and its connection.
+
+    Graphs are compiled on every run anyway. The checkpoint file and the ticket API stay.
+    """
     _saver.clear()

@@ -1,41 +1,53 @@
 """Each browser session's workspace: its own API tenant and its own thread names.
 
-Attendees of a workshop share one server; a workspace keeps their tickets and threads apart.
-A room code (``?room=...``) lets people share one workspace on purpose.
+Attendees of a workshop share one server. A workspace is named by a room code that lives in the
+URL (``?room=...``): a new visitor gets a fresh random code, so nobody sees anyone else's
+tickets or threads, and sharing a link (or typing a room code) joins a workspace on purpose.
 """
 
 from __future__ import annotations
 
 import re
-import uuid
+import secrets
 from dataclasses import dataclass
 
 import streamlit as st
 
-_ROOM = re.compile(r"^[a-z0-9-]{3,32}$")
+ROOM_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{2,31}$")
 
 
 @dataclass(frozen=True)
 class Workspace:
     """Where one session's tickets and threads live."""
 
-    name: str
+    room: str
 
     @property
     def tenant(self) -> str:
         """The API tenant (``X-Tenant``) of this workspace."""
-        return f"ws-{self.name}"
+        return f"room-{self.room}"
 
     def thread_id(self, thread: str) -> str:
         """The checkpoint thread id of a thread name, scoped to this workspace."""
-        return f"{self.name}/{thread}"
+        return f"{self.room}/{thread}"
+
+    def thread_name(self, thread_id: str) -> str | None:
+        """The thread name inside this workspace, or None for another workspace's thread."""
+        prefix = f"{self.room}/"
+        return thread_id[len(prefix):] if thread_id.startswith(prefix) else None
+
+
+def normalize_room(code: str) -> str | None:
+    """A room code as stored (lower case), or None when it is not a valid code."""
+    code = code.strip().lower()
+    return code if ROOM_PATTERN.match(code) else None
 
 
 def current_workspace() -> Workspace:
-    """The session's workspace: the room in the URL, or a new private one per session."""
-    room = st.query_params.get("room", "").strip().lower()
-    if room and _ROOM.match(room):
-        return Workspace(f"room-{room}")
-    if "workspace" not in st.session_state:
-        st.session_state.workspace = uuid.uuid4().hex[:10]
-    return Workspace(st.session_state.workspace)
+    """The session's workspace: the room in the URL, or a new private one written into it."""
+    room = normalize_room(st.query_params.get("room", ""))
+    if room is None:
+        room = st.session_state.get("room") or secrets.token_hex(5)
+        st.query_params["room"] = room
+    st.session_state.room = room
+    return Workspace(room)

@@ -4,68 +4,72 @@ from __future__ import annotations
 
 import streamlit as st
 
-from playground.agent.client import ApiUnavailable, TicketClient
-from playground.agent.graph import build_agent
+from playground.agent.client import ApiUnavailable
 from playground.agent.turns import resume, start_turn, thread_config
+from playground.explain import explain_outcome
 from playground.graph_view import graph_dot
 from playground.ui import resources
-from playground.ui.workspace import current_workspace
+from playground.ui.session import flash, page_context, show_flash
 
-workspace = current_workspace()
-client = TicketClient(resources.api_url(), tenant=workspace.tenant, actor="agent")
+context = page_context()
 
 st.title(":material/smart_toy: Agent")
 st.caption(
-    "Turn 1 reads the ticket and proposes a change, then pauses before writing. "
-    "Turn 2 resumes from the checkpoint file, even after a restart, and writes with If-Match."
+    "Turn 1 reads the ticket and proposes a change, then pauses before writing. Turn 2 "
+    "resumes from the checkpoint file, even after a restart, and writes with If-Match."
 )
 
+request = st.text_input("Request", value="raise t7 to high", key="request",
+                        help='Try "set t3 priority to low", "assign t2 to dara", "close t5".')
+run_col, resume_col, restart_col, _ = st.columns([1, 1, 1.3, 2])
+if run_col.button("Run turn", type="primary", icon=":material/play_arrow:"):
+    result = start_turn(context.agent(), context.thread_id, request)
+    flash("success" if result.ok else "error", result.line)
+if resume_col.button("Resume", icon=":material/resume:"):
+    result = resume(context.agent(), context.thread_id)
+    if result.ok:
+        flash("success", result.line)
+    else:
+        ticket = result.values.get("ticket_id")
+        history = context.client.history(ticket) if ticket else []
+        explained = explain_outcome(result.values.get("outcome"), ticket, history)
+        flash("error", f"{result.line}. {explained}" if "412" in result.line else result.line)
+if restart_col.button("Restart process", icon=":material/restart_alt:"):
+    resources.restart_process()
+    flash("info", "Process restarted: the saver and its database connection were dropped. "
+          "Resume reads the paused thread back from the checkpoint file alone.")
+
+show_flash()
+
+graph = context.agent()
+snapshot = graph.get_state(thread_config(context.thread_id))
 left, right = st.columns([3, 2])
 with left:
-    thread = st.text_input("Thread", value="thread-1", key="thread_name")
-    request = st.text_input("Request", value="raise t7 to high", key="request")
-    run_col, resume_col, restart_col = st.columns(3)
-    run_clicked = run_col.button("Run turn", type="primary", use_container_width=True)
-    resume_clicked = resume_col.button("Resume", use_container_width=True)
-    restart_clicked = restart_col.button("Restart process", use_container_width=True)
-
-thread_id = workspace.thread_id(thread)
-graph = build_agent(client, resources.saver())
-
-if restart_clicked:
-    resources.restart_process()
-    graph = build_agent(client, resources.saver())
-    st.session_state.last_line = (
-        "info",
-        "Process restarted: the saver connection and the compiled graph were dropped. "
-        "Resume reads the paused thread back from the checkpoint file.",
-    )
-if run_clicked:
-    result = start_turn(graph, thread_id, request)
-    st.session_state.last_line = ("success" if result.ok else "error", result.line)
-if resume_clicked:
-    result = resume(graph, thread_id)
-    st.session_state.last_line = ("success" if result.ok else "error", result.line)
-
-if "last_line" in st.session_state:
-    kind, line = st.session_state.last_line
-    getattr(st, kind)(line)
-
-snapshot = graph.get_state(thread_config(thread_id))
-with left:
-    st.subheader("Graph")
+    st.subheader(f"Graph of thread `{context.thread}`")
     st.graphviz_chart(graph_dot(graph, waiting_at=snapshot.next))
     if snapshot.next:
-        st.caption(f"Paused before {', '.join(snapshot.next)}: press Resume to run it.")
+        st.info(f"Paused before **{', '.join(snapshot.next)}**: press **Resume** to run it.",
+                icon=":material/pause_circle:")
+    elif snapshot.values:
+        st.caption("The thread is finished. **Run turn** starts a new one on the same thread.")
 with right:
-    st.subheader("State as the agent holds it")
-    st.json(dict(snapshot.values) or {"(empty)": "run a turn first"})
+    st.subheader("State, as the agent holds it")
+    st.json(dict(snapshot.values) or {"(empty)": "press Run turn"})
     ticket_id = snapshot.values.get("ticket_id") or "t7"
-    st.subheader(f"Ticket {ticket_id} as the API holds it")
+    st.subheader(f"Ticket {ticket_id}, as the API holds it")
     try:
-        ticket = client.get_ticket(ticket_id)
-        st.metric("ETag", ticket.etag or "-")
-        st.json({k: v for k, v in ticket.body.items() if k != "comments"})
+        ticket = context.client.get_ticket(ticket_id)
     except ApiUnavailable as exc:
         st.error(str(exc))
-client.close()
+    else:
+        if ticket.status == 200:
+            held = snapshot.values.get("etag") or snapshot.values.get("version")
+            st.metric("ETag now", ticket.etag or "-",
+                      delta=None if not held or held == ticket.etag else f"agent holds {held}",
+                      delta_color="inverse")
+            st.json({k: v for k, v in ticket.body.items() if k != "comments"})
+            st.caption(f"{len(ticket.body.get('comments') or [])} comments, {ticket.size:,} "
+                       "bytes as one response: none of it is in the agent's state.")
+        else:
+            st.warning(f"{ticket.status}: {ticket.error}")
+context.close()

@@ -1,0 +1,1 @@
+"""Pieces of pages used on more than one page."""

@@ -1,0 +1,5 @@
+"""Conflicts page (being built)."""
+
+import streamlit as st
+
+st.title("Conflicts")

@@ -1,0 +1,5 @@
+"""Inspect page (being built)."""
+
+import streamlit as st
+
+st.title("Inspect")

@@ -1,0 +1,5 @@
+"""Schema page (being built)."""
+
+import streamlit as st
+
+st.title("Schema")

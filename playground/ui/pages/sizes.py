@@ -1,0 +1,5 @@
+"""Sizes page (being built)."""
+
+import streamlit as st
+
+st.title("Sizes")

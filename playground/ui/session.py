@@ -1,0 +1,82 @@
+"""What every page needs for one run: the workspace, its API client, the agent, the thread.
+
+Pages call :func:`page_context` once at the top and get one object; nothing here draws.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import streamlit as st
+from langgraph.graph.state import CompiledStateGraph
+
+from playground.agent.client import TicketClient
+from playground.agent.graph import build_agent
+from playground.ui import resources
+from playground.ui.workspace import Workspace, current_workspace
+
+THREAD_KEY = "thread_name"
+DEFAULT_THREAD = "thread-1"
+
+
+@dataclass
+class PageContext:
+    """The workspace, its ticket client, and helpers to build the agent on the shared saver."""
+
+    workspace: Workspace
+    _clients: list[TicketClient] = field(default_factory=list)
+
+    @cached_property
+    def client(self) -> TicketClient:
+        """The agent's client for this workspace (made on first use)."""
+        return self.client_as("agent")
+
+    def close(self) -> None:
+        """Close every client this run opened."""
+        for client in self._clients:
+            client.close()
+
+    def agent(self, schema: str = "etag", actor: str | None = None) -> CompiledStateGraph:
+        """The ticket agent compiled on the server's saver for this workspace."""
+        client = self.client if actor is None else self.client_as(actor)
+        return build_agent(client, resources.saver(), schema=schema)
+
+    def client_as(self, actor: str) -> TicketClient:
+        """A client of the same workspace acting as ``actor`` (the agent, a colleague)."""
+        client = TicketClient(resources.api_url(), tenant=self.workspace.tenant, actor=actor)
+        self._clients.append(client)
+        return client
+
+    @property
+    def thread(self) -> str:
+        """The thread name the session is working on."""
+        return st.session_state.get(THREAD_KEY) or DEFAULT_THREAD
+
+    @property
+    def thread_id(self) -> str:
+        """The current thread's checkpoint id, scoped to the workspace."""
+        return self.workspace.thread_id(self.thread)
+
+
+def page_context() -> PageContext:
+    """Set up the run: workspace from the URL, thread from the URL or session, API client."""
+    workspace = current_workspace()
+    if THREAD_KEY not in st.session_state:
+        st.session_state[THREAD_KEY] = st.query_params.get("thread") or DEFAULT_THREAD
+    return PageContext(workspace)
+
+
+def flash(kind: str, text: str) -> None:
+    """Keep an outcome to show after the rerun, and pop a toast now."""
+    st.session_state.flash = (kind, text)
+    st.toast(text, icon={"success": ":material/check_circle:", "error": ":material/error:",
+                         "warning": ":material/warning:"}.get(kind, ":material/info:"))
+
+
+def show_flash() -> None:
+    """Show the outcome kept by :func:`flash`, in words, where the page wants it."""
+    kept = st.session_state.get("flash")
+    if kept:
+        kind, text = kept
+        getattr(st, kind if kind in ("success", "error", "warning") else "info")(text)
