@@ -46,5 +46,8 @@ def explain_outcome(outcome: str | None, ticket_id: str | None, history: list[di
     if outcome.startswith("could not understand"):
         return outcome[0].upper() + outcome[1:] + "."
     if " at " in outcome and outcome.rsplit(" at ", 1)[1].startswith('"v'):
-        return f"Written: {outcome}. The API accepted it because the version the agent read was current."
+        return (
+            f"Written: {outcome}. The API accepted it because the version the agent read was "
+            "still current."
+        )
     return outcome

@@ -23,6 +23,7 @@ from playground.timetravel.tree import CheckpointTree, ensure_details
 
 MAX_DRAWN = 200
 MIN_RUN = 3
+FOLD_ABOVE = 40  # a tree this small is read best whole
 
 _COLOURS = {
     "input": "#e3f2fd",
@@ -135,7 +136,7 @@ def tree_view(
                 break
             chain.append(kids[0])
         rid = run_id(chain[0], chain[-1])
-        if len(chain) >= MIN_RUN and rid not in expanded:
+        if len(tree) > FOLD_ABOVE and len(chain) >= MIN_RUN and rid not in expanded:
             folded += 1
             for member in chain:
                 stand_for[member] = rid

@@ -265,7 +265,8 @@ def _misfits(path: str, value: Any, hint: Any) -> list[str]:
             for key, item in value.items()
             for problem in _misfits(f"{path}.{key}", item, item_hint)
         ]
-    return [f"wrong type for {path!r}: expected {describe_hint(hint)}, got {value!r} ({_kind(value)})"]
+    expected = describe_hint(hint)
+    return [f"wrong type for {path!r}: expected {expected}, got {value!r} ({_kind(value)})"]
 
 
 def _fits(value: Any, hint: Any) -> bool:

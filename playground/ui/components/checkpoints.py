@@ -76,8 +76,8 @@ def tree_chart(source: CheckpointSource, tree: CheckpointTree, selected: str,
     runs = [node for node in view.nodes if node.kind == "run"]
     pick_col, unfold_col = st.columns(2)
     drawn = [node.members[0] for node in view.nodes if node.kind == "checkpoint"]
-    labels = {cid: f"#{tree.ordinal(cid)} " + view.node_for(cid).label.split("\n")[0].split(" ", 1)[1]
-              for cid in drawn}
+    # "#4 plan" from the node label's first line, which starts with the ordinal.
+    labels = {cid: view.node_for(cid).label.split("\n")[0] for cid in drawn}
     choice = pick_col.selectbox(
         "Pick from the tree", drawn, index=drawn.index(selected) if selected in drawn else None,
         format_func=lambda cid: labels[cid], key=f"{key_prefix}pick-{selected}",

@@ -1,0 +1,73 @@
+"""AppTest fixtures: the playground app on temporary checkpoint and ticket files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+APP = Path(__file__).resolve().parents[3] / "playground" / "ui" / "app.py"
+
+
+@pytest.fixture
+def app(tmp_path, monkeypatch):
+    """A factory: ``app()`` returns a run AppTest on the Start page, in a fresh room.
+
+    Settings reach the app through environment variables, as ``playground run`` passes them.
+    The embedded API is a ``st.cache_resource`` shared by every AppTest in the process.
+    """
+    monkeypatch.setenv("PLAYGROUND_CHECKPOINTS", str(tmp_path / "checkpoints.sqlite"))
+    monkeypatch.setenv("PLAYGROUND_TICKETS_DB", str(tmp_path.parent / "tickets.sqlite"))
+
+    def make(**query: str) -> AppTest:
+        at = AppTest.from_file(str(APP), default_timeout=60)
+        for key, value in query.items():
+            at.query_params[key] = value
+        return at.run()
+
+    return make
+
+
+class UiHelpers:
+    """What tests look for on a page, by what a user sees."""
+
+    @staticmethod
+    def button(at: AppTest, label: str):
+        """The button with this exact label (workshop scripts rely on labels)."""
+        matches = [b for b in at.button if b.label == label]
+        assert matches, f"no button {label!r}; buttons: {[b.label for b in at.button]}"
+        return matches[0]
+
+    @staticmethod
+    def texts(at: AppTest) -> str:
+        """Every message a user reads on the page (markdown, alerts, captions), joined."""
+        parts = []
+        for kind in ("markdown", "success", "error", "warning", "info", "caption"):
+            parts += [str(element.value) for element in getattr(at, kind)]
+        return "\n".join(parts)
+
+
+@pytest.fixture
+def client_for():
+    """A factory: the ticket API client of an AppTest's room, acting as ``actor``."""
+    from playground.agent.client import TicketClient
+    from playground.ui import resources
+
+    clients = []
+
+    def make(at: AppTest, actor: str = "test") -> TicketClient:
+        client = TicketClient(resources.api_url(), tenant=f"room-{at.query_params['room']}",
+                              actor=actor)
+        clients.append(client)
+        return client
+
+    yield make
+    for client in clients:
+        client.close()
+
+
+@pytest.fixture
+def ui() -> UiHelpers:
+    """Helpers to find buttons and read texts."""
+    return UiHelpers()

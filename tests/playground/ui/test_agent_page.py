@@ -1,0 +1,66 @@
+"""Agent page: turn 1, restart, resume from the file alone, the 412 in plain words."""
+
+from __future__ import annotations
+
+
+def _agent(app):
+    at = app()
+    return at.switch_page("pages/agent.py").run()
+
+
+def test_agent_page_renders_on_an_empty_workspace(app, ui):
+    at = _agent(app)
+
+    assert not at.exception
+    assert at.text_input(key="request").value == "raise t7 to high"
+    for label in ("Run turn", "Resume", "Restart process"):
+        ui.button(at, label)
+    assert len(at.get("graphviz_chart")) == 1
+
+
+def test_run_turn_pauses_before_write_and_highlights_it(app, ui):
+    at = _agent(app)
+
+    ui.button(at, "Run turn").click().run()
+
+    assert not at.exception
+    assert 'read t7 at "v1", proposed {"priority": "high"}' in ui.texts(at)
+    dot = at.get("graphviz_chart")[0].proto.spec
+    assert "write" in dot and "#ffd166" in dot  # the node it waits at is filled
+    assert "Paused before **write**" in ui.texts(at)
+
+
+def test_resume_after_restart_works_from_the_checkpoint_file_alone(app, ui):
+    at = _agent(app)
+    ui.button(at, "Run turn").click().run()
+
+    ui.button(at, "Restart process").click().run()
+    assert "Process restarted" in ui.texts(at)
+    ui.button(at, "Resume").click().run()
+
+    assert not at.exception
+    assert 'resumed with ticket t7: priority is high at "v2"' in ui.texts(at)
+
+
+def test_resume_after_someone_else_edited_explains_the_412(app, ui, client_for):
+    at = _agent(app)
+    ui.button(at, "Run turn").click().run()
+    colleague = client_for(at, actor="sam")
+    colleague.patch_ticket("t7", {"priority": "urgent"}, colleague.get_ticket("t7").etag)
+
+    ui.button(at, "Resume").click().run()
+
+    shown = ui.texts(at)
+    assert '412: ticket is at v2, you read "v1"' in shown
+    assert "sam changed t7 after the agent read it" in shown
+    assert "run a new turn" in shown
+
+
+def test_unclear_request_is_answered_and_nothing_pauses(app, ui):
+    at = _agent(app)
+    at.text_input(key="request").input("make coffee").run()
+
+    ui.button(at, "Run turn").click().run()
+
+    assert "could not understand 'make coffee'" in ui.texts(at)
+    assert "Paused before" not in ui.texts(at)

@@ -1,0 +1,127 @@
+"""History page: tree, stepping, inspector, replay, fork with edit, refused edits."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+
+import pytest
+
+
+def _count_checkpoints(path) -> int:
+    with sqlite3.connect(path) as conn:
+        return conn.execute("SELECT count(*) FROM checkpoints").fetchone()[0]
+
+
+def _drawn_checkpoints(at) -> int:
+    return len(re.findall(r'"cp_[^"]+" \[', at.get("graphviz_chart")[0].proto.spec))
+
+
+def _tree_size(at) -> int:
+    """The checkpoint count the page states under the tree."""
+    caption = next(c.value for c in at.caption if " checkpoints · " in c.value)
+    return int(caption.split(" checkpoints")[0].replace(",", ""))
+
+
+@pytest.fixture
+def paused(app, ui):
+    """A session that ran turn 1 on the Agent page, now on the History page."""
+    at = app()
+    at.switch_page("pages/agent.py").run()
+    ui.button(at, "Run turn").click().run()
+    return at.switch_page("pages/history.py").run()
+
+
+def test_history_page_on_an_empty_workspace_points_to_the_agent(app, ui):
+    at = app()
+    at.switch_page("pages/history.py").run()
+
+    assert not at.exception
+    assert "has no checkpoints yet" in ui.texts(at)
+
+
+def test_history_shows_the_tree_and_selects_the_head(paused, ui):
+    assert not paused.exception
+    assert _drawn_checkpoints(paused) == 4
+    assert "**Checkpoint #4**" in ui.texts(paused)
+    assert paused.metric[2].value == "write"  # Next
+
+
+def test_previous_steps_back_and_the_url_carries_the_checkpoint(paused, ui):
+    head = paused.query_params.get("checkpoint")
+
+    ui.button(paused, "Previous").click().run()
+
+    assert "**Checkpoint #3**" in ui.texts(paused)
+    assert paused.query_params["checkpoint"] != head
+
+
+def test_replay_from_an_old_checkpoint_grows_a_new_branch(paused, ui, tmp_path):
+    ui.button(paused, "Previous").click().run()
+    ui.button(paused, "Previous").click().run()  # #2: after the input, before read
+
+    ui.button(paused, "Replay from here").click().run()
+
+    assert not paused.exception
+    assert "new checkpoints on a new branch" in ui.texts(paused)
+    assert _tree_size(paused) > 4 and _drawn_checkpoints(paused) == _tree_size(paused)
+    assert "3 branches" in ui.texts(paused) or "2 branches" in ui.texts(paused)
+
+
+def test_fork_with_edited_plan_runs_the_write_with_the_edit(paused, ui, client_for):
+    changes = next(t for t in paused.text_input if t.label.startswith("changes"))
+    changes.input('{"priority": "low"}')
+
+    ui.button(paused, "Fork with edit").click().run()
+
+    assert not paused.exception
+    shown = ui.texts(paused)
+    assert 'Forked #4 with {"changes": {"priority": "low"}}' in shown
+    assert 'priority is low at "v2"' in shown
+    assert _tree_size(paused) == 6  # the update checkpoint and the write's, beside #4
+    assert client_for(paused).get_ticket("t7").body["priority"] == "low"
+
+
+@pytest.mark.parametrize(
+    ("field", "typed", "message"),
+    [
+        ("priority", "5", "wrong type for 'priority'"),
+        ("priority", "urgent", "priority: not valid JSON"),
+        (None, '{"prority": "high"}', "unknown key 'prority'"),
+        (None, "{oops", "not valid JSON"),
+    ],
+)
+def test_refused_edit_shows_why_and_writes_no_checkpoint(paused, ui, field, typed, message):
+    import os
+
+    path = os.environ["PLAYGROUND_CHECKPOINTS"]
+    before = _count_checkpoints(path)
+    if field:
+        next(t for t in paused.text_input if t.label.startswith(field)).input(typed)
+    else:
+        paused.text_area[0].input(typed)
+
+    ui.button(paused, "Fork with edit").click().run()
+
+    assert not paused.exception
+    shown = ui.texts(paused)
+    assert "Edit refused, nothing was written" in shown and message in shown
+    assert _count_checkpoints(path) == before
+
+
+def test_resume_the_head_finishes_the_paused_thread(paused, ui):
+    ui.button(paused, "Resume the head").click().run()
+
+    assert 'priority is high at "v2"' in ui.texts(paused)
+    assert _tree_size(paused) == 5
+
+
+def test_deep_link_opens_the_linked_checkpoint(app, ui, paused):
+    room, thread = paused.query_params["room"], paused.query_params.get("thread", "thread-1")
+    ui.button(paused, "Previous").click().run()
+    link = paused.query_params["checkpoint"]
+
+    other = app(room=room, thread=thread, checkpoint=link)
+    other.switch_page("pages/history.py").run()
+
+    assert "**Checkpoint #3**" in ui.texts(other)

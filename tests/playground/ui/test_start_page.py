@@ -1,0 +1,34 @@
+"""Start page: the tour is there, and a new visitor gets a private room."""
+
+from __future__ import annotations
+
+
+def test_start_page_renders_the_numbered_tour_without_exception(app, ui):
+    at = app()
+
+    assert not at.exception
+    shown = ui.texts(at)
+    for step in ("1. Run a turn", "2. Restart", "3. Resume", "4. Conflict", "5. Time travel",
+                 "6. Fork", "7. Sizes", "8. Schema"):
+        assert step in shown
+
+
+def test_each_session_gets_its_own_room_in_the_url(app, ui):
+    first, second = app(), app()
+
+    assert first.query_params["room"] != second.query_params["room"]
+    assert f"`{first.query_params['room']}`" in ui.texts(first)
+
+
+def test_room_code_in_the_url_joins_that_room(app, ui):
+    at = app(room="monday-class")
+
+    assert at.query_params["room"] == "monday-class"
+    assert "`monday-class`" in ui.texts(at)
+
+
+def test_invalid_room_code_in_the_url_is_replaced_by_a_private_room(app):
+    at = app(room="../../etc")
+
+    assert not at.exception
+    assert at.query_params["room"] != "../../etc"
