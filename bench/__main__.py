@@ -12,7 +12,7 @@ import platform
 import sys
 from pathlib import Path
 
-from bench import api_throughput, engine_scale, turn_overhead
+from bench import api_throughput, engine_scale, page_rerun, turn_overhead
 
 RESULTS = Path(__file__).parent / "RESULTS.md"
 
@@ -55,6 +55,7 @@ def main() -> int:
         ("turn overhead", turn_overhead.run),
         ("API throughput", _api_rows),
         ("engine on 10,000 checkpoints", engine_scale.run),
+        ("History page rerun", page_rerun.run),
     ]
     rows = []
     for index, (name, run) in enumerate(benches, 1):

@@ -45,12 +45,12 @@ def _graph(saver):
     return builder.compile(checkpointer=saver, interrupt_before=["write"])
 
 
-def make_thread(path: Path, turns: int, progress=None) -> None:
+def make_thread(path: Path, turns: int, progress=None, thread_id: str = "big") -> None:
     """Write ``turns`` two-turn conversations (5 checkpoints each) into one thread."""
     conn = sqlite3.connect(path, check_same_thread=False)
     saver = SqliteSaver(conn)
     graph = _graph(saver)
-    config = {"configurable": {"thread_id": "big"}}
+    config = {"configurable": {"thread_id": thread_id}}
     for turn in range(turns):
         graph.invoke({"ticket_id": "t7"}, config)
         graph.invoke(None, config)

@@ -1,0 +1,164 @@
+"""The workshop path in a real browser: Debian Chromium driven by Playwright, against
+``playground run`` started as users start it (its own process, embedded API, SQLite file).
+
+Screenshots of every page land in assets/screenshots/ for the README.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+SHOTS = Path(__file__).resolve().parents[3] / "assets" / "screenshots"
+
+pytestmark = pytest.mark.skipif(
+    not Path(CHROMIUM).exists() and not os.environ.get("CI"),
+    reason="Debian chromium is not installed (bash .ci/run installs it)",
+)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """``playground run`` on a free port with its own checkpoint and ticket files."""
+    home = tmp_path_factory.mktemp("browser")
+    port = _free_port()
+    env = dict(os.environ, PLAYGROUND_CHECKPOINTS=str(home / "checkpoints.sqlite"),
+               PLAYGROUND_TICKETS_DB=str(home / "tickets.sqlite"))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "playground.cli", "run", "--port", str(port)],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as answer:
+                if answer.status == 200:
+                    break
+        except OSError:
+            if time.monotonic() > deadline or process.poll() is not None:
+                process.kill()
+                pytest.fail(f"playground run did not start: {process.stdout.read()!r}")
+            time.sleep(0.3)
+    yield url
+    os.killpg(process.pid, signal.SIGTERM)
+    process.wait(timeout=20)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+class Tab:
+    """One attendee's browser tab, kept in its room."""
+
+    def __init__(self, context, base: str) -> None:
+        self.page = context.new_page()
+        self.base = base
+        self.room: str | None = None
+
+    def open(self, path: str = "") -> Tab:
+        query = f"?room={self.room}" if self.room else ""
+        self.page.goto(f"{self.base}/{path}{query}")
+        self.idle()
+        if self.room is None:
+            self.room = re.search(r"room=([a-z0-9-]+)", self.page.url).group(1)
+        return self
+
+    def idle(self) -> None:
+        self.page.wait_for_timeout(300)
+        self.page.wait_for_selector(IDLE, timeout=60_000)
+
+    def click(self, label: str) -> Tab:
+        self.page.get_by_role("button", name=label, exact=True).first.click()
+        self.idle()
+        return self
+
+    def text(self) -> str:
+        return self.page.inner_text("section.main, [data-testid='stMain']")
+
+    def checkpoints(self) -> int:
+        match = re.search(r"([\d,]+) checkpoints · ", self.text())
+        return int(match.group(1).replace(",", ""))
+
+    def shot(self, name: str) -> None:
+        self.page.wait_for_timeout(800)  # let charts finish drawing
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        path = SHOTS / f"{name}.png"
+        self.page.screenshot(path=str(path), full_page=True)
+        assert path.stat().st_size > 10_000, f"{name}.png looks empty"
+
+
+def test_full_workshop_path_in_chromium(server, browser):
+    context = browser.new_context(viewport={"width": 1400, "height": 1500})
+    tab = Tab(context, server).open()
+    tab.shot("start")
+
+    tab.open("agent").click("Run turn")
+    assert 'read t7 at "v1", proposed {"priority": "high"}' in tab.text()
+    tab.shot("agent")
+    tab.click("Restart process")
+    assert "Process restarted" in tab.text()
+    tab.click("Resume")
+    assert 'resumed with ticket t7: priority is high at "v2"' in tab.text()
+
+    tab.open("conflicts").click("Run turn").click("Simulate concurrent edit").click("Resume")
+    assert "412" in tab.text()
+    assert "changed t7 after the agent read it" in tab.text()
+    tab.shot("conflicts")
+
+    tab.open("history")
+    before = tab.checkpoints()
+    tab.click("Previous").click("Previous").click("Replay from here")
+    after_replay = tab.checkpoints()
+    assert after_replay > before
+    assert "new checkpoints on a new branch" in tab.text()
+    tab.page.get_by_label(re.compile(r"^changes")).fill('{"priority": "low"}')
+    tab.click("Fork with edit")
+    assert tab.checkpoints() > after_replay
+    assert tab.page.locator("svg g.node").count() >= 5  # the tree is drawn in the page
+    tab.shot("history")
+
+    for page in ("sizes", "schema", "inspect"):
+        tab.open(page)
+        assert "Traceback" not in tab.text()
+        tab.shot(page)
+    context.close()
+
+
+def test_two_browser_contexts_work_in_separate_workspaces(server, browser):
+    first = Tab(browser.new_context(), server).open("agent")
+    second = Tab(browser.new_context(), server).open("agent")
+
+    first.click("Run turn")
+    second.open("history")
+
+    assert first.room != second.room
+    assert "has no checkpoints yet" in second.text()
+    first.open("history")
+    assert first.checkpoints() == 4
