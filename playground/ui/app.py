@@ -9,7 +9,7 @@ import streamlit as st
 from playground.ui.session import THREAD_KEY, page_context
 from playground.ui.workspace import normalize_room
 
-PAGES = Path(__file__).parent / "pages"
+PAGES = Path(__file__).parent / "views"
 
 st.set_page_config(
     page_title="Time-travel playground", page_icon=":material/history:", layout="wide"

@@ -66,7 +66,8 @@ def tree_chart(source: CheckpointSource, tree: CheckpointTree, selected: str,
     """Draw the tree (folded for size), with controls to unfold runs and pick a drawn node."""
     expanded = st.session_state.setdefault(key_prefix + EXPANDED_KEY, set())
     view = tree_view(tree, selected=selected, expanded=expanded, source=source)
-    st.graphviz_chart(view_dot(view), width="stretch")
+    # Natural size: stretched to the column, a short tree's boxes grow huge.
+    st.graphviz_chart(view_dot(view), width="content")
     facts = [f"{len(tree):,} checkpoints", f"{len(tree.leaves)} branches"]
     if view.folded_runs:
         facts.append(f"{view.folded_runs} runs folded")
@@ -113,11 +114,16 @@ def inspector(source: CheckpointSource, tree: CheckpointTree, selected: str) -> 
     if len(tree.children.get(selected, ())) > 1:
         badges.append(":green-badge[fork point]")
     st.markdown(f"**Checkpoint #{tree.ordinal(selected)}** {' '.join(badges)}")
-    a, b, c, d = st.columns(4)
-    a.metric("Source", record.source or "?")
-    b.metric("Step", record.step if record.step is not None else "?")
-    c.metric("Next", ", ".join(detail.next) or "— (done)")
-    d.metric("Stored", f"{record.stored_bytes:,} B")
+    # Small label-over-value cells: st.metric's large type cuts values like "1,493 B" short.
+    facts = {
+        "Source": record.source or "?",
+        "Step": record.step if record.step is not None else "?",
+        "Next": ", ".join(detail.next) or "— (done)",
+        "Stored": f"{record.stored_bytes:,} B",
+    }
+    for column, (label, value) in zip(st.columns(4), facts.items(), strict=True):
+        column.caption(label)
+        column.markdown(f"**{value}**")
     st.caption(
         f"id `{selected}` · parent "
         f"{'#' + str(tree.ordinal(parent)) if parent else 'none'} · written by "

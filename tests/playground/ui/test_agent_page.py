@@ -5,7 +5,7 @@ from __future__ import annotations
 
 def _agent(app):
     at = app()
-    return at.switch_page("pages/agent.py").run()
+    return at.switch_page("views/agent.py").run()
 
 
 def test_agent_page_renders_on_an_empty_workspace(app, ui):

@@ -37,7 +37,7 @@ for number, (page, title, text) in enumerate(TOUR, 1):
     with st.container(border=True):
         left, right = st.columns([5, 1], vertical_alignment="center")
         left.markdown(f"**{number}. {title}.** {text}")
-        right.page_link(f"pages/{page}", label="Open", icon=":material/arrow_forward:")
+        right.page_link(f"views/{page}", label="Open", icon=":material/arrow_forward:")
 
 st.subheader("Debugging your own app")
 st.markdown(

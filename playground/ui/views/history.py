@@ -43,7 +43,7 @@ try:
 except UnknownThread:
     st.info(f"Thread `{context.thread}` has no checkpoints yet: run a turn on the Agent page.",
             icon=":material/info:")
-    st.page_link("pages/agent.py", label="Open Agent", icon=":material/smart_toy:")
+    st.page_link("views/agent.py", label="Open Agent", icon=":material/smart_toy:")
     st.stop()
 
 

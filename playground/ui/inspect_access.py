@@ -1,0 +1,180 @@
+"""Which checkpoint databases the Inspect page may open, decided without Streamlit.
+
+The page runs on a shared server, so a visitor must not be able to read arbitrary files on it.
+Three rules keep that so:
+
+* a file on the server is opened only from an allowed folder (``PLAYGROUND_INSPECT_DIR``, and
+  the bundled samples); a name with ``..`` is refused outright, and the resolved path (symlinks
+  followed) must still lie inside the folder, so a link cannot point elsewhere;
+* an upload is size-limited, copied into a fresh private temporary folder and made read-only,
+  and opened from there (never from a name the visitor chose);
+* a Postgres URL is the only other target, and only a ``postgresql://`` one.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import stat
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from playground.timetravel.source import is_postgres_url
+
+INSPECT_DIR_ENV = "PLAYGROUND_INSPECT_DIR"
+DEFAULT_INSPECT_DIR = Path(".playground") / "inspect"
+SAMPLES_DIR = Path(__file__).resolve().parents[2] / "assets" / "samples"
+DATABASE_SUFFIXES = (".sqlite", ".db")
+UPLOAD_SUFFIXES = (".sqlite", ".sqlite3", ".db")
+MAX_UPLOAD_MB = 50
+MAX_UPLOAD_BYTES = MAX_UPLOAD_MB * 1024 * 1024
+_UPLOAD_PREFIX = "playground-inspect-"
+_SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+class AccessRefused(ValueError):
+    """The target may not be opened; the message says why and what to do instead."""
+
+
+@dataclass(frozen=True)
+class AllowedFile:
+    """A database file the page may open, and how to name it to a person."""
+
+    path: Path
+    label: str
+
+
+def inspect_dir() -> Path:
+    """The folder whose databases anyone on this server may inspect (``PLAYGROUND_INSPECT_DIR``)."""
+    return Path(os.environ.get(INSPECT_DIR_ENV) or DEFAULT_INSPECT_DIR)
+
+
+def allowed_roots() -> tuple[Path, ...]:
+    """Folders files may be opened from: the bundled samples, then the inspect folder."""
+    return (SAMPLES_DIR, inspect_dir())
+
+
+def _inside(path: Path, roots: tuple[Path, ...]) -> Path | None:
+    """The root that ``path`` lies in once every symlink is followed, or None."""
+    resolved = path.resolve()
+    for root in roots:
+        if resolved.is_relative_to(root.resolve()):
+            return root
+    return None
+
+
+def list_databases(roots: tuple[Path, ...] | None = None) -> list[AllowedFile]:
+    """Database files directly inside the allowed folders (``*.sqlite``, ``*.db``).
+
+    A symlink that leads out of its folder is left out: opening it would be refused anyway.
+    """
+    roots = allowed_roots() if roots is None else roots
+    found: list[AllowedFile] = []
+    for root in roots:
+        if not root.is_dir():
+            continue
+        for entry in sorted(root.iterdir(), key=lambda p: p.name):
+            if entry.suffix.lower() not in DATABASE_SUFFIXES or not entry.is_file():
+                continue
+            if _inside(entry, (root,)) is None:
+                continue
+            found.append(AllowedFile(entry, f"{root.name}/{entry.name}"))
+    return found
+
+
+def resolve_allowed(target: str | Path, roots: tuple[Path, ...] | None = None) -> Path:
+    """The real path of a database file inside an allowed folder.
+
+    Args:
+        target: a file name relative to an allowed folder, or a path inside one.
+        roots: the allowed folders (default: :func:`allowed_roots`).
+
+    Raises:
+        AccessRefused: the name has ``..``, leads outside every allowed folder (a symlink
+            included), is not a ``.sqlite``/``.db`` file, or does not exist.
+    """
+    roots = allowed_roots() if roots is None else roots
+    path = Path(target)
+    if ".." in path.parts:
+        raise AccessRefused(f"{target}: '..' is not allowed; pick a file from the list")
+    candidates = [path] if path.is_absolute() else [root / path for root in roots]
+    where = ", ".join(str(root) for root in roots)
+    for candidate in candidates:
+        if _inside(candidate, roots) is None:
+            # A missing name under one folder may exist under the next; anything that exists
+            # (a dangling link too) and leads outside is refused.
+            if path.is_absolute() or os.path.lexists(candidate):
+                raise AccessRefused(
+                    f"{target}: outside the folders that may be inspected ({where}); "
+                    f"copy the file into {inspect_dir()} or upload it"
+                )
+            continue
+        if candidate.suffix.lower() not in DATABASE_SUFFIXES:
+            raise AccessRefused(f"{target}: only .sqlite and .db files can be opened")
+        if candidate.is_file():
+            return candidate.resolve()
+    raise AccessRefused(f"{target}: no such database file in {where}")
+
+
+def check_upload_size(size: int, limit: int = MAX_UPLOAD_BYTES) -> None:
+    """Refuse an upload larger than ``limit`` bytes.
+
+    Raises:
+        AccessRefused: the upload is too large; the message names the way around it.
+    """
+    if size > limit:
+        raise AccessRefused(
+            f"the upload is {size / 1024 / 1024:.1f} MB, over the {limit / 1024 / 1024:.0f} MB "
+            f"limit: copy the file into {inspect_dir()} on the server and open it from the list"
+        )
+
+
+def save_upload(name: str, data: bytes, limit: int = MAX_UPLOAD_BYTES) -> Path:
+    """Copy an uploaded database into a fresh private temporary folder, read-only.
+
+    The copy is named after the upload with anything unusual replaced, inside a folder made for
+    it alone, so SQLite's side files (``-wal``, ``-shm``) land there too and go with it.
+
+    Raises:
+        AccessRefused: the upload is over ``limit`` bytes. Nothing is written.
+    """
+    check_upload_size(len(data), limit)
+    stem = _SAFE_NAME.sub("-", Path(name).name).strip(".-") or "upload"
+    if not stem.lower().endswith(UPLOAD_SUFFIXES):
+        stem += ".sqlite"
+    folder = Path(tempfile.mkdtemp(prefix=_UPLOAD_PREFIX))
+    path = folder / stem
+    path.write_bytes(data)
+    path.chmod(stat.S_IRUSR)
+    return path
+
+
+def is_upload(path: str | Path) -> bool:
+    """True for a copy made by :func:`save_upload`."""
+    folder = Path(path).parent
+    return folder.name.startswith(_UPLOAD_PREFIX) and folder.parent == Path(tempfile.gettempdir())
+
+
+def discard_upload(path: str | Path) -> None:
+    """Delete an upload's copy and its folder; anything else is left alone."""
+    if is_upload(path):
+        shutil.rmtree(Path(path).parent, ignore_errors=True)
+
+
+def check_postgres_url(url: str) -> str:
+    """The URL, stripped, when it names a Postgres database.
+
+    Raises:
+        AccessRefused: it is not a ``postgresql://`` URL (a file path typed here is refused, so
+            the folder rule cannot be bypassed).
+    """
+    url = url.strip()
+    if not is_postgres_url(url):
+        raise AccessRefused(
+            "a Postgres URL starts with postgresql:// (for example "
+            "postgresql://user:password@localhost:5432/app); for a SQLite file use the list "
+            "or an upload"
+        )
+    return url

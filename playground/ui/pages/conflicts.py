@@ -1,5 +1,0 @@
-"""Conflicts page (being built)."""
-
-import streamlit as st
-
-st.title("Conflicts")

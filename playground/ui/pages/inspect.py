@@ -1,5 +1,0 @@
-"""Inspect page (being built)."""
-
-import streamlit as st
-
-st.title("Inspect")

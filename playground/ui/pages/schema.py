@@ -1,5 +1,0 @@
-"""Schema page (being built)."""
-
-import streamlit as st
-
-st.title("Schema")

@@ -1,5 +1,0 @@
-"""Sizes page (being built)."""
-
-import streamlit as st
-
-st.title("Sizes")

@@ -1,0 +1,214 @@
+"""Inspect page: open any LangGraph app's checkpoint database, read-only, and browse its threads."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from playground.timetravel.errors import CheckpointDbError, UnknownThread
+from playground.timetravel.postgres_source import redact
+from playground.timetravel.source import CheckpointSource, open_source
+from playground.timetravel.tree import load_tree
+from playground.ui.components.checkpoints import (
+    SELECTED_KEY,
+    inspector,
+    selected_checkpoint,
+    stepper,
+    tree_chart,
+)
+from playground.ui.inspect_access import (
+    MAX_UPLOAD_MB,
+    UPLOAD_SUFFIXES,
+    AccessRefused,
+    check_postgres_url,
+    discard_upload,
+    inspect_dir,
+    list_databases,
+    resolve_allowed,
+    save_upload,
+)
+from playground.ui.session import page_context
+
+PREFIX = "inspect-"
+TARGET_KEY = PREFIX + "target"  # {"kind": file|upload|postgres, "target": ..., "label": ...}
+MESSAGE_KEY = PREFIX + "message"
+UPLOAD_ID_KEY = PREFIX + "upload-id"
+THREAD_KEY = PREFIX + "thread"
+NS_KEY = PREFIX + "ns"
+
+context = page_context()
+st.title(":material/search: Inspect")
+st.caption(
+    "Open the checkpoint database of any LangGraph app and browse its threads: every branch, "
+    "every checkpoint, what it holds and what runs next. Nothing leaves this server, and "
+    "nothing is written: the database is opened read-only."
+)
+
+
+def _open(kind: str, target: str, label: str) -> CheckpointSource:
+    """Open a target read-only; errors name the label, never a temp path or a password."""
+    try:
+        return open_source(target, writable=False)
+    except CheckpointDbError as exc:
+        message = str(exc).replace(target, label)
+        raise CheckpointDbError(redact(message) if kind == "postgres" else message) from None
+
+
+def _forget_target() -> None:
+    previous = st.session_state.pop(TARGET_KEY, None)
+    if previous and previous["kind"] == "upload":
+        discard_upload(previous["target"])
+    for key in (THREAD_KEY, NS_KEY, PREFIX + SELECTED_KEY):
+        st.session_state.pop(key, None)
+
+
+def _try_open(kind: str, target: str, label: str) -> None:
+    """Switch to a new database if it opens; otherwise keep the current one and say why."""
+    st.session_state.pop(MESSAGE_KEY, None)
+    try:
+        _open(kind, target, label).close()
+    except CheckpointDbError as exc:
+        if kind == "upload":
+            discard_upload(target)
+        st.session_state[MESSAGE_KEY] = f"Not opened, nothing changed: {exc}"
+        return
+    _forget_target()
+    st.session_state[TARGET_KEY] = {"kind": kind, "target": target, "label": label}
+
+
+def open_controls() -> None:
+    """Three ways in: a file from the allowed folders, an upload, a Postgres URL."""
+    folder_tab, upload_tab, postgres_tab = st.tabs(
+        [":material/folder_open: From the server's folder", ":material/upload: Upload a file",
+         ":material/storage: Postgres URL"]
+    )
+    with folder_tab:
+        files = list_databases()
+        pick_col, open_col = st.columns([4, 1], vertical_alignment="bottom")
+        picked = pick_col.selectbox("Database file", files, format_func=lambda f: f.label,
+                                    key=PREFIX + "file",
+                                    placeholder="no .sqlite or .db files found")
+        if open_col.button("Open", icon=":material/folder_open:", key=PREFIX + "open-file",
+                           disabled=picked is None, width="stretch"):
+            try:
+                path = resolve_allowed(picked.path)
+            except AccessRefused as exc:
+                st.session_state[MESSAGE_KEY] = f"Not opened, nothing changed: {exc}"
+            else:
+                _try_open("file", str(path), picked.label)
+        st.caption(f"Lists `*.sqlite` and `*.db` files in `{inspect_dir()}` (set "
+                   "`PLAYGROUND_INSPECT_DIR` to choose the folder) and the bundled samples. "
+                   "Nothing outside those folders can be opened.")
+    with upload_tab:
+        uploaded = st.file_uploader(
+            "A SqliteSaver checkpoint file", type=[s.lstrip(".") for s in UPLOAD_SUFFIXES],
+            max_upload_size=MAX_UPLOAD_MB, key=PREFIX + "upload",
+        )
+        if uploaded is not None and uploaded.file_id != st.session_state.get(UPLOAD_ID_KEY):
+            st.session_state[UPLOAD_ID_KEY] = uploaded.file_id
+            try:
+                path = save_upload(uploaded.name, uploaded.getvalue())
+            except AccessRefused as exc:
+                st.session_state[MESSAGE_KEY] = f"Not opened, nothing changed: {exc}"
+            else:
+                _try_open("upload", str(path), uploaded.name)
+        st.caption(f"Up to {MAX_UPLOAD_MB} MB. The file is copied to a private temporary "
+                   "folder on this server, opened read-only, and deleted when you close it.")
+    with postgres_tab:
+        # cleared on submit, so the password is not left in the box; the page shows redact(url)
+        with st.form(PREFIX + "pg-form", clear_on_submit=True, border=False):
+            url = st.text_input("Postgres URL", key=PREFIX + "pg-url", type="password",
+                                placeholder="postgresql://user:password@host:5432/app")
+            submitted = st.form_submit_button("Connect", icon=":material/link:")
+        if submitted and url.strip():
+            try:
+                url = check_postgres_url(url)
+            except AccessRefused as exc:
+                st.session_state[MESSAGE_KEY] = f"Not opened, nothing changed: {exc}"
+            else:
+                _try_open("postgres", url, redact(url))
+        st.caption("A database written by PostgresSaver. Read through the saver's own queries; "
+                   "the password is never shown.")
+
+
+def _short_ns(namespace: str) -> str:
+    if not namespace:
+        return "(root graph)"
+    node, _, task = namespace.partition(":")
+    return f"{node} (subgraph, task {task[:8]}…)" if task else namespace
+
+
+def browse(source: CheckpointSource) -> None:
+    """The thread table, a thread and namespace picker, then the tree, stepper and inspector."""
+    threads = source.threads()
+    if not threads:
+        st.info("This database has no threads yet.", icon=":material/info:")
+        return
+    st.dataframe(
+        [{"thread": t.thread_id, "checkpoints": t.checkpoints, "branches": t.branches,
+          "bytes": t.stored_bytes, "newest": (t.newest_at or "")[:19].replace("T", " "),
+          "status": t.status} for t in threads],
+        hide_index=True, width="stretch",
+        column_config={"bytes": st.column_config.NumberColumn(format="localized")},
+    )
+    ids = [t.thread_id for t in threads]
+    if st.session_state.get(THREAD_KEY) not in ids:
+        st.session_state.pop(THREAD_KEY, None)
+    thread_col, ns_col = st.columns(2)
+    thread = thread_col.selectbox("Thread", ids, key=THREAD_KEY)
+    namespaces = source.namespaces(thread)
+    namespace = ""
+    if len(namespaces) > 1:
+        if st.session_state.get(NS_KEY) not in namespaces:
+            st.session_state.pop(NS_KEY, None)
+        namespace = ns_col.selectbox(
+            "Namespace", namespaces, key=NS_KEY, format_func=_short_ns,
+            help="A subgraph keeps its own checkpoints under its own namespace.",
+        )
+    try:
+        tree = load_tree(source, thread, namespace)
+    except UnknownThread:
+        st.info(f"Thread `{thread}` has no checkpoints in this namespace.")
+        return
+    selected = selected_checkpoint(tree, PREFIX)
+    stepper(tree, selected, PREFIX)
+    left, right = st.columns([1, 1])
+    with left:
+        tree_chart(source, tree, selected, PREFIX)
+    with right:
+        inspector(source, tree, selected)
+
+
+open_controls()
+message = st.session_state.get(MESSAGE_KEY)
+if message:
+    st.error(message, icon=":material/error:")
+
+current = st.session_state.get(TARGET_KEY)
+if current is None:
+    st.info("Pick a database above: the bundled `samples/sample-app.sqlite` shows threads of "
+            "several shapes (a loop, a fan-out, a subgraph, forks, a paused thread).",
+            icon=":material/arrow_upward:")
+else:
+    try:
+        target = current["target"]
+        if current["kind"] == "file":
+            target = str(resolve_allowed(target))  # checked again: a link may have changed
+        source = _open(current["kind"], target, current["label"])
+    except (AccessRefused, CheckpointDbError) as exc:
+        _forget_target()
+        st.error(f"Closed {current['label']}: {exc}", icon=":material/error:")
+    else:
+        try:
+            label_col, close_col = st.columns([5, 1], vertical_alignment="center")
+            label_col.markdown(f"**Open:** `{current['label']}` :blue-badge[read-only] "
+                               f":gray-badge[{source.kind}]")
+            if close_col.button("Close", icon=":material/close:", key=PREFIX + "close",
+                                width="stretch"):
+                _forget_target()
+                st.rerun()
+            st.caption("Read-only: no replay, fork or edit here. To time-travel, use History "
+                       "on the playground's own threads.")
+            browse(source)
+        finally:
+            source.close()
+context.close()
