@@ -107,6 +107,7 @@ class Tab:
         return int(match.group(1).replace(",", ""))
 
     def shot(self, name: str) -> None:
+        self.page.mouse.move(0, 0)  # no hover tooltip in the picture
         self.page.wait_for_timeout(800)  # let charts finish drawing
         SHOTS.mkdir(parents=True, exist_ok=True)
         path = SHOTS / f"{name}.png"
@@ -115,7 +116,8 @@ class Tab:
 
 
 def test_full_workshop_path_in_chromium(server, browser):
-    context = browser.new_context(viewport={"width": 1400, "height": 1500})
+    # Tall viewport: a full-page screenshot of Streamlit captures only the viewport (DESIGN.md).
+    context = browser.new_context(viewport={"width": 1400, "height": 2300})
     tab = Tab(context, server).open()
     tab.shot("start")
 
