@@ -15,7 +15,8 @@ from pathlib import Path
 from playground.timetravel.diff import diff_states
 from playground.timetravel.display import tree_view, view_dot
 from playground.timetravel.errors import CheckpointDbError
-from playground.timetravel.source import CheckpointSource, open_source
+from playground.savers import open_sqlite_saver
+from playground.timetravel.source import CheckpointSource, is_postgres_url, open_source
 from playground.timetravel.tree import CheckpointTree, load_tree
 
 # Errors that mean "bad input": reported in one line with exit code 2, never as a traceback.
@@ -278,6 +279,10 @@ def _import(args: argparse.Namespace) -> int:
         data = json.loads(args.file.read_text())
     except json.JSONDecodeError as exc:
         raise ValueError(f"{args.file}: not JSON ({exc})") from None
+    if not is_postgres_url(args.db) and not Path(args.db).exists():
+        # Importing a shared scenario into a new file: make an empty checkpoint database first.
+        with open_sqlite_saver(args.db):
+            pass
     source, conn = _sqlite_for_writing(args.db, "import")
     try:
         report = import_thread(conn, data, thread_id=args.thread)

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import sqlite3
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from langgraph.checkpoint.sqlite import SqliteSaver
 
 from playground.agent.client import TicketClient
 from playground.agent.graph import build_agent
 from playground.savers import open_sqlite_saver
+from tests.playground.timetravel import sample_graphs
 from ticket_api.server import start_embedded
 
 
@@ -69,3 +72,35 @@ def agent(client: TicketClient, checkpoints: Path):
     yield make
     for context in savers:
         context.__exit__(None, None, None)
+
+
+@pytest.fixture
+def samples():
+    """The sample_graphs module (graph builders and thread makers of several shapes)."""
+    return sample_graphs
+
+
+@pytest.fixture(scope="module")
+def sample_db(tmp_path_factory) -> tuple[Path, dict]:
+    """A SqliteSaver file with one thread per sample shape; returns (path, thread -> graph).
+
+    The graphs returned are compiled on a fresh connection, so tests read the file as written.
+    """
+    path = tmp_path_factory.mktemp("samples") / "checkpoints.sqlite"
+    conn = sqlite3.connect(path, check_same_thread=False)
+    saver = SqliteSaver(conn)
+    sample_graphs.make_loop(saver)
+    sample_graphs.make_fan(saver)
+    sample_graphs.make_nested(saver)
+    sample_graphs.make_forked(saver)
+    sample_graphs.make_long(saver)
+    conn.close()
+    fresh = SqliteSaver(sqlite3.connect(path, check_same_thread=False))
+    builders = {
+        "loop": sample_graphs.loop_graph,
+        "fan": sample_graphs.fan_graph,
+        "nested": sample_graphs.nested_graph,
+        "forked": sample_graphs.pause_graph,
+        "long": sample_graphs.pause_graph,
+    }
+    return path, {thread: build(fresh) for thread, build in builders.items()}

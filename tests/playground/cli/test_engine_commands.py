@@ -1,0 +1,151 @@
+"""``playground threads/history/diff/prune/migrate/export/import`` run as separate processes."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+
+
+def playground(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "playground.cli", *args],
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture
+def db(sample_db, tmp_path):
+    """A private copy of the sample checkpoint file (loop, fan, nested, forked, long)."""
+    path, _ = sample_db
+    copy = tmp_path / "copy.sqlite"
+    shutil.copy(path, copy)
+    return copy
+
+
+def _digest(path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_threads_lists_every_thread_with_status(db):
+    result = playground("threads", str(db))
+
+    assert result.returncode == 0, result.stderr
+    lines = {line.split()[0]: line for line in result.stdout.splitlines()[1:]}
+    assert set(lines) == {"loop", "fan", "nested", "forked", "long"}
+    assert lines["forked"].endswith("paused at write")
+    assert lines["long"].split()[1] == "100"
+
+
+def test_history_json_has_every_checkpoint_with_parent_and_next(db):
+    result = playground("history", str(db), "--thread", "forked", "--json")
+
+    data = json.loads(result.stdout)
+    assert data["thread_id"] == "forked"
+    assert len(data["checkpoints"]) == 9
+    ids = {c["checkpoint_id"] for c in data["checkpoints"]}
+    assert data["head"] in ids
+    for checkpoint in data["checkpoints"]:
+        assert {"checkpoint_id", "parent_checkpoint_id", "step", "source", "next",
+                "bytes"} <= set(checkpoint)
+        assert checkpoint["parent_checkpoint_id"] in ids | {None}
+    assert sorted(c["source"] for c in data["checkpoints"]).count("fork") == 1
+
+
+def test_history_dot_draws_the_tree(db):
+    result = playground("history", str(db), "--thread", "forked", "--dot")
+
+    assert result.stdout.startswith("digraph checkpoints {")
+    assert result.stdout.count('"cp_') >= 9
+
+
+def test_diff_names_what_changed_between_two_checkpoints(db):
+    result = playground("diff", str(db), "--thread", "forked", "#3", "#4")
+
+    assert result.returncode == 0, result.stderr
+    assert "+ note = 'raise t7'" in result.stdout
+
+
+def test_inspection_commands_change_no_byte_of_the_file(db):
+    before = _digest(db)
+
+    for args in (("threads",), ("history", "--thread", "long"), ("diff", "--thread", "loop",
+                                                                   "#1", "#6")):
+        assert playground(args[0], str(db), *args[1:]).returncode == 0
+
+    assert _digest(db) == before
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [(b"", "the file is empty"), (b"not sqlite at all", "not a SQLite database")],
+)
+def test_bad_file_gives_one_line_and_exit_2(tmp_path, content, message):
+    path = tmp_path / "bad.sqlite"
+    path.write_bytes(content)
+
+    result = playground("history", str(path), "--thread", "x")
+
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_unknown_thread_gives_exit_2(db):
+    result = playground("history", str(db), "--thread", "ghost")
+
+    assert result.returncode == 2
+    assert "no thread 'ghost'" in result.stderr
+
+
+def test_prune_dry_run_reports_and_changes_nothing_then_prune_writes(db):
+    before = _digest(db)
+
+    dry = playground("prune", str(db), "--thread", "long", "--keep", "10", "--dry-run")
+    assert dry.returncode == 0 and "would delete 90 of 100 checkpoints" in dry.stdout
+    assert _digest(db) == before
+
+    real = playground("prune", str(db), "--thread", "long", "--keep", "10")
+    assert real.returncode == 0 and "deleted 90 of 100 checkpoints" in real.stdout
+    with sqlite3.connect(db) as conn:
+        count = conn.execute(
+            "SELECT count(*) FROM checkpoints WHERE thread_id = 'long' AND checkpoint_ns = ''"
+        ).fetchone()[0]
+    assert count == 10
+
+
+def test_migrate_is_a_dry_run_until_apply(db):
+    before = _digest(db)
+
+    dry = playground("migrate", str(db), "--rename", "note=memo", "--thread", "forked")
+    assert "would rename note -> memo" in dry.stdout and _digest(db) == before
+
+    applied = playground("migrate", str(db), "--rename", "note=memo", "--thread", "forked",
+                         "--apply")
+    assert applied.returncode == 0 and "renamed note -> memo" in applied.stdout
+
+
+def test_migrate_rejects_a_malformed_rename(db):
+    result = playground("migrate", str(db), "--rename", "justone")
+
+    assert result.returncode == 2 and "--rename wants OLD=NEW" in result.stderr
+
+
+def test_export_then_import_into_another_file_round_trips(db, tmp_path):
+    exported = playground("export", str(db), "--thread", "forked")
+    dump = tmp_path / "forked.json"
+    dump.write_text(exported.stdout)
+    target = tmp_path / "target.sqlite"
+
+    imported = playground("import", str(target), str(dump))
+    again = playground("import", str(target), str(dump))
+
+    assert imported.returncode == 0, imported.stderr
+    assert "imported thread forked: 9 checkpoints" in imported.stdout
+    assert again.returncode == 2 and "already has checkpoints" in again.stderr
+    original = json.loads(playground("history", str(db), "--thread", "forked", "--json").stdout)
+    copy = json.loads(playground("history", str(target), "--thread", "forked", "--json").stdout)
+    assert copy == original
