@@ -12,10 +12,10 @@ import sqlite3
 import sys
 from pathlib import Path
 
+from playground.savers import open_sqlite_saver
 from playground.timetravel.diff import diff_states
 from playground.timetravel.display import tree_view, view_dot
 from playground.timetravel.errors import CheckpointDbError
-from playground.savers import open_sqlite_saver
 from playground.timetravel.source import CheckpointSource, is_postgres_url, open_source
 from playground.timetravel.tree import CheckpointTree, load_tree
 
