@@ -19,7 +19,7 @@ START = "__start__"
 _NOT_NODES = {"__interrupt__", "__input__"}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: a 100,000-checkpoint thread stays small in memory
 class CheckpointRecord:
     """One checkpoint of a thread, as storage columns give it (no blob decoded).
 
@@ -49,7 +49,7 @@ class CheckpointRecord:
         return self.blob_bytes + self.metadata_bytes + self.writes_bytes
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CheckpointDetail:
     """What only the checkpoint blob tells, decoded on demand.
 

@@ -125,6 +125,10 @@ class SaverSource:
             raise UnknownThread(f"no thread {thread_id!r} in {self.label}")
         return self._read(items)[0]
 
+    def fingerprint(self, thread_id: str, checkpoint_ns: str = "") -> tuple | None:
+        """None: a saver offers no cheap change marker, so trees read through it are not cached."""
+        return None
+
     def details(
         self, thread_id: str, checkpoint_ids: Iterable[str], checkpoint_ns: str = ""
     ) -> dict[str, CheckpointDetail]:

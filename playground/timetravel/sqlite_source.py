@@ -6,6 +6,7 @@ SQL cannot answer (next nodes, timestamps). Inspection opens the file read-only 
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 from collections import defaultdict
 from collections.abc import Iterable
@@ -98,7 +99,7 @@ class SqliteSource:
                 f"(no {' or '.join(missing)} table of SqliteSaver)"
             )
         # Touch the data: a damaged file often passes the schema read and fails here.
-        self.conn.execute("SELECT count(*) FROM checkpoints").fetchone()
+        self.conn.execute("SELECT checkpoint_id FROM checkpoints LIMIT 1").fetchone()
 
     def saver(self) -> SqliteSaver:
         """A SqliteSaver on this file (for edits and replays, which need a graph too)."""
@@ -170,14 +171,6 @@ class SqliteSource:
         Raises:
             UnknownThread: the thread has no checkpoints in this namespace.
         """
-        # Metadata is parsed with orjson here: SQLite's json_extract is several times slower.
-        rows = self.conn.execute(
-            "SELECT checkpoint_id, parent_checkpoint_id, metadata, length(checkpoint) "
-            "FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? ORDER BY checkpoint_id",
-            (thread_id, checkpoint_ns),
-        ).fetchall()
-        if not rows:
-            raise UnknownThread(f"no thread {thread_id!r} in {self.label}")
         # Two plain queries merged here: a LEFT JOIN on the grouped writes is several times slower.
         writes = dict(
             self.conn.execute(
@@ -185,6 +178,13 @@ class SqliteSource:
                 "WHERE thread_id = ? AND checkpoint_ns = ? GROUP BY checkpoint_id",
                 (thread_id, checkpoint_ns),
             )
+        )
+        # Metadata is parsed with orjson here (SQLite's json_extract is several times slower),
+        # and rows are streamed, not fetched whole, so a long thread's metadata is never all held.
+        rows = self.conn.execute(
+            "SELECT checkpoint_id, parent_checkpoint_id, metadata, length(checkpoint) "
+            "FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? ORDER BY checkpoint_id",
+            (thread_id, checkpoint_ns),
         )
         records = []
         for cid, parent, metadata, blob_bytes in rows:
@@ -195,7 +195,34 @@ class SqliteSource:
                     blob_bytes or 0, len(metadata or b""), writes.get(cid) or 0,
                 )
             )
+        if not records:
+            raise UnknownThread(f"no thread {thread_id!r} in {self.label}")
         return records
+
+    def fingerprint(self, thread_id: str, checkpoint_ns: str = "") -> tuple | None:
+        """A cheap value that changes whenever the thread's stored checkpoints change.
+
+        Counts and the newest id catch new, pruned and imported checkpoints; a hash of the head
+        blob catches a migration that rewrote it in place. All of it is read through the
+        primary-key index, so it stays fast on long threads.
+        """
+        count, newest = self.conn.execute(
+            "SELECT count(*), max(checkpoint_id) FROM checkpoints "
+            "WHERE thread_id = ? AND checkpoint_ns = ?",
+            (thread_id, checkpoint_ns),
+        ).fetchone()
+        if not count:
+            return None
+        head = self.conn.execute(
+            "SELECT checkpoint FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? "
+            "AND checkpoint_id = ?",
+            (thread_id, checkpoint_ns, newest),
+        ).fetchone()[0]
+        writes = self.conn.execute(
+            "SELECT count(*) FROM writes WHERE thread_id = ? AND checkpoint_ns = ?",
+            (thread_id, checkpoint_ns),
+        ).fetchone()[0]
+        return (count, newest, hashlib.blake2b(head or b"", digest_size=16).digest(), writes)
 
     def details(
         self, thread_id: str, checkpoint_ids: Iterable[str], checkpoint_ns: str = ""

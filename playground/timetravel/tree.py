@@ -7,6 +7,8 @@ for any other checkpoint only when something asks for them (the drawn ones, the 
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -161,3 +163,40 @@ def ensure_details(
     missing = [cid for cid in checkpoint_ids if cid in tree.nodes and cid not in tree.details]
     if missing:
         tree.details.update(source.details(tree.thread_id, missing, tree.checkpoint_ns))
+
+
+class TreeCache:
+    """Trees of recently viewed threads, rebuilt only when the thread's storage changed.
+
+    A page that reruns on every click (Streamlit) would otherwise re-read a long thread each
+    time; the source's :meth:`fingerprint` says cheaply whether anything changed. Sources
+    without a fingerprint are read every time.
+    """
+
+    def __init__(self, size: int = 32) -> None:
+        self._size = size
+        self._trees: OrderedDict[tuple, tuple[tuple, CheckpointTree]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(
+        self, source: CheckpointSource, thread_id: str, checkpoint_ns: str = ""
+    ) -> CheckpointTree:
+        """The thread's tree, from the cache when its fingerprint is unchanged.
+
+        Raises:
+            UnknownThread: the thread has no checkpoints.
+        """
+        fingerprint = source.fingerprint(thread_id, checkpoint_ns)
+        key = (source.label, thread_id, checkpoint_ns)
+        with self._lock:
+            cached = self._trees.get(key)
+            if fingerprint is not None and cached and cached[0] == fingerprint:
+                self._trees.move_to_end(key)
+                return cached[1]
+        tree = load_tree(source, thread_id, checkpoint_ns)
+        if fingerprint is not None:
+            with self._lock:
+                self._trees[key] = (fingerprint, tree)
+                while len(self._trees) > self._size:
+                    self._trees.popitem(last=False)
+        return tree

@@ -14,6 +14,7 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 
 from playground.savers import DEFAULT_CHECKPOINTS
 from playground.ticket_service import DEFAULT_TICKETS_DB
+from playground.timetravel.tree import TreeCache
 from ticket_api.server import EmbeddedServer, start_embedded
 
 
@@ -59,3 +60,9 @@ def restart_process() -> None:
     Graphs are compiled on every run anyway. The checkpoint file and the ticket API stay.
     """
     _saver.clear()
+
+
+@st.cache_resource
+def tree_cache() -> TreeCache:
+    """Checkpoint trees shared by every session; each is re-read only when its thread changed."""
+    return TreeCache()

@@ -7,13 +7,10 @@ import streamlit as st
 
 from playground.lab.conflicts import (
     COLLEAGUE,
-    RACE_THREAD,
     THREADS,
-    RaceResult,
     agent_actor,
     colleague_edit,
     first_request,
-    race_resumes,
     replan,
     reset_lab,
     resume_turn,
@@ -22,6 +19,7 @@ from playground.lab.conflicts import (
     timeline_dot,
     write_timeline,
 )
+from playground.lab.race import RACE_THREAD, RaceResult, race_resumes
 from playground.ui import resources
 from playground.ui.session import flash, page_context, show_flash
 

@@ -17,7 +17,6 @@ from playground.timetravel.edit import (
 from playground.timetravel.errors import UnknownThread
 from playground.timetravel.replay import fork_with_edit, replay_from
 from playground.timetravel.source import open_source
-from playground.timetravel.tree import load_tree
 from playground.ui import resources
 from playground.ui.components.checkpoints import (
     inspector,
@@ -39,7 +38,7 @@ graph = context.agent()
 resources.saver()  # make sure the file and its tables exist before opening it read-only
 source = open_source(resources.checkpoints_path())
 try:
-    tree = load_tree(source, context.thread_id)
+    tree = resources.tree_cache().get(source, context.thread_id)
 except UnknownThread:
     st.info(f"Thread `{context.thread}` has no checkpoints yet: run a turn on the Agent page.",
             icon=":material/info:")

@@ -7,7 +7,7 @@ import streamlit as st
 from playground.timetravel.errors import CheckpointDbError, UnknownThread
 from playground.timetravel.postgres_source import redact
 from playground.timetravel.source import CheckpointSource, open_source
-from playground.timetravel.tree import load_tree
+from playground.ui import resources
 from playground.ui.components.checkpoints import (
     SELECTED_KEY,
     inspector,
@@ -165,7 +165,7 @@ def browse(source: CheckpointSource) -> None:
             help="A subgraph keeps its own checkpoints under its own namespace.",
         )
     try:
-        tree = load_tree(source, thread, namespace)
+        tree = resources.tree_cache().get(source, thread, namespace)
     except UnknownThread:
         st.info(f"Thread `{thread}` has no checkpoints in this namespace.")
         return

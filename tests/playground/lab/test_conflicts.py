@@ -5,12 +5,10 @@ from __future__ import annotations
 from playground.agent.client import TicketClient
 from playground.agent.graph import build_agent
 from playground.lab.conflicts import (
-    RACE_THREAD,
     THREADS,
     agent_actor,
     colleague_edit,
     first_request,
-    race_resumes,
     replan,
     reset_lab,
     resume_turn,
@@ -19,6 +17,7 @@ from playground.lab.conflicts import (
     timeline_dot,
     write_timeline,
 )
+from playground.lab.race import RACE_THREAD, race_resumes
 from playground.savers import open_sqlite_saver
 
 A, B = THREADS

@@ -126,3 +126,28 @@ def test_loading_decodes_only_the_leaves_until_more_is_asked(sample_db):
 def test_building_a_tree_of_no_records_is_refused():
     with pytest.raises(ValueError, match="no checkpoints"):
         build_tree("x", [])
+
+
+def test_tree_cache_reuses_a_tree_until_the_thread_changes(tmp_path, samples):
+    import sqlite3
+
+    from langgraph.checkpoint.sqlite import SqliteSaver
+
+    from playground.timetravel.migrate import rename_channel
+    from playground.timetravel.tree import TreeCache
+
+    path = tmp_path / "c.sqlite"
+    saver = SqliteSaver(sqlite3.connect(path, check_same_thread=False))
+    graph = samples.make_forked(saver, "t")
+    cache = TreeCache()
+
+    first = cache.get(open_source(path), "t")
+    again = cache.get(open_source(path), "t")
+    graph.invoke(None, {"configurable": {"thread_id": "t"}})  # a new checkpoint
+    grown = cache.get(open_source(path), "t")
+    rename_channel(saver.conn, "t", "note", "memo", apply=True)  # the head rewritten in place
+    renamed = cache.get(open_source(path), "t")
+
+    assert again is first
+    assert grown is not first and len(grown) == len(first) + 1
+    assert renamed is not grown and len(renamed) == len(grown)
