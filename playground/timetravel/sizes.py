@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from playground.timetravel.records import CheckpointRecord
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SizePoint:
     """Bytes of one checkpoint and the running total up to it (creation order)."""
 

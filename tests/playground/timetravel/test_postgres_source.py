@@ -67,6 +67,25 @@ def test_thread_list_and_sizes_on_postgres(pg_saver, samples):
     assert report.checkpoints == 20 and report.stored_bytes > report.resume_load_bytes > 0
 
 
+def test_postgres_sizes_count_every_stored_byte_once(pg_saver, samples):
+    saver, prefix = pg_saver
+    samples.make_long(saver, prefix + "sized", turns=3)
+    key = {"t": prefix + "sized"}
+
+    report = size_report(prefix + "sized", open_source(URL).records(prefix + "sized"))
+
+    raw = saver.conn.execute(
+        "SELECT (SELECT sum(octet_length(checkpoint::text) + octet_length(metadata::text)) "
+        "  FROM checkpoints WHERE thread_id = %(t)s AND checkpoint_ns = '') + "
+        "(SELECT coalesce(sum(octet_length(blob)), 0) FROM checkpoint_blobs "
+        "  WHERE thread_id = %(t)s AND checkpoint_ns = '') + "
+        "(SELECT coalesce(sum(octet_length(blob)), 0) FROM checkpoint_writes "
+        "  WHERE thread_id = %(t)s AND checkpoint_ns = '') AS total",
+        key,
+    ).fetchone()["total"]
+    assert report.stored_bytes == raw
+
+
 def test_postgres_url_password_is_never_echoed_in_errors():
     with pytest.raises(CheckpointDbError) as refused:
         open_source("postgresql://someone:s3cret-pass@127.0.0.1:1/nowhere")
