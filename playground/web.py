@@ -31,6 +31,8 @@ def serve(
         "--server.port", str(port),
         "--server.headless", "true",
         "--browser.gatherUsageStats", "false",
+        # A workshop tool, not an app to deploy: no "Deploy" button in the toolbar.
+        "--client.toolbarMode", "minimal",
     ]
     print(f"playground on http://{host}:{port} (Ctrl+C stops it)", flush=True)
     try:

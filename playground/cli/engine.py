@@ -46,9 +46,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     diff.add_argument("a", help="checkpoint id, unique part of one, or #N (creation order)")
     diff.add_argument("b", help="checkpoint id, unique part of one, or #N (creation order)")
 
-    prune = command("prune", "delete all but the newest N checkpoints of a thread", _prune)
+    prune = command("prune", "delete old checkpoints, or one branch, of a thread", _prune)
     prune.add_argument("--thread", required=True)
-    prune.add_argument("--keep", type=int, required=True)
+    what = prune.add_mutually_exclusive_group(required=True)
+    what.add_argument("--keep", type=int, help="keep the newest N checkpoints")
+    what.add_argument("--branch", metavar="CHECKPOINT",
+                      help="delete this checkpoint and everything made from it (#N, id or part)")
     prune.add_argument("--dry-run", action="store_true", help="report only, change nothing")
 
     migrate = command("migrate", "rename a state key inside paused threads", _migrate)
@@ -207,17 +210,19 @@ def _sqlite_for_writing(db: str, what: str) -> tuple[CheckpointSource, sqlite3.C
 
 
 def _prune(args: argparse.Namespace) -> int:
-    from playground.timetravel.prune import prune_keep_latest
+    from playground.timetravel.prune import delete_branch, prune_keep_latest
 
     source, conn = (
         (open_source(args.db), None) if args.dry_run else _sqlite_for_writing(args.db, "prune")
     )
     try:
-        load_tree(source, args.thread)  # unknown thread: one clear line
-        report = prune_keep_latest(
-            conn if conn is not None else source.conn, args.thread, args.keep,
-            dry_run=args.dry_run,
-        )
+        tree = load_tree(source, args.thread)  # unknown thread: one clear line
+        conn = conn if conn is not None else source.conn
+        if args.branch:
+            checkpoint_id = resolve_checkpoint(tree, args.branch)
+            report = delete_branch(conn, args.thread, checkpoint_id, dry_run=args.dry_run)
+        else:
+            report = prune_keep_latest(conn, args.thread, args.keep, dry_run=args.dry_run)
     finally:
         source.close()
     verb = "would delete" if report.dry_run else "deleted"

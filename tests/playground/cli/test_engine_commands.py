@@ -117,6 +117,18 @@ def test_prune_dry_run_reports_and_changes_nothing_then_prune_writes(db):
     assert count == 10
 
 
+def test_prune_branch_deletes_one_fork_and_refuses_the_head_branch(db):
+    history = json.loads(playground("history", str(db), "--thread", "forked", "--json").stdout)
+    update = next(c for c in history["checkpoints"] if c["source"] == "update")
+
+    deleted = playground("prune", str(db), "--thread", "forked", "--branch",
+                         update["checkpoint_id"])
+    refused = playground("prune", str(db), "--thread", "forked", "--branch", "#1")
+
+    assert deleted.returncode == 0 and "deleted 2 of 9 checkpoints" in deleted.stdout
+    assert refused.returncode == 2 and "head" in refused.stderr
+
+
 def test_migrate_is_a_dry_run_until_apply(db):
     before = _digest(db)
 

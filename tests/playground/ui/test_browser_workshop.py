@@ -146,10 +146,14 @@ def test_full_workshop_path_in_chromium(server, browser):
     assert tab.page.locator("svg g.node").count() >= 5  # the tree is drawn in the page
     tab.shot("history")
 
-    for page in ("sizes", "schema", "inspect"):
+    for page in ("sizes", "schema"):
         tab.open(page)
         assert "Traceback" not in tab.text()
         tab.shot(page)
+
+    tab.open("inspect").click("Open")  # the bundled sample database, read-only
+    assert "support/ana-edited" in tab.text()
+    tab.shot("inspect")
     context.close()
 
 
