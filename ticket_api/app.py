@@ -306,7 +306,7 @@ def create_app(store: TicketStore) -> FastAPI:
         "(428 without it, 412 when stale) and safe retries with Idempotency-Key.",
     )
     app.state.store = store
-    install_error_handlers(app)
+    install_error_handlers(app, routes=router.routes)
     app.include_router(router)
     app.add_middleware(BodySizeLimit, max_bytes=MAX_BODY_BYTES)
     return app

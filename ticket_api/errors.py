@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -9,6 +10,7 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
+from starlette.routing import BaseRoute, Match
 
 from ticket_api.domain import PATCHABLE_FIELDS, render_json
 
@@ -43,6 +45,21 @@ def error_response(status: int, message: str, headers: dict[str, str] | None = N
     return JsonResponse({"error": message}, status_code=status, headers=headers)
 
 
+def allow_header(request: Request, routes: Iterable[BaseRoute], reported: str) -> str:
+    """Return the Allow value for a 405: the methods of every route matching the path.
+
+    Starlette reports (``reported``) only the methods of the first route whose path
+    matches, so ``/tickets/{id}`` (one route per method) would advertise GET alone and hide
+    PATCH. RFC 9110 15.5.6 asks for every method the target resource supports.
+    """
+    methods = {m.strip() for m in reported.split(",") if m.strip()}
+    for route in routes:
+        route_methods = getattr(route, "methods", None)
+        if route_methods and route.matches(request.scope)[0] is not Match.NONE:
+            methods |= route_methods
+    return ", ".join(sorted(methods))
+
+
 def describe_validation_errors(errors: list[dict[str, Any]]) -> str:
     """Turn pydantic errors into one sentence that names each offending field once.
 
@@ -65,8 +82,13 @@ def describe_validation_errors(errors: list[dict[str, Any]]) -> str:
     return "; ".join(parts)
 
 
-def install_error_handlers(app: FastAPI) -> None:
-    """Make every error the app can raise answer with the JSON error shape."""
+def install_error_handlers(app: FastAPI, routes: Sequence[BaseRoute] = ()) -> None:
+    """Make every error the app can raise answer with the JSON error shape.
+
+    Args:
+        app: The app to install the handlers on.
+        routes: The API's routes, so a 405 lists every method of its path in Allow.
+    """
 
     async def on_api_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, ApiError)
@@ -75,7 +97,10 @@ def install_error_handlers(app: FastAPI) -> None:
     async def on_http_exception(request: Request, exc: Exception) -> Response:
         # Starlette's own 404 (unknown path) and 405 (wrong method, with its Allow header).
         assert isinstance(exc, StarletteHTTPException)
-        return error_response(exc.status_code, str(exc.detail), dict(exc.headers or {}))
+        headers = dict(exc.headers or {})
+        if exc.status_code == 405:
+            headers["Allow"] = allow_header(request, routes, headers.get("Allow", ""))
+        return error_response(exc.status_code, str(exc.detail), headers)
 
     async def on_validation_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, RequestValidationError)

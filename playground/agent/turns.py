@@ -51,6 +51,11 @@ def start_turn(graph: CompiledStateGraph, thread_id: str, request: str) -> TurnR
     values, waiting = dict(snapshot.values), tuple(snapshot.next)
     if not waiting:
         return TurnResult(thread_id, values.get("outcome") or "finished", False, values, waiting)
+    return _paused(thread_id, values, waiting)
+
+
+def _paused(thread_id: str, values: dict, waiting: tuple[str, ...]) -> TurnResult:
+    """Describe a thread that stopped before its write: what it read and what it proposes."""
     proposed = json.dumps(values.get("changes") or {})
     version = _version_of(values)
     if version:
@@ -66,7 +71,11 @@ def resume(graph: CompiledStateGraph, thread_id: str) -> TurnResult:
     """Turn 2: resume a paused thread, which runs the write."""
     config = thread_config(thread_id)
     before = graph.get_state(config)
-    if not before.next:
+    # A process killed after a step's tasks saved their writes, but before the step's checkpoint,
+    # leaves a thread whose ``next`` is empty while ``tasks`` still lists them; invoke(None)
+    # applies those writes and carries on, so such a thread is resumable too.
+    pending = tuple(before.next) or tuple(task.name for task in before.tasks)
+    if not pending:
         reason = "it has no checkpoints" if not before.values else "it is not paused"
         return TurnResult(thread_id, f"nothing to resume: {reason}", False, dict(before.values))
     try:
@@ -74,10 +83,10 @@ def resume(graph: CompiledStateGraph, thread_id: str) -> TurnResult:
     except ApiUnavailable as exc:
         return TurnResult(
             thread_id,
-            f"{exc}; the thread is still paused at {tuple(before.next)}, resume when it is back",
+            f"{exc}; the thread is still paused at {pending}, resume when it is back",
             False,
             dict(before.values),
-            tuple(before.next),
+            pending,
         )
     after = graph.get_state(config)
     values, waiting = dict(after.values), tuple(after.next)
@@ -93,6 +102,10 @@ def resume(graph: CompiledStateGraph, thread_id: str) -> TurnResult:
             values,
             waiting,
         )
+    if waiting:
+        # A turn 1 whose process died before the pause: resuming finished its read and plan and
+        # paused before the write again, so report it as turn 1 does.
+        return _paused(thread_id, values, waiting)
     outcome = values.get("outcome") or ""
     ok = not (outcome[:3].isdigit() or outcome.startswith("not "))
     return TurnResult(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sqlite3
 import sys
 import tempfile
 import uuid
@@ -13,7 +14,7 @@ from playground.agent.graph import build_agent
 from playground.agent.state import SCHEMAS
 from playground.agent.turns import resume, start_turn
 from playground.compare import DEFINITIONS, compare, format_table
-from playground.savers import DEFAULT_CHECKPOINTS, open_sqlite_saver
+from playground.savers import DEFAULT_CHECKPOINTS, open_sqlite_saver, sqlite_timeout
 from playground.ticket_service import DEFAULT_TICKETS_DB, ticket_api_url
 
 
@@ -64,20 +65,38 @@ def register(sub: argparse._SubParsersAction) -> None:
     cmp_.set_defaults(handler=_compare)
 
 
+def _is_locked(exc: sqlite3.OperationalError) -> bool:
+    # SQLITE_BUSY: another connection holds the write lock past our busy timeout.
+    return exc.sqlite_errorname.startswith(("SQLITE_BUSY", "SQLITE_LOCKED"))
+
+
 def _agent_turn(args: argparse.Namespace) -> int:
-    with (
-        ticket_api_url(args.api_url, args.tickets_db) as url,
-        open_sqlite_saver(args.checkpoints) as saver,
-    ):
-        client = TicketClient(url, tenant=args.tenant, actor=f"agent:{args.thread}")
-        try:
-            graph = build_agent(client, saver, schema=args.schema)
-            if args.command == "turn":
-                result = start_turn(graph, args.thread, args.request)
-            else:
-                result = resume(graph, args.thread)
-        finally:
-            client.close()
+    try:
+        with (
+            ticket_api_url(args.api_url, args.tickets_db) as url,
+            open_sqlite_saver(args.checkpoints) as saver,
+        ):
+            client = TicketClient(url, tenant=args.tenant, actor=f"agent:{args.thread}")
+            try:
+                graph = build_agent(client, saver, schema=args.schema)
+                if args.command == "turn":
+                    result = start_turn(graph, args.thread, args.request)
+                else:
+                    result = resume(graph, args.thread)
+            finally:
+                client.close()
+    except sqlite3.OperationalError as exc:
+        if not _is_locked(exc):
+            raise
+        # The thread keeps its last saved checkpoint, so the same command can simply run again;
+        # a write the API already accepted is then replayed under the same Idempotency-Key.
+        print(
+            f"playground {args.command}: the checkpoint file {args.checkpoints} is locked by "
+            f"another writer (waited {sqlite_timeout():g} s), so the turn did not finish: run "
+            "the same command again when that writer is done",
+            file=sys.stderr,
+        )
+        return 1
     print(result.line)
     if result.line.startswith("nothing to resume: it has no checkpoints"):
         return 2
