@@ -93,17 +93,23 @@ def _timed(fn, repeat: int = 3) -> float:
 
 
 def _rss_of_tree_load(path: Path) -> tuple[int, float]:
+    """Peak RSS (MB) of a fresh process that loads the 'huge' thread's tree.
+
+    Read from /proc/self/status VmHWM, which belongs to the new process image: getrusage's
+    ru_maxrss can carry a large parent's peak across fork and exec.
+    """
     code = (
-        "import resource, sys\n"
+        "import re\n"
+        "from pathlib import Path\n"
         "from playground.timetravel.source import open_source\n"
         "from playground.timetravel.tree import load_tree\n"
-        "base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
         f"tree = load_tree(open_source({str(path)!r}), 'huge')\n"
-        "print(len(tree), base, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+        "peak = re.search(r'VmHWM:\\s+(\\d+) kB', Path('/proc/self/status').read_text())\n"
+        "print(len(tree), peak.group(1))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    count, _base, peak = (int(x) for x in out.stdout.split())
-    return count, peak / 1024
+    count, peak_kb = (int(x) for x in out.stdout.split())
+    return count, peak_kb / 1024
 
 
 def run(turns: int = 2000) -> dict:
@@ -122,9 +128,10 @@ def run(turns: int = 2000) -> dict:
         source = open_source(path)
         checkpoints = len(source.records("big"))
 
-        history_s = _timed(lambda: list(graph.get_state_history(config)), repeat=1)
-        tree_s = _timed(lambda: load_tree(source, "big"))
-        sizes_s = _timed(lambda: size_report("big", source.records("big")))
+        # Best of several runs on both sides: the least disturbed measure of each.
+        history_s = _timed(lambda: list(graph.get_state_history(config)), repeat=3)
+        tree_s = _timed(lambda: load_tree(source, "big"), repeat=5)
+        sizes_s = _timed(lambda: size_report("big", source.records("big")), repeat=5)
         source.close()
         saver.conn.close()
 
