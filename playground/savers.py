@@ -55,3 +55,46 @@ def open_sqlite_saver(path: str | Path = DEFAULT_CHECKPOINTS) -> Iterator[Sqlite
         yield saver
     finally:
         conn.close()
+
+
+def is_postgres_url(target: str | Path) -> bool:
+    """True for ``postgresql://`` and ``postgres://`` URLs."""
+    return str(target).startswith(("postgresql://", "postgres://"))
+
+
+def postgres_saver(url: str, max_size: int = 10):
+    """A PostgresSaver on a connection pool (the official saver; tables set up if missing).
+
+    One pool per process serves every session and thread; ``close_postgres_saver`` closes it.
+    """
+    from langgraph.checkpoint.postgres import PostgresSaver
+    from psycopg.rows import dict_row
+    from psycopg_pool import ConnectionPool
+
+    # PostgresSaver needs autocommit and dict rows; prepared statements break behind poolers.
+    pool = ConnectionPool(
+        url, min_size=1, max_size=max_size, open=True,
+        kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row},
+    )
+    saver = PostgresSaver(pool)
+    saver.setup()
+    return saver
+
+
+def close_postgres_saver(saver) -> None:
+    """Close the pool behind a saver made by :func:`postgres_saver`."""
+    saver.conn.close()
+
+
+@contextmanager
+def open_saver(target: str | Path = DEFAULT_CHECKPOINTS) -> Iterator:
+    """Open the saver for a checkpoint target: a SQLite file path or a Postgres URL."""
+    if is_postgres_url(target):
+        saver = postgres_saver(str(target), max_size=2)
+        try:
+            yield saver
+        finally:
+            close_postgres_saver(saver)
+    else:
+        with open_sqlite_saver(target) as saver:
+            yield saver

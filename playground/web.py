@@ -15,6 +15,7 @@ def serve(
     port: int = 8501,
     api_url: str | None = None,
     checkpoints: str | None = None,
+    database: str | None = None,
 ) -> int:
     """Run ``streamlit run`` on the playground until it is stopped; return its exit code.
 
@@ -25,6 +26,8 @@ def serve(
         env["PLAYGROUND_API_URL"] = api_url
     if checkpoints:
         env["PLAYGROUND_CHECKPOINTS"] = checkpoints
+    if database:
+        env["PLAYGROUND_DATABASE_URL"] = database
     argv = [
         sys.executable, "-m", "streamlit", "run", str(APP),
         "--server.address", host,

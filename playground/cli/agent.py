@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sqlite3
 import sys
 import tempfile
@@ -14,14 +15,15 @@ from playground.agent.graph import build_agent
 from playground.agent.state import SCHEMAS
 from playground.agent.turns import resume, start_turn
 from playground.compare import DEFINITIONS, compare, format_table
-from playground.savers import DEFAULT_CHECKPOINTS, open_sqlite_saver, sqlite_timeout
+from playground.savers import DEFAULT_CHECKPOINTS, open_saver, sqlite_timeout
 from playground.ticket_service import DEFAULT_TICKETS_DB, ticket_api_url
 
 
 def _add_agent_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--thread", required=True, help="conversation (thread) id")
     parser.add_argument(
-        "--checkpoints", default=str(DEFAULT_CHECKPOINTS), help="SQLite checkpoint file"
+        "--checkpoints", default=str(DEFAULT_CHECKPOINTS),
+        help="SQLite checkpoint file, or a postgresql:// URL (also: PLAYGROUND_DATABASE_URL)",
     )
     parser.add_argument("--api-url", help="ticket API to use (default: start one embedded)")
     parser.add_argument(
@@ -41,7 +43,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     run.add_argument("--port", type=int, default=8501)
     run.add_argument("--host", default="127.0.0.1", help="address to bind (loopback by default)")
     run.add_argument("--api-url", help="ticket API to use (default: start one embedded)")
-    run.add_argument("--checkpoints", default=str(DEFAULT_CHECKPOINTS))
+    run.add_argument("--checkpoints", default=str(DEFAULT_CHECKPOINTS),
+                     help="SQLite checkpoint file")
+    run.add_argument("--database", metavar="URL",
+                     help="postgresql:// URL for checkpoints (and tickets, when the API is "
+                     "embedded); replicas sharing it share every thread")
 
     turn = sub.add_parser("turn", help="turn 1: read the ticket, plan, pause before writing")
     _add_agent_options(turn)
@@ -70,11 +76,19 @@ def _is_locked(exc: sqlite3.OperationalError) -> bool:
     return exc.sqlite_errorname.startswith(("SQLITE_BUSY", "SQLITE_LOCKED"))
 
 
+def _checkpoints(args: argparse.Namespace) -> str:
+    """Where checkpoints live: --checkpoints if given, else PLAYGROUND_DATABASE_URL, else the
+    default SQLite file."""
+    if args.checkpoints != str(DEFAULT_CHECKPOINTS):
+        return args.checkpoints
+    return os.environ.get("PLAYGROUND_DATABASE_URL") or args.checkpoints
+
+
 def _agent_turn(args: argparse.Namespace) -> int:
     try:
         with (
             ticket_api_url(args.api_url, args.tickets_db) as url,
-            open_sqlite_saver(args.checkpoints) as saver,
+            open_saver(_checkpoints(args)) as saver,
         ):
             client = TicketClient(url, tenant=args.tenant, actor=f"agent:{args.thread}")
             try:
@@ -153,4 +167,5 @@ def _compare(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     from playground.web import serve
 
-    return serve(host=args.host, port=args.port, api_url=args.api_url, checkpoints=args.checkpoints)
+    return serve(host=args.host, port=args.port, api_url=args.api_url,
+                 checkpoints=args.checkpoints, database=args.database)

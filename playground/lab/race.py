@@ -144,7 +144,7 @@ def race_resumes(
     api_url: str,
     tenant: str,
     saver: BaseCheckpointSaver,
-    checkpoints: Path,
+    checkpoints: str | Path,
     thread_id: str,
     ticket_id: str = "t7",
     send_key: bool = True,
@@ -160,7 +160,7 @@ def race_resumes(
         api_url: the ticket API.
         tenant: the workspace's tenant.
         saver: the saver the agent checkpoints to.
-        checkpoints: the SQLite file behind ``saver``, read back to draw the tree.
+        checkpoints: the SQLite file or Postgres URL behind ``saver``, read back for the tree.
         thread_id: the thread to race on.
         ticket_id: the ticket the agent writes.
         send_key: send the agent's Idempotency-Key (True, as the agent does) or drop it.

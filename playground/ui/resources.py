@@ -10,9 +10,10 @@ import sqlite3
 from pathlib import Path
 
 import streamlit as st
+from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.sqlite import SqliteSaver
 
-from playground.savers import DEFAULT_CHECKPOINTS
+from playground.savers import DEFAULT_CHECKPOINTS, is_postgres_url, postgres_saver
 from playground.ticket_service import DEFAULT_TICKETS_DB
 from playground.timetravel.tree import TreeCache
 from ticket_api.server import EmbeddedServer, start_embedded
@@ -20,19 +21,28 @@ from ticket_api.server import EmbeddedServer, start_embedded
 
 @st.cache_resource(on_release=lambda server: server.stop())
 def _embedded_api(tickets_db: str) -> EmbeddedServer:
-    Path(tickets_db).parent.mkdir(parents=True, exist_ok=True)
+    if not is_postgres_url(tickets_db):
+        Path(tickets_db).parent.mkdir(parents=True, exist_ok=True)
     return start_embedded(tickets_db)
+
+
+def database_url() -> str | None:
+    """The Postgres URL replicas share (``PLAYGROUND_DATABASE_URL``), or None for SQLite."""
+    return os.environ.get("PLAYGROUND_DATABASE_URL") or None
 
 
 def api_url() -> str:
     """The ticket API's URL: the configured one, or the embedded server's.
 
-    Read on every run: a cache clear restarts the embedded server on a new port.
+    The embedded API keeps tickets in ``PLAYGROUND_TICKETS_DB``, else in the shared Postgres
+    database, else in a SQLite file under ``.playground/``. Read on every run: a cache clear
+    restarts the embedded server on a new port.
     """
     configured = os.environ.get("PLAYGROUND_API_URL")
     if configured:
         return configured
-    return _embedded_api(os.environ.get("PLAYGROUND_TICKETS_DB", str(DEFAULT_TICKETS_DB))).url
+    tickets = os.environ.get("PLAYGROUND_TICKETS_DB") or database_url() or str(DEFAULT_TICKETS_DB)
+    return _embedded_api(tickets).url
 
 
 def checkpoints_path() -> Path:
@@ -40,18 +50,25 @@ def checkpoints_path() -> Path:
     return Path(os.environ.get("PLAYGROUND_CHECKPOINTS", str(DEFAULT_CHECKPOINTS)))
 
 
+def checkpoints_target() -> str:
+    """Where checkpoints live: the shared Postgres URL, or the SQLite file."""
+    return database_url() or str(checkpoints_path())
+
+
 @st.cache_resource(on_release=lambda saver: saver.conn.close())
-def _saver(path: str) -> SqliteSaver:
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
+def _saver(target: str) -> BaseCheckpointSaver:
+    if is_postgres_url(target):
+        return postgres_saver(target)  # a pool: every session, every replica's own connections
+    Path(target).parent.mkdir(parents=True, exist_ok=True)
     # One connection for every session: SqliteSaver serializes its calls with its own lock.
-    saver = SqliteSaver(sqlite3.connect(path, check_same_thread=False, timeout=30))
+    saver = SqliteSaver(sqlite3.connect(target, check_same_thread=False, timeout=30))
     saver.setup()
     return saver
 
 
-def saver() -> SqliteSaver:
-    """The server's one SqliteSaver on the checkpoint file."""
-    return _saver(str(checkpoints_path()))
+def saver() -> BaseCheckpointSaver:
+    """The server's one saver: SqliteSaver on the file, or PostgresSaver on a pool."""
+    return _saver(checkpoints_target())
 
 
 def restart_process() -> None:

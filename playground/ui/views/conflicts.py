@@ -142,7 +142,7 @@ if action is not None:
         flash(done.kind, done.text)
     elif kind == "race":
         race = race_resumes(resources.api_url(), workspace.tenant, resources.saver(),
-                            resources.checkpoints_path(), thread_ids[RACE_THREAD], ticket_id,
+                            resources.checkpoints_target(), thread_ids[RACE_THREAD], ticket_id,
                             send_key=send_key)
         st.session_state[RACE_KEY] = (workspace.room, race)
         writes = len(race.new_writes)

@@ -36,7 +36,7 @@ st.caption(
 
 graph = context.agent()
 resources.saver()  # make sure the file and its tables exist before opening it read-only
-source = open_source(resources.checkpoints_path())
+source = open_source(resources.checkpoints_target())
 try:
     tree = resources.tree_cache().get(source, context.thread_id)
 except UnknownThread:

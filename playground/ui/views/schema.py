@@ -45,6 +45,11 @@ _BADGES = {
 context = page_context()
 workspace = context.workspace
 resources.saver()  # the checkpoint file and its tables exist before the lesson reads them
+if resources.database_url():
+    st.title(":material/schema: Schema")
+    st.info("The schema lesson reads and repairs SQLite checkpoint files. This server keeps its "
+            "checkpoints in Postgres: start a playground with the default SQLite file for it.")
+    st.stop()
 checkpoints = resources.checkpoints_path()
 stranded_id = workspace.thread_id(STRANDED)
 add_remove_id = workspace.thread_id(ADD_REMOVE)

@@ -70,7 +70,7 @@ def thread_section() -> None:
     """The current thread's bytes, and the prune action; or a pointer to the Agent page."""
     st.subheader(f"Thread `{context.thread}`")
     resources.saver()  # make sure the file and its tables exist before opening it read-only
-    source = open_source(resources.checkpoints_path())
+    source = open_source(resources.checkpoints_target())
     try:
         report = size_report(context.thread_id, source.records(context.thread_id))
     except UnknownThread:
@@ -107,7 +107,11 @@ def thread_section() -> None:
     st.caption("The red line keeps climbing with every checkpoint; the blue one stays flat. "
                "The area between them is history: worth keeping for time travel, not needed "
                "to resume.")
-    prune_section(report)
+    if resources.database_url():
+        st.caption("Prune works on SQLite checkpoint files; this server keeps its checkpoints in "
+                   "Postgres, where pruning is not built yet.")
+    else:
+        prune_section(report)
 
 
 def prune_section(report: SizeReport) -> None:

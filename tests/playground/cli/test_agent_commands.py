@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+import uuid
+
+import pytest
 
 
 def playground(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
@@ -110,3 +114,19 @@ def test_compare_rejects_bad_turns_with_exit_2():
 
     assert result.returncode == 2
     assert "--turns" in result.stderr
+
+
+@pytest.mark.skipif(not os.environ.get("PLAYGROUND_TEST_DATABASE_URL"),
+                    reason="PLAYGROUND_TEST_DATABASE_URL is not set (no PostgreSQL)")
+def test_turn_and_resume_in_two_processes_on_postgres_checkpoints(api_url, tenant, client):
+    database = os.environ["PLAYGROUND_TEST_DATABASE_URL"]
+    thread = f"cli-{uuid.uuid4().hex[:8]}"
+    common = ["--thread", thread, "--checkpoints", database, "--api-url", api_url,
+              "--tenant", tenant]
+
+    first = playground("turn", *common, "raise t7 to high")
+    second = playground("resume", *common)
+
+    assert first.returncode == 0, first.stderr
+    assert second.stdout.strip() == 'resumed with ticket t7: priority is high at "v2"'
+    assert client.get_ticket("t7").body["priority"] == "high"
