@@ -56,6 +56,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     res = sub.add_parser("resume", help="turn 2: resume a paused thread (runs the write)")
     _add_agent_options(res)
 
+    edit = sub.add_parser(
+        "edit", help="edit a checkpoint of an agent thread (validated update_state)"
+    )
+    _add_agent_options(edit)
+    edit.add_argument("--checkpoint", help="checkpoint id to edit (default: the newest)")
+    edit.add_argument("--values", required=True, help='JSON object, e.g. \'{"priority": "low"}\'')
+    edit.add_argument("--as-node", help="the node the edit acts as (default: the last writer)")
+    edit.set_defaults(handler=_edit)
+
     demo = sub.add_parser("demo", help="the eight-process demo: each turn in a fresh process")
     demo.add_argument("--checkpoints", help="checkpoint file (default: a new temporary one)")
     demo.add_argument("--api-url", help="ticket API to use (default: start one embedded)")
@@ -115,6 +124,26 @@ def _agent_turn(args: argparse.Namespace) -> int:
     if result.line.startswith("nothing to resume: it has no checkpoints"):
         return 2
     return 0 if result.ok else 1
+
+
+def _edit(args: argparse.Namespace) -> int:
+    """Write a validated edit as a new checkpoint; a refused edit writes nothing (exit 2)."""
+    from playground.timetravel.edit import edit_state, parse_values
+
+    values = parse_values(args.values)  # EditRefused is a ValueError: one line, exit 2
+    config = {"configurable": {"thread_id": args.thread, "checkpoint_ns": ""}}
+    if args.checkpoint:
+        config["configurable"]["checkpoint_id"] = args.checkpoint
+    with open_saver(_checkpoints(args)) as saver:
+        # update_state runs no node, so the agent needs no ticket API here.
+        graph = build_agent(None, saver, schema=args.schema)
+        if not graph.get_state({"configurable": {"thread_id": args.thread}}).values:
+            raise ValueError(f"no thread {args.thread!r} in {_checkpoints(args)}")
+        new = edit_state(graph, config, values, as_node=args.as_node)
+        snapshot = graph.get_state(new)
+    waits = ", ".join(snapshot.next) or "nothing (finished)"
+    print(f"wrote checkpoint {new['configurable']['checkpoint_id']}: next runs {waits}")
+    return 0
 
 
 def _demo(args: argparse.Namespace) -> int:

@@ -130,3 +130,35 @@ def test_turn_and_resume_in_two_processes_on_postgres_checkpoints(api_url, tenan
     assert first.returncode == 0, first.stderr
     assert second.stdout.strip() == 'resumed with ticket t7: priority is high at "v2"'
     assert client.get_ticket("t7").body["priority"] == "high"
+
+
+def test_edit_writes_a_validated_checkpoint_and_refuses_bad_edits(api_url, tenant, checkpoints):
+    import sqlite3
+
+    common = ["--thread", "e", "--checkpoints", str(checkpoints), "--api-url", api_url,
+              "--tenant", tenant]
+    playground("turn", *common, "raise t7 to high")
+
+    def count() -> int:
+        with sqlite3.connect(checkpoints) as conn:
+            return conn.execute("SELECT count(*) FROM checkpoints").fetchone()[0]
+
+    before = count()
+    unknown = playground("edit", *common, "--values", '{"prority": "low"}')
+    wrong = playground("edit", *common, "--values", '{"priority": 5}')
+    bad_json = playground("edit", *common, "--values", "{oops")
+    bad_node = playground("edit", *common, "--values", '{"priority": "low"}', "--as-node", "nope")
+    assert count() == before
+    for refused, message in ((unknown, "unknown key 'prority'"), (wrong, "wrong type"),
+                             (bad_json, "not valid JSON"), (bad_node, "unknown node 'nope'")):
+        assert refused.returncode == 2 and message in refused.stderr
+        assert "Traceback" not in refused.stderr
+
+    edited = playground("edit", *common, "--values", '{"changes": {"priority": "low"}}',
+                        "--as-node", "plan")
+
+    assert edited.returncode == 0, edited.stderr
+    assert "next runs write" in edited.stdout
+    assert count() == before + 1
+    resumed = playground("resume", *common)
+    assert resumed.stdout.strip() == 'resumed with ticket t7: priority is low at "v2"'
