@@ -210,19 +210,23 @@ def _sqlite_for_writing(db: str, what: str) -> tuple[CheckpointSource, sqlite3.C
 
 
 def _prune(args: argparse.Namespace) -> int:
-    from playground.timetravel.prune import delete_branch, prune_keep_latest
+    from playground.timetravel import pg_prune, prune
 
-    source, conn = (
-        (open_source(args.db), None) if args.dry_run else _sqlite_for_writing(args.db, "prune")
-    )
+    writable = not args.dry_run
+    source = open_source(args.db, writable=writable)
     try:
         tree = load_tree(source, args.thread)  # unknown thread: one clear line
-        conn = conn if conn is not None else source.conn
-        if args.branch:
-            checkpoint_id = resolve_checkpoint(tree, args.branch)
-            report = delete_branch(conn, args.thread, checkpoint_id, dry_run=args.dry_run)
+        checkpoint_id = resolve_checkpoint(tree, args.branch) if args.branch else None
+        if source.kind == "postgres":
+            keep, branch = pg_prune.prune_keep_latest_pg, pg_prune.delete_branch_pg
+        elif source.kind == "sqlite":
+            keep, branch = prune.prune_keep_latest, prune.delete_branch
         else:
-            report = prune_keep_latest(conn, args.thread, args.keep, dry_run=args.dry_run)
+            raise CheckpointDbError(f"prune works on SQLite files and Postgres, not {args.db}")
+        if checkpoint_id:
+            report = branch(source.conn, args.thread, checkpoint_id, dry_run=args.dry_run)
+        else:
+            report = keep(source.conn, args.thread, args.keep, dry_run=args.dry_run)
     finally:
         source.close()
     verb = "would delete" if report.dry_run else "deleted"

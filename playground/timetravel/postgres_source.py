@@ -51,6 +51,9 @@ class PostgresSource(SaverSource):
                                         row_factory=dict_row, connect_timeout=10)
         except psycopg.Error as exc:
             raise CheckpointDbError(f"{redact(url)}: cannot connect ({exc})".strip()) from None
+        if not writable:
+            # Inspection writes nothing: the server refuses any write on this session.
+            self.conn.execute("SET default_transaction_read_only = on")
         found = {
             row["table_name"]
             for row in self.conn.execute(

@@ -72,7 +72,9 @@ class PruneReport:
 
 
 @dataclass(frozen=True)
-class _Row:
+class PlanRow:
+    """What planning a deletion needs of a checkpoint, whatever database holds it."""
+
     checkpoint_id: str
     parent_id: str | None
     size: int
@@ -136,14 +138,14 @@ def stored_bytes(conn: sqlite3.Connection, thread_id: str, checkpoint_ns: str = 
     return checkpoints + writes
 
 
-def _load_rows(conn: sqlite3.Connection, thread_id: str, checkpoint_ns: str) -> list[_Row]:
+def _load_rows(conn: sqlite3.Connection, thread_id: str, checkpoint_ns: str) -> list[PlanRow]:
     if not has_saver_tables(conn):
         raise PruneRefused(
             "this database has no SqliteSaver tables (checkpoints, writes): "
             "open the checkpoint file of a LangGraph app"
         )
     rows = [
-        _Row(*row)
+        PlanRow(*row)
         for row in conn.execute(
             f"SELECT checkpoint_id, parent_checkpoint_id, {_CHECKPOINT_BYTES}, metadata "
             "FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? ORDER BY checkpoint_id",
@@ -188,7 +190,7 @@ def _report(
     conn: sqlite3.Connection,
     thread_id: str,
     checkpoint_ns: str,
-    rows: list[_Row],
+    rows: list[PlanRow],
     doomed: set[str],
     dry_run: bool,
 ) -> PruneReport:
@@ -227,7 +229,7 @@ def _delete(cur: sqlite3.Cursor, report: PruneReport) -> None:
     )
 
 
-def _keep_latest_plan(rows: list[_Row], keep: int) -> set[str]:
+def keep_latest_plan(rows: list[PlanRow], keep: int) -> set[str]:
     """Ids to delete so that the newest ``keep`` rows remain (rows are sorted oldest first)."""
     doomed = {row.checkpoint_id for row in rows[: max(len(rows) - keep, 0)]}
     for row in rows:
@@ -279,16 +281,16 @@ def prune_keep_latest(
         )
     if dry_run:
         rows = _load_rows(conn, thread_id, checkpoint_ns)
-        return _report(conn, thread_id, checkpoint_ns, rows, _keep_latest_plan(rows, keep), True)
+        return _report(conn, thread_id, checkpoint_ns, rows, keep_latest_plan(rows, keep), True)
     with write_transaction(conn) as cur:
         # plan again inside the transaction: a saver may have added checkpoints since a dry run
         rows = _load_rows(conn, thread_id, checkpoint_ns)
-        report = _report(conn, thread_id, checkpoint_ns, rows, _keep_latest_plan(rows, keep), False)
+        report = _report(conn, thread_id, checkpoint_ns, rows, keep_latest_plan(rows, keep), False)
         _delete(cur, report)
         return report
 
 
-def _branch_plan(rows: list[_Row], thread_id: str, checkpoint_id: str) -> set[str]:
+def branch_plan(rows: list[PlanRow], thread_id: str, checkpoint_id: str) -> set[str]:
     """The checkpoint and all its descendants, refusing when the head is among them."""
     children: dict[str | None, list[str]] = {}
     for row in rows:
@@ -345,11 +347,11 @@ def delete_branch(
     """
     if dry_run:
         rows = _load_rows(conn, thread_id, checkpoint_ns)
-        doomed = _branch_plan(rows, thread_id, checkpoint_id)
+        doomed = branch_plan(rows, thread_id, checkpoint_id)
         return _report(conn, thread_id, checkpoint_ns, rows, doomed, True)
     with write_transaction(conn) as cur:
         rows = _load_rows(conn, thread_id, checkpoint_ns)
-        doomed = _branch_plan(rows, thread_id, checkpoint_id)
+        doomed = branch_plan(rows, thread_id, checkpoint_id)
         report = _report(conn, thread_id, checkpoint_ns, rows, doomed, False)
         _delete(cur, report)
         return report
