@@ -15,12 +15,20 @@ from types import FrameType, TracebackType
 import uvicorn
 
 from ticket_api.app import create_app
-from ticket_api.store import MEMORY, TicketStore
+from ticket_api.pg_store import (
+    PostgresTicketStore,
+    PostgresUnavailable,
+    is_postgres_url,
+    redact_url,
+)
+from ticket_api.store import MEMORY, TicketStore, open_store
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8700
 DEFAULT_DB = ".playground/tickets.sqlite"
 STARTUP_TIMEOUT_S = 10.0
+
+AnyStore = TicketStore | PostgresTicketStore
 
 
 class EmbeddedServer:
@@ -31,7 +39,7 @@ class EmbeddedServer:
         store: The store behind the API (tests may inspect it directly).
     """
 
-    def __init__(self, server: uvicorn.Server, thread: threading.Thread, store: TicketStore,
+    def __init__(self, server: uvicorn.Server, thread: threading.Thread, store: AnyStore,
                  url: str) -> None:
         self.url = url
         self.store = store
@@ -91,16 +99,18 @@ def start_embedded(db_path: str | None = None, host: str = DEFAULT_HOST) -> Embe
     take the port between choosing and binding it.
 
     Args:
-        db_path: SQLite file to use; None keeps everything in memory.
+        db_path: SQLite file, or a ``postgresql://`` URL (several servers, in this process
+            or others, may share one database); None keeps everything in memory.
         host: Interface to bind; keep the loopback default unless you mean to share it.
 
     Returns:
         The running server; call ``stop()`` or use it as a context manager.
 
     Raises:
+        PostgresUnavailable: If a Postgres URL cannot be used (the password is redacted).
         RuntimeError: If uvicorn does not report started within ``STARTUP_TIMEOUT_S``.
     """
-    store = TicketStore(MEMORY if db_path is None else db_path)
+    store = open_store(db_path)
     sock = bind_socket(host, 0)
     port = sock.getsockname()[1]
     config = uvicorn.Config(create_app(store), log_level="warning", lifespan="off")
@@ -133,7 +143,8 @@ def _parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         help=f"port to listen on, 0 for any free port (default {DEFAULT_PORT})")
     parser.add_argument("--db", default=DEFAULT_DB,
                         help=f"SQLite file, created if missing (default {DEFAULT_DB}); "
-                        "':memory:' keeps nothing")
+                        "':memory:' keeps nothing; a postgresql://user:password@host/db URL "
+                        "stores tickets in PostgreSQL, shared by every server using it")
     parser.add_argument("--log-level", default="info",
                         choices=["critical", "error", "warning", "info", "debug"])
     return parser.parse_args(argv)
@@ -149,7 +160,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         The process exit status.
     """
     args = _parse_args(argv)
-    if args.db != MEMORY:
+    postgres = is_postgres_url(args.db)
+    if args.db != MEMORY and not postgres:
         Path(args.db).parent.mkdir(parents=True, exist_ok=True)
     try:
         sock = bind_socket(args.host, args.port)
@@ -158,10 +170,16 @@ def main(argv: Sequence[str] | None = None) -> int:
               "pick another --port (0 = any free port)", file=sys.stderr)
         return 1
     port = sock.getsockname()[1]
-    store = TicketStore(args.db)
+    try:
+        store = open_store(args.db)
+    except PostgresUnavailable as exc:
+        sock.close()
+        print(f"ticket-api: {exc}", file=sys.stderr)
+        return 1
+    shown_db = redact_url(args.db) if postgres else args.db  # never print a password
     previous = signal.signal(signal.SIGTERM, _stop_on_sigterm)
     try:
-        print(f"ticket-api: serving http://{args.host}:{port} (db {args.db}, docs at /docs)",
+        print(f"ticket-api: serving http://{args.host}:{port} (db {shown_db}, docs at /docs)",
               flush=True)
         config = uvicorn.Config(create_app(store), log_level=args.log_level, lifespan="off")
         # In the main thread uvicorn handles SIGINT/SIGTERM itself: it drains connections,

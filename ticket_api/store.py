@@ -15,7 +15,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ticket_api.domain import Comment, Ticket, canonical_json, patch_problem, render_json
 from ticket_api.records import (
@@ -26,6 +26,9 @@ from ticket_api.records import (
     WriteResult,
 )
 from ticket_api.seed import seed_tickets
+
+if TYPE_CHECKING:
+    from ticket_api.pg_store import PostgresTicketStore
 
 MEMORY = ":memory:"
 
@@ -353,6 +356,30 @@ class TicketStore:
             (tenant, key),
         ).fetchone()
         return None if row is None else StoredResponse(*row)
+
+
+def open_store(target: str | None) -> TicketStore | PostgresTicketStore:
+    """Open the store a ``--db`` target names.
+
+    Args:
+        target: None for an in-memory SQLite store, a ``postgresql://`` or ``postgres://``
+            URL for PostgreSQL, anything else a SQLite file path (``":memory:"`` included).
+
+    Returns:
+        A store with the ``TicketStore`` methods; the caller closes it.
+
+    Raises:
+        ticket_api.pg_store.PostgresUnavailable: If a Postgres URL cannot be used (the
+            message has the password redacted).
+    """
+    if target is None:
+        return TicketStore(MEMORY)
+    if target.startswith(("postgresql://", "postgres://")):
+        # Imported here, not at the top: pg_store imports this module.
+        from ticket_api.pg_store import PostgresTicketStore
+
+        return PostgresTicketStore(target)
+    return TicketStore(target)
 
 
 def _ticket_from_row(row: tuple[Any, ...]) -> Ticket:
