@@ -52,9 +52,8 @@ def _wait(url: str, process: subprocess.Popen) -> None:
 
 
 @pytest.fixture(scope="module")
-def replicas(tmp_path_factory):
-    """One ticket API process and two playground processes sharing one Postgres database."""
-    home = tmp_path_factory.mktemp("replicas")
+def replicas():
+    """One ticket API process and two playground processes, all on one Postgres database."""
     processes = []
 
     def start(argv: list[str], health: str, **env: str) -> None:
@@ -65,8 +64,8 @@ def replicas(tmp_path_factory):
 
     api_port = _free_port()
     api = f"http://127.0.0.1:{api_port}"
-    start([sys.executable, "-m", "ticket_api.server", "--port", str(api_port), "--db",
-           str(home / "tickets.sqlite")], f"{api}/health")
+    start([sys.executable, "-m", "ticket_api.server", "--port", str(api_port), "--db", URL],
+          f"{api}/health")
     urls = []
     for _ in range(2):
         port = _free_port()
