@@ -37,6 +37,13 @@ APPROACHES = (
     "external store by conversation id",
 )
 
+# Measured only when a Postgres URL is given: the same two LangGraph states on PostgresSaver,
+# which stores each channel value once per version instead of inside every checkpoint blob.
+POSTGRES_APPROACHES = (
+    "PostgresSaver, ids and etag",
+    "PostgresSaver, whole responses",
+)
+
 DEFINITIONS = (
     "resume loads: bytes the next turn loads to carry on (LangGraph: the newest checkpoint blob)",
     "stored: bytes kept for the conversation (LangGraph: checkpoint + metadata blobs + writes)",
@@ -82,13 +89,76 @@ def _stored_bytes(conn: sqlite3.Connection, thread_id: str) -> tuple[int, int]:
     return newest, blobs + writes
 
 
-def _langgraph_series(
-    state_type: type, read: Callable[[dict], dict], turns: list[int], tick: Callable[[], None]
+def _postgres_bytes(conn, thread_id: str) -> tuple[int, int]:
+    """(resume loads, stored) on PostgresSaver: the head row plus the blobs it refers to; and
+    every row, blob and write of the thread, each counted once."""
+    key = {"t": thread_id}
+    head = conn.execute(
+        "SELECT octet_length(checkpoint::text) AS size, checkpoint->'channel_versions' AS v "
+        "FROM checkpoints WHERE thread_id = %(t)s AND checkpoint_ns = '' "
+        "ORDER BY checkpoint_id DESC LIMIT 1", key,
+    ).fetchone()
+    blobs = {
+        (row["channel"], row["version"]): row["size"] or 0
+        for row in conn.execute(
+            "SELECT channel, version, octet_length(blob) AS size FROM checkpoint_blobs "
+            "WHERE thread_id = %(t)s", key,
+        )
+    }
+    loads = head["size"] + sum(
+        blobs.get((channel, str(version)), 0) for channel, version in (head["v"] or {}).items()
+    )
+    rows = conn.execute(
+        "SELECT coalesce(sum(octet_length(checkpoint::text) + octet_length(metadata::text)), 0) "
+        "AS n FROM checkpoints WHERE thread_id = %(t)s", key,
+    ).fetchone()["n"]
+    writes = conn.execute(
+        "SELECT coalesce(sum(octet_length(blob)), 0) AS n FROM checkpoint_writes "
+        "WHERE thread_id = %(t)s", key,
+    ).fetchone()["n"]
+    return int(loads), int(rows) + sum(blobs.values()) + int(writes)
+
+
+def _postgres_series(
+    url: str, state_type: type, read: Callable[[dict], dict], turns: list[int],
+    tick: Callable[[], None],
 ) -> list[tuple[int, int, int]]:
+    import uuid
+
+    import psycopg
+    from langgraph.checkpoint.postgres import PostgresSaver
+    from psycopg.rows import dict_row
+
+    thread_id = f"compare-{uuid.uuid4().hex}"
+    with psycopg.connect(url, autocommit=True, prepare_threshold=0, row_factory=dict_row) as conn:
+        saver = PostgresSaver(conn)
+        saver.setup()
+        graph = _read_graph(state_type, read).compile(checkpointer=saver)
+        config = {"configurable": {"thread_id": thread_id}}
+        series = []
+        try:
+            for turn in range(1, max(turns) + 1):
+                graph.invoke({"ticket_id": "t7"}, config)
+                tick()
+                if turn in turns:
+                    series.append((turn, *_postgres_bytes(conn, thread_id)))
+        finally:
+            saver.delete_thread(thread_id)  # a measurement leaves nothing behind
+        return series
+
+
+def _read_graph(state_type: type, read: Callable[[dict], dict]) -> StateGraph:
     builder = StateGraph(state_type)
     builder.add_node("read", read)
     builder.add_edge(START, "read")
     builder.add_edge("read", END)
+    return builder
+
+
+def _langgraph_series(
+    state_type: type, read: Callable[[dict], dict], turns: list[int], tick: Callable[[], None]
+) -> list[tuple[int, int, int]]:
+    builder = _read_graph(state_type, read)
     conn = sqlite3.connect(":memory:", check_same_thread=False)
     try:
         graph = builder.compile(checkpointer=SqliteSaver(conn))
@@ -109,6 +179,7 @@ def compare(
     turns: list[int],
     seed: int | None = 0,
     progress: Callable[[int, int], None] | None = None,
+    postgres_url: str | None = None,
 ) -> list[Measure]:
     """Measure the four approaches after each turn count in ``turns``.
 
@@ -117,11 +188,13 @@ def compare(
         turns: turn counts to report, e.g. ``[1, 10]``.
         seed: seeds ``random`` before each approach so the table repeats; None leaves it unseeded.
         progress: called with (done, total) after every simulated turn.
+        postgres_url: when given, also measure both LangGraph states on PostgresSaver there
+            (in a thread of its own, deleted afterwards).
     """
     if not turns or min(turns) < 1:
         raise ValueError("turns must be positive whole numbers, such as 1,10")
     last = max(turns)
-    total, done = 3 * last, 0
+    total, done = (5 if postgres_url else 3) * last, 0
 
     def tick() -> None:
         nonlocal done
@@ -145,6 +218,16 @@ def compare(
             random.seed(seed)
         for turn, loads, stored in _langgraph_series(state_type, read, turns, tick):
             measures.append(Measure(approach, turn, loads, stored))
+    if postgres_url:
+        for approach, state_type, read in (
+            (POSTGRES_APPROACHES[0], IdsState, read_ids),
+            (POSTGRES_APPROACHES[1], ResponsesState, read_whole),
+        ):
+            if seed is not None:
+                random.seed(seed)
+            for turn, loads, stored in _postgres_series(postgres_url, state_type, read, turns,
+                                                        tick):
+                measures.append(Measure(approach, turn, loads, stored))
 
     # Message history: the transcript is the state. Each turn adds the user's question, the tool
     # result (the whole response, as text) and the reply; the next turn resends all of it.
@@ -176,7 +259,7 @@ def format_table(measures: list[Measure], ticket_bytes: int) -> str:
     """Render the measures as the plain-text table the CLI prints."""
     turns = sorted({m.turns for m in measures})
     by_key = {(m.approach, m.turns): m for m in measures}
-    width = max(len(a) for a in APPROACHES) + 2
+    width = max(len(a) for a in (*APPROACHES, *POSTGRES_APPROACHES)) + 2
     head1 = "bytes for one conversation".ljust(width) + "".join(
         f"{'resume loads':>14}{'stored':>11}" for _ in turns
     )
@@ -184,7 +267,8 @@ def format_table(measures: list[Measure], ticket_bytes: int) -> str:
         f"{'after ' + str(t) + (' turn' if t == 1 else ' turns'):>25}" for t in turns
     )
     lines = [head1, head2]
-    for approach in APPROACHES:
+    present = {m.approach for m in measures}
+    for approach in (a for a in (*APPROACHES, *POSTGRES_APPROACHES) if a in present):
         cells = "".join(
             f"{by_key[(approach, t)].resume_loads:>14,}{by_key[(approach, t)].stored:>11,}"
             for t in turns

@@ -73,6 +73,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     cmp_.add_argument("--turns", default="1,10", help="comma-separated turn counts")
     cmp_.add_argument("--seed", type=int, default=0, help="seed for channel-version digits")
     cmp_.add_argument("--api-url", help="ticket API to use (default: start one embedded)")
+    cmp_.add_argument("--database", metavar="URL",
+                      help="also measure on PostgresSaver at this postgresql:// URL")
     run.set_defaults(handler=_run)
     turn.set_defaults(handler=_agent_turn)
     res.set_defaults(handler=_agent_turn)
@@ -182,7 +184,8 @@ def _compare(args: argparse.Namespace) -> int:
         try:
             client.reset()
             ticket = client.get_ticket("t7")
-            measures = compare(lambda: client.get_ticket("t7"), turns, args.seed, progress)
+            measures = compare(lambda: client.get_ticket("t7"), turns, args.seed, progress,
+                               postgres_url=args.database)
         finally:
             client.close()
     print(file=sys.stderr)

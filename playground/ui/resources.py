@@ -55,8 +55,16 @@ def checkpoints_target() -> str:
     return database_url() or str(checkpoints_path())
 
 
-@st.cache_resource(on_release=lambda saver: saver.conn.close())
-def _saver(target: str) -> BaseCheckpointSaver:
+@st.cache_resource
+def _generation() -> dict[str, int]:
+    """How many times a session pressed Restart process: part of the saver's cache key."""
+    return {"restarts": 0}
+
+
+# No on_release: another session may be mid-call on an older saver, and closing its connection
+# under it crashes the server. An evicted SQLite connection closes once nobody holds it.
+@st.cache_resource(max_entries=3)
+def _saver(target: str, generation: int) -> BaseCheckpointSaver:
     if is_postgres_url(target):
         return postgres_saver(target)  # a pool: every session, every replica's own connections
     Path(target).parent.mkdir(parents=True, exist_ok=True)
@@ -68,15 +76,20 @@ def _saver(target: str) -> BaseCheckpointSaver:
 
 def saver() -> BaseCheckpointSaver:
     """The server's one saver: SqliteSaver on the file, or PostgresSaver on a pool."""
-    return _saver(checkpoints_target())
+    target = checkpoints_target()
+    # A Postgres pool is not rebuilt on restart (an unclosed pool would keep its threads).
+    generation = 0 if is_postgres_url(target) else _generation()["restarts"]
+    return _saver(target, generation)
 
 
 def restart_process() -> None:
-    """Drop the in-memory objects a process restart would lose: the saver and its connection.
+    """Start over with the in-memory objects a process restart would lose: the next run gets a
+    new saver on a new connection (graphs are compiled on every run anyway).
 
-    Graphs are compiled on every run anyway. The checkpoint file and the ticket API stay.
+    The old saver is not closed: other sessions of this server may be using it right now. The
+    checkpoint file (or database) and the ticket API stay.
     """
-    _saver.clear()
+    _generation()["restarts"] += 1
 
 
 @st.cache_resource

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from playground.compare import APPROACHES, compare, format_table
@@ -63,3 +65,22 @@ def test_table_prints_every_approach_and_the_ticket_size(measures):
     for approach in APPROACHES:
         assert approach in table
     assert "ticket t7 as one response: 7,193 bytes" in table
+
+
+@pytest.mark.skipif(not os.environ.get("PLAYGROUND_TEST_DATABASE_URL"),
+                    reason="PLAYGROUND_TEST_DATABASE_URL is not set (no PostgreSQL)")
+def test_postgres_rows_store_whole_responses_once_per_version(client):
+    from playground.compare import POSTGRES_APPROACHES
+
+    client.reset()
+    url = os.environ["PLAYGROUND_TEST_DATABASE_URL"]
+
+    measures = {(m.approach, m.turns): m for m in compare(
+        lambda: client.get_ticket("t7"), [1, 10], postgres_url=url)}
+
+    pg_ids, pg_whole = POSTGRES_APPROACHES
+    # Each version of the responses list is one blob, not a copy inside every checkpoint: the
+    # total still grows with the square of the turns, but at well under half SQLite's bytes.
+    assert measures[(pg_whole, 10)].stored < 0.6 * measures[(WHOLE, 10)].stored
+    assert measures[(pg_whole, 10)].resume_loads > 9 * client.get_ticket("t7").size
+    assert abs(measures[(pg_ids, 10)].resume_loads - measures[(pg_ids, 1)].resume_loads) < 20

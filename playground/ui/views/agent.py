@@ -36,8 +36,9 @@ if resume_col.button("Resume", icon=":material/resume:"):
         flash("error", f"{result.line}. {explained}" if "412" in result.line else result.line)
 if restart_col.button("Restart process", icon=":material/restart_alt:"):
     resources.restart_process()
-    flash("info", "Process restarted: the saver and its database connection were dropped. "
-          "Resume reads the paused thread back from the checkpoint file alone.")
+    flash("info", "Process restarted: nothing in memory carries over; the next step opens a new "
+          "saver on a new database connection. Resume reads the paused thread back from the "
+          "checkpoint file alone.")
 
 show_flash()
 

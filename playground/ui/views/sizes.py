@@ -9,7 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from playground.agent.client import ApiUnavailable, TicketClient
-from playground.compare import APPROACHES, DEFINITIONS, Measure, compare
+from playground.compare import APPROACHES, DEFINITIONS, POSTGRES_APPROACHES, Measure, compare
 from playground.timetravel.errors import UnknownThread
 from playground.timetravel.prune import PruneRefused, PruneReport, prune_keep_latest
 from playground.timetravel.sizes import SizeReport, size_report
@@ -168,8 +168,9 @@ def _run_compare(turns: int) -> dict:
         def progress(done: int, total: int) -> None:
             bar.progress(done / total, text=f"measuring: {done}/{total} turns")
 
+        # On a Postgres-backed server the table also shows PostgresSaver's figures.
         measures = compare(lambda: client.get_ticket("t7"), list(range(1, turns + 1)), 0,
-                           progress)
+                           progress, postgres_url=resources.database_url())
     finally:
         client.close()
         bar.empty()
@@ -180,7 +181,8 @@ def _table(measures: list[Measure], turns: int) -> pd.DataFrame:
     by_key = {(m.approach, m.turns): m for m in measures}
     shown = sorted({1, turns})
     rows = []
-    for approach in APPROACHES:
+    present = {m.approach for m in measures}
+    for approach in (a for a in (*APPROACHES, *POSTGRES_APPROACHES) if a in present):
         row = {"approach": approach}
         for turn in shown:
             after = f"after {turn} turn{'s' if turn > 1 else ''}"
@@ -201,7 +203,7 @@ def _growth_chart(measures: list[Measure]) -> alt.Chart:
             x=alt.X("turns:Q", axis=alt.Axis(tickMinStep=1)),
             y=alt.Y("stored bytes:Q", scale=alt.Scale(type="log"), title="stored bytes (log)"),
             color=alt.Color(
-                "approach:N", sort=list(APPROACHES),
+                "approach:N", sort=[*APPROACHES, *POSTGRES_APPROACHES],
                 legend=alt.Legend(orient="bottom", columns=2, title=None, labelLimit=260),
             ),
             tooltip=["approach", "turns", alt.Tooltip("stored bytes:Q", format=",")],

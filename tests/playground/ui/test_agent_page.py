@@ -64,3 +64,19 @@ def test_unclear_request_is_answered_and_nothing_pauses(app, ui):
 
     assert "could not understand 'make coffee'" in ui.texts(at)
     assert "Paused before" not in ui.texts(at)
+
+
+def test_restart_in_one_session_leaves_other_sessions_saver_open(app, ui):
+    from playground.ui import resources
+
+    other = _agent(app)
+    ui.button(other, "Run turn").click().run()
+    in_use = resources.saver()  # what another session may be in the middle of a call on
+    at = _agent(app)
+
+    ui.button(at, "Restart process").click().run()
+
+    assert in_use.conn.execute("SELECT 1").fetchone() == (1,)  # not closed under them
+    assert resources.saver() is not in_use  # the next step gets a new saver
+    ui.button(other, "Resume").click().run()
+    assert 'priority is high at "v2"' in ui.texts(other)

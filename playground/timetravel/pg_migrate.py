@@ -1,0 +1,261 @@
+"""Repair a thread stranded by a schema change in a PostgresSaver database (see ``migrate``).
+
+The rename and its refusals are the SQLite module's; only the storage differs. PostgresSaver
+keeps the checkpoint as JSONB: primitive values inline in ``channel_values``, every channel's
+version in ``channel_versions``, and any other value as a ``checkpoint_blobs`` row keyed by
+``(channel, version)``, which the saver finds by joining on the head's ``channel_versions``.
+
+So renaming ``old`` in the head also needs a blob row under the new name. Older checkpoints of
+the thread hold the same ``(old, version)`` and still join on that row, so it is never renamed:
+the rename inserts a copy under ``(new, version)`` and leaves the old row to the history that
+needs it (replaying an old checkpoint then still works under the old schema). Prune deletes the
+old row once no kept checkpoint refers to it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from psycopg.types.json import Jsonb
+
+from playground.timetravel.migrate import (
+    _DELTA_COUNTERS,
+    _REQUIRED,
+    MigrationRefused,
+    MigrationReport,
+    _renamed_keys,
+    is_internal,
+)
+
+_TABLES = ("checkpoints", "checkpoint_blobs", "checkpoint_writes")
+
+
+def _require_tables(conn) -> None:
+    found = {
+        row["table_name"]
+        for row in conn.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = "
+            "current_schema() AND table_name = ANY(%s)",
+            (list(_TABLES),),
+        )
+    }
+    if len(found) < len(_TABLES):
+        raise MigrationRefused(
+            "this database has no PostgresSaver tables (checkpoints, checkpoint_blobs, "
+            "checkpoint_writes): point at the checkpoint database of a LangGraph app"
+        )
+
+
+def _channels(checkpoint: dict) -> list[str]:
+    seen = dict.fromkeys(checkpoint.get("channel_values") or {})
+    seen.update(dict.fromkeys(checkpoint.get("channel_versions") or {}))
+    return list(seen)
+
+
+def threads_with_channel_pg(conn, channel: str) -> list[str]:
+    """Ids of the threads whose newest root checkpoint holds ``channel`` (value or version).
+
+    Args:
+        conn: a psycopg connection (dict rows) to a PostgresSaver database.
+        channel: the state key, e.g. ``etag``.
+
+    Raises:
+        MigrationRefused: the database has no PostgresSaver tables.
+    """
+    _require_tables(conn)
+    # The head is the largest checkpoint_id, the row PostgresSaver.get_tuple resumes from.
+    rows = conn.execute(
+        "SELECT thread_id FROM ("
+        "  SELECT DISTINCT ON (thread_id) thread_id, checkpoint FROM checkpoints "
+        "  WHERE checkpoint_ns = '' ORDER BY thread_id, checkpoint_id DESC"
+        ") heads WHERE jsonb_typeof(checkpoint -> 'channel_values') = 'object' "
+        "AND (checkpoint -> 'channel_values' ? %(c)s OR checkpoint -> 'channel_versions' ? %(c)s) "
+        "ORDER BY thread_id",
+        {"c": channel},
+    ).fetchall()
+    return [row["thread_id"] for row in rows]
+
+
+@dataclass(frozen=True)
+class _Plan:
+    report: MigrationReport
+    checkpoint: dict
+    blob_version: str | None  # the version of old's blob row to copy under new, if any
+
+
+def _plan(conn, thread_id: str, old: str, new: str) -> _Plan:
+    """Work out the rewritten JSONB, the blob to copy and the report, refusing anything unsafe."""
+    keep_both = f"keep {old!r} in the schema next to {new!r} (add-then-remove) instead"
+    if old == new:
+        raise MigrationRefused(f"old and new are both {old!r}: nothing to rename")
+    for name in (old, new):
+        if is_internal(name):
+            raise MigrationRefused(
+                f"{name!r} is one of LangGraph's internal channels: only state keys can be renamed"
+            )
+    _require_tables(conn)
+    head = conn.execute(
+        "SELECT checkpoint_id, checkpoint, metadata FROM checkpoints "
+        "WHERE thread_id = %s AND checkpoint_ns = '' ORDER BY checkpoint_id DESC LIMIT 1",
+        (thread_id,),
+    ).fetchone()
+    if head is None:
+        raise MigrationRefused(
+            f"thread {thread_id!r} has no checkpoints in this database: check the id; "
+            f"threads_with_channel_pg(conn, {old!r}) lists the threads that hold {old!r}"
+        )
+    checkpoint_id, checkpoint = head["checkpoint_id"], head["checkpoint"]
+    where = f"thread {thread_id!r}, checkpoint {checkpoint_id}"
+    missing = [k for k in _REQUIRED if not isinstance(checkpoint, dict) or k not in checkpoint]
+    if missing or not all(isinstance(checkpoint[k], dict) for k in _REQUIRED):
+        raise MigrationRefused(
+            f"{where}: the checkpoint lacks {', '.join(missing or _REQUIRED)}, so it is not a "
+            f"checkpoint this tool understands: {keep_both}"
+        )
+    # JSON read into Python and written back must be the same JSONB, or the rewrite would
+    # change more than the rename (the JSONB twin of migrate's byte-for-byte check).
+    same = conn.execute(
+        "SELECT checkpoint = %s AS same FROM checkpoints WHERE thread_id = %s "
+        "AND checkpoint_ns = '' AND checkpoint_id = %s",
+        (Jsonb(checkpoint), thread_id, checkpoint_id),
+    ).fetchone()
+    if not same["same"]:
+        raise MigrationRefused(f"{where}: the JSONB does not round-trip exactly: {keep_both}")
+
+    values, versions, seen = (checkpoint[k] for k in _REQUIRED)
+    pending_old = conn.execute(
+        "SELECT count(*) AS n FROM checkpoint_writes WHERE thread_id = %s AND checkpoint_ns = '' "
+        "AND checkpoint_id = %s AND channel = %s",
+        (thread_id, checkpoint_id, old),
+    ).fetchone()["n"]
+    if old not in values and old not in versions and not pending_old:
+        state_channels = [c for c in _channels(checkpoint) if not is_internal(c)]
+        raise MigrationRefused(
+            f"{where}: channel {old!r} is not in the newest checkpoint (its channels: "
+            f"{', '.join(state_channels) or 'none'}): nothing to rename; "
+            "threads_with_channel_pg lists the threads whose head holds a channel"
+        )
+    if values.get(new) is not None or new in versions or any(
+        isinstance(s, dict) and new in s for s in seen.values()
+    ):
+        raise MigrationRefused(
+            f"{where}: channel {new!r} already holds a value or version; renaming {old!r} onto "
+            f"it would overwrite it: rename to a free key, or {keep_both}"
+        )
+    counters = (head["metadata"] or {}).get(_DELTA_COUNTERS)
+    if isinstance(counters, dict) and old in counters:
+        raise MigrationRefused(
+            f"{where}: {old!r} is a DeltaChannel rebuilt from ancestor writes stored under that "
+            f"name, which renaming the newest checkpoint cannot move: {keep_both}"
+        )
+
+    blob_version = None
+    if old in versions:
+        version = str(versions[old])
+        blob = conn.execute(
+            "SELECT type, blob FROM checkpoint_blobs WHERE thread_id = %s AND checkpoint_ns = '' "
+            "AND channel = %s AND version = %s",
+            (thread_id, old, version),
+        ).fetchone()
+        if blob is not None:
+            taken = conn.execute(
+                "SELECT type, blob FROM checkpoint_blobs WHERE thread_id = %s "
+                "AND checkpoint_ns = '' AND channel = %s AND version = %s",
+                (thread_id, new, version),
+            ).fetchone()
+            if taken is not None and (taken["type"], taken["blob"]) != (blob["type"], blob["blob"]):
+                raise MigrationRefused(
+                    f"{where}: a different blob is already stored for {new!r} at version "
+                    f"{version} (an older checkpoint used that name): {keep_both}"
+                )
+            blob_version = version
+
+    changed = []
+    if old in values:
+        checkpoint["channel_values"] = _renamed_keys(values, old, new)
+        changed.append("channel_values")
+    if old in versions:
+        checkpoint["channel_versions"] = _renamed_keys(versions, old, new)
+        changed.append("channel_versions")
+    for node, node_seen in seen.items():
+        if isinstance(node_seen, dict) and old in node_seen:
+            seen[node] = _renamed_keys(node_seen, old, new)
+            changed.append(f"versions_seen[{node}]")
+    updated = checkpoint.get("updated_channels")
+    if isinstance(updated, list) and old in updated:
+        checkpoint["updated_channels"] = list(
+            dict.fromkeys(new if channel == old else channel for channel in updated)
+        )
+        changed.append("updated_channels")
+    if blob_version is not None:
+        changed.append("checkpoint_blobs")
+    if pending_old:
+        changed.append("writes")
+    report = MigrationReport(
+        thread_id=thread_id,
+        checkpoint_id=checkpoint_id,
+        old=old,
+        new=new,
+        changed=tuple(changed),
+        writes_renamed=pending_old,
+        applied=False,
+    )
+    return _Plan(report, checkpoint, blob_version)
+
+
+def rename_channel_pg(
+    conn, thread_id: str, old: str, new: str, *, apply: bool = False
+) -> MigrationReport:
+    """Rename state channel ``old`` to ``new`` in a thread's newest root checkpoint, on Postgres.
+
+    Covers the head's JSONB (channel_values, channel_versions, each node's versions_seen,
+    updated_channels), the value's blob row (copied under ``new`` at the same version; the old
+    row stays for the older checkpoints that share it) and the head's pending writes.
+
+    Args:
+        conn: a psycopg connection (dict rows, autocommit) to a PostgresSaver database.
+        thread_id: the thread to repair.
+        old: the key the thread was written with (e.g. ``etag``).
+        new: the key the current schema uses (e.g. ``version``).
+        apply: change the database; by default only report what would change.
+
+    Returns:
+        The report, with ``applied`` telling whether the database changed; ``changed`` names
+        ``checkpoint_blobs`` when a blob row was copied.
+
+    Raises:
+        MigrationRefused: the thread is unknown; the head is not a checkpoint this tool
+            understands; ``old`` is absent; ``new`` already holds a value or version; ``old``
+            is a DeltaChannel. Nothing was changed.
+    """
+    if not apply:
+        return _plan(conn, thread_id, old, new).report
+    # Plan again inside the transaction that writes: a saver may have written since a dry run.
+    with conn.transaction():
+        # The head row is locked so a concurrent resume cannot slip between plan and write.
+        conn.execute(
+            "SELECT 1 FROM checkpoints WHERE thread_id = %s AND checkpoint_ns = '' FOR UPDATE",
+            (thread_id,),
+        )
+        plan = _plan(conn, thread_id, old, new)
+        key = (thread_id, plan.report.checkpoint_id)
+        conn.execute(
+            "UPDATE checkpoints SET checkpoint = %s "
+            "WHERE thread_id = %s AND checkpoint_ns = '' AND checkpoint_id = %s",
+            (Jsonb(plan.checkpoint), *key),
+        )
+        if plan.blob_version is not None:
+            conn.execute(
+                "INSERT INTO checkpoint_blobs (thread_id, checkpoint_ns, channel, version, type, "
+                "blob) SELECT thread_id, checkpoint_ns, %s, version, type, blob "
+                "FROM checkpoint_blobs WHERE thread_id = %s AND checkpoint_ns = '' "
+                "AND channel = %s AND version = %s "
+                "ON CONFLICT (thread_id, checkpoint_ns, channel, version) DO NOTHING",
+                (new, thread_id, old, plan.blob_version),
+            )
+        conn.execute(
+            "UPDATE checkpoint_writes SET channel = %s WHERE thread_id = %s "
+            "AND checkpoint_ns = '' AND checkpoint_id = %s AND channel = %s",
+            (new, *key, old),
+        )
+    return MigrationReport(**{**plan.report.__dict__, "applied": True})
