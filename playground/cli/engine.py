@@ -243,18 +243,26 @@ def _migrate(args: argparse.Namespace) -> int:
     old, sep, new = args.rename.partition("=")
     if not sep or not old or not new or old == new:
         raise ValueError(f"--rename wants OLD=NEW with two different keys, got {args.rename!r}")
-    source, conn = (
-        _sqlite_for_writing(args.db, "migrate --apply")
-        if args.apply else (open_source(args.db), None)
-    )
+    if is_postgres_url(args.db):
+        from playground.timetravel.pg_migrate import rename_channel_pg, threads_with_channel_pg
+
+        # A read-only session (default_transaction_read_only) is enough for the dry run.
+        source = open_source(args.db, writable=args.apply)
+        conn, rename, holding = source.conn, rename_channel_pg, threads_with_channel_pg
+    else:
+        source, conn = (
+            _sqlite_for_writing(args.db, "migrate --apply")
+            if args.apply else (open_source(args.db), None)
+        )
+        rename, holding = rename_channel, threads_with_channel
     try:
         conn = conn if conn is not None else source.conn
-        threads = [args.thread] if args.thread else threads_with_channel(conn, old)
+        threads = [args.thread] if args.thread else holding(conn, old)
         if not threads:
             print(f"no thread holds {old!r} in its newest checkpoint: nothing to do")
             return 0
         for thread_id in threads:
-            report = rename_channel(conn, thread_id, old, new, apply=args.apply)
+            report = rename(conn, thread_id, old, new, apply=args.apply)
             verb = "renamed" if report.applied else "would rename"
             print(f"{thread_id}: {verb} {old} -> {new} in checkpoint {report.checkpoint_id} "
                   f"({', '.join(report.changed)})")
@@ -270,12 +278,18 @@ def _export(args: argparse.Namespace) -> int:
 
     source = open_source(args.db)
     try:
-        if source.kind != "sqlite":
+        if source.kind == "postgres":
+            from playground.timetravel.pg_transfer import export_thread_pg
+
+            export = export_thread_pg
+        elif source.kind == "sqlite":
+            export = export_thread
+        else:
             raise CheckpointDbError(
-                f"export works on SQLite checkpoint files for now, not {args.db}"
+                f"export works on SQLite checkpoint files and Postgres, not {args.db}"
             )
         load_tree(source, args.thread)
-        print(dumps_export(export_thread(source.conn, args.thread)))
+        print(dumps_export(export(source.conn, args.thread)))
     finally:
         source.close()
     return 0
@@ -288,15 +302,31 @@ def _import(args: argparse.Namespace) -> int:
         data = json.loads(args.file.read_text())
     except json.JSONDecodeError as exc:
         raise ValueError(f"{args.file}: not JSON ({exc})") from None
-    if not is_postgres_url(args.db) and not Path(args.db).exists():
-        # Importing a shared scenario into a new file: make an empty checkpoint database first.
-        with open_sqlite_saver(args.db):
-            pass
-    source, conn = _sqlite_for_writing(args.db, "import")
-    try:
-        report = import_thread(conn, data, thread_id=args.thread)
-    finally:
-        source.close()
+    if is_postgres_url(args.db):
+        from playground.timetravel.pg_transfer import import_thread_pg
+
+        source = open_source(args.db, writable=True)
+        try:
+            report = import_thread_pg(source.conn, data, thread_id=args.thread)
+        finally:
+            source.close()
+    else:
+        storage = data.get("storage", "sqlite") if isinstance(data, dict) else "sqlite"
+        if storage != "sqlite":
+            # import_thread would stop at the first JSONB cell with a less helpful message.
+            raise ValueError(
+                f"{args.file}: exported from a {storage} checkpoint database, whose rows a "
+                "SQLite file cannot hold: import it into a postgresql:// URL instead"
+            )
+        if not Path(args.db).exists():
+            # Importing a shared scenario into a new file: make an empty checkpoint database first.
+            with open_sqlite_saver(args.db):
+                pass
+        source, conn = _sqlite_for_writing(args.db, "import")
+        try:
+            report = import_thread(conn, data, thread_id=args.thread)
+        finally:
+            source.close()
     print(f"imported thread {report.thread_id}: {report.checkpoints} checkpoints, "
           f"{report.writes} writes")
     return 0

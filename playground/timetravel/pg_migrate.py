@@ -232,11 +232,10 @@ def rename_channel_pg(
         return _plan(conn, thread_id, old, new).report
     # Plan again inside the transaction that writes: a saver may have written since a dry run.
     with conn.transaction():
-        # The head row is locked so a concurrent resume cannot slip between plan and write.
-        conn.execute(
-            "SELECT 1 FROM checkpoints WHERE thread_id = %s AND checkpoint_ns = '' FOR UPDATE",
-            (thread_id,),
-        )
+        # Like migrate's BEGIN IMMEDIATE: no saver can add a newer head between plan and write
+        # (this mode conflicts with the ROW EXCLUSIVE lock every INSERT/UPDATE takes; readers
+        # go on). Held for the few statements below only.
+        conn.execute("LOCK TABLE checkpoints IN SHARE ROW EXCLUSIVE MODE")
         plan = _plan(conn, thread_id, old, new)
         key = (thread_id, plan.report.checkpoint_id)
         conn.execute(
