@@ -22,6 +22,7 @@ test: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
+# Postgres rows run when PLAYGROUND_DATABASE_URL (or PLAYGROUND_TEST_DATABASE_URL) is set.
 bench: $(STAMP)
 	$(BIN)/python -m bench
 

@@ -12,7 +12,14 @@ import platform
 import sys
 from pathlib import Path
 
-from bench import api_throughput, engine_scale, load, page_rerun, turn_overhead
+from bench import (
+    api_throughput,
+    engine_scale,
+    load,
+    page_rerun,
+    postgres_vs_sqlite,
+    turn_overhead,
+)
 
 RESULTS = Path(__file__).parent / "RESULTS.md"
 
@@ -61,6 +68,7 @@ def main() -> int:
         ("engine on 10,000 checkpoints", engine_scale.run),
         ("History page rerun", page_rerun.run),
         ("30 attendees at once", load.run),
+        ("Postgres vs SQLite", postgres_vs_sqlite.run),
     ]
     rows = []
     for index, (name, run) in enumerate(benches, 1):
