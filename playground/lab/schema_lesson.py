@@ -20,7 +20,8 @@ from playground.agent.turns import TurnResult, resume, start_turn, thread_config
 from playground.timetravel.errors import UnknownThread
 from playground.timetravel.migrate import MigrationReport, StrandedThread, find_stranded
 from playground.timetravel.migrate import rename_channel as _rename_channel
-from playground.timetravel.source import open_source
+from playground.timetravel.pg_migrate import find_stranded_pg, rename_channel_pg
+from playground.timetravel.source import is_postgres_url, open_source
 from playground.timetravel.tree import load_tree
 
 STRANDED = "schema-stranded"
@@ -119,39 +120,58 @@ def _connect(checkpoints: Path) -> sqlite3.Connection:
     return sqlite3.connect(str(checkpoints), check_same_thread=False, timeout=30)
 
 
+def _postgres(checkpoints: str | Path):
+    """A writable psycopg connection (dict rows, autocommit) for a Postgres checkpoint URL."""
+    import psycopg
+    from psycopg.rows import dict_row
+
+    return psycopg.connect(str(checkpoints), autocommit=True, prepare_threshold=0,
+                           row_factory=dict_row)
+
+
 def stranded_threads(
-    checkpoints: Path, thread_prefix: str = "", schema: str = NEW
+    checkpoints: str | Path, thread_prefix: str = "", schema: str = NEW
 ) -> tuple[StrandedThread, ...]:
     """Threads whose newest checkpoint holds channels ``schema`` lacks (``find_stranded``).
 
     Args:
-        checkpoints: the SQLite checkpoint file.
+        checkpoints: the SQLite checkpoint file, or a Postgres URL.
         thread_prefix: keep only thread ids starting with it (one workspace's threads).
         schema: the schema as deployed now.
     """
-    with closing(_connect(checkpoints)) as conn:
-        found = find_stranded(conn, schema_keys(schema))
+    if is_postgres_url(checkpoints):
+        with _postgres(checkpoints) as conn:
+            found = find_stranded_pg(conn, schema_keys(schema))
+    else:
+        with closing(_connect(checkpoints)) as conn:
+            found = find_stranded(conn, schema_keys(schema))
     return tuple(t for t in found if t.thread_id.startswith(thread_prefix))
 
 
-def preview_repair(checkpoints: Path, thread_id: str) -> MigrationReport:
+def preview_repair(checkpoints: str | Path, thread_id: str) -> MigrationReport:
     """Step 4a: what renaming ``etag`` to ``version`` in the thread's head would change (dry run).
 
     Raises:
         MigrationRefused: the rename is not possible; the message says why and what to do.
     """
-    with closing(_connect(checkpoints)) as conn:
-        return _rename_channel(conn, thread_id, OLD, NEW, apply=False)
+    return _rename(checkpoints, thread_id, apply=False)
 
 
-def apply_repair(checkpoints: Path, thread_id: str) -> MigrationReport:
+def apply_repair(checkpoints: str | Path, thread_id: str) -> MigrationReport:
     """Step 4b: rename ``etag`` to ``version`` in the thread's newest checkpoint.
 
     Raises:
         MigrationRefused: the rename is not possible; nothing was changed.
     """
+    return _rename(checkpoints, thread_id, apply=True)
+
+
+def _rename(checkpoints: str | Path, thread_id: str, apply: bool) -> MigrationReport:
+    if is_postgres_url(checkpoints):
+        with _postgres(checkpoints) as conn:
+            return rename_channel_pg(conn, thread_id, OLD, NEW, apply=apply)
     with closing(_connect(checkpoints)) as conn:
-        return _rename_channel(conn, thread_id, OLD, NEW, apply=True)
+        return _rename_channel(conn, thread_id, OLD, NEW, apply=apply)
 
 
 def resume_repaired(graph_version: CompiledStateGraph, thread_id: str) -> StepResult:
@@ -203,7 +223,9 @@ class ThreadLook:
         return bool(self.waiting_at) and self.holds_old_key and NEW not in self.channels
 
 
-def look(checkpoints: Path, graph_version: CompiledStateGraph, thread_id: str) -> ThreadLook:
+def look(
+    checkpoints: str | Path, graph_version: CompiledStateGraph, thread_id: str
+) -> ThreadLook:
     """Read a thread's newest checkpoint from the file, and what the new graph makes of it."""
     source = open_source(checkpoints)
     try:

@@ -14,6 +14,7 @@ old row once no kept checkpoint refers to it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from psycopg.types.json import Jsonb
@@ -23,8 +24,11 @@ from playground.timetravel.migrate import (
     _REQUIRED,
     MigrationRefused,
     MigrationReport,
+    StrandedThread,
     _renamed_keys,
+    _suggest,
     is_internal,
+    pending_nodes,
 )
 
 _TABLES = ("checkpoints", "checkpoint_blobs", "checkpoint_writes")
@@ -258,3 +262,32 @@ def rename_channel_pg(
             (new, *key, old),
         )
     return MigrationReport(**{**plan.report.__dict__, "applied": True})
+
+
+def find_stranded_pg(conn, schema_keys: Iterable[str]) -> list[StrandedThread]:
+    """Threads whose newest root checkpoint holds channels the schema lacks, on Postgres.
+
+    The same rules as :func:`playground.timetravel.migrate.find_stranded`, read from the JSONB
+    head rows (small values are inline there, which is all the suggestions need).
+    """
+    if isinstance(schema_keys, str):
+        raise TypeError("schema_keys is one string: pass the keys as a list, e.g. ['ticket_id']")
+    schema = set(schema_keys)
+    stranded = []
+    for row in conn.execute(
+        "SELECT DISTINCT ON (thread_id) thread_id, checkpoint_id, checkpoint FROM checkpoints "
+        "WHERE checkpoint_ns = '' ORDER BY thread_id, checkpoint_id DESC"
+    ):
+        checkpoint = row["checkpoint"] or {}
+        unknown = [c for c in _channels(checkpoint) if not is_internal(c) and c not in schema]
+        if unknown:
+            stranded.append(
+                StrandedThread(
+                    thread_id=row["thread_id"],
+                    checkpoint_id=row["checkpoint_id"],
+                    next=pending_nodes(checkpoint),
+                    unknown_channels=tuple(unknown),
+                    suggestions=tuple(_suggest(checkpoint, unknown, schema)),
+                )
+            )
+    return stranded

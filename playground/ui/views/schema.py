@@ -45,12 +45,7 @@ _BADGES = {
 context = page_context()
 workspace = context.workspace
 resources.saver()  # the checkpoint file and its tables exist before the lesson reads them
-if resources.database_url():
-    st.title(":material/schema: Schema")
-    st.info("The schema lesson reads and repairs SQLite checkpoint files. This server keeps its "
-            "checkpoints in Postgres: start a playground with the default SQLite file for it.")
-    st.stop()
-checkpoints = resources.checkpoints_path()
+checkpoints = resources.checkpoints_target()
 stranded_id = workspace.thread_id(STRANDED)
 add_remove_id = workspace.thread_id(ADD_REMOVE)
 room = workspace.room
@@ -87,7 +82,7 @@ def _act(action: str) -> None:
     ctx = page_context()
     space = ctx.workspace
     thread, other_thread = space.thread_id(STRANDED), space.thread_id(ADD_REMOVE)
-    path = resources.checkpoints_path()
+    path = resources.checkpoints_target()
     try:
         if action == "start over":
             for thread_id in (thread, other_thread):

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 import altair as alt
 import pandas as pd
 import streamlit as st
@@ -11,6 +9,7 @@ import streamlit as st
 from playground.agent.client import ApiUnavailable, TicketClient
 from playground.compare import APPROACHES, DEFINITIONS, POSTGRES_APPROACHES, Measure, compare
 from playground.timetravel.errors import UnknownThread
+from playground.timetravel.pg_prune import prune_keep_latest_pg
 from playground.timetravel.prune import PruneRefused, PruneReport, prune_keep_latest
 from playground.timetravel.sizes import SizeReport, size_report
 from playground.timetravel.source import open_source
@@ -53,17 +52,14 @@ def _growth(report: SizeReport, over: str) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=[over, "stored so far", "a resume loads"]).set_index(over)
 
 
-def _prune_connection() -> sqlite3.Connection:
-    # The shared saver's connection is left alone: prune runs in its own transaction.
-    return sqlite3.connect(resources.checkpoints_path(), timeout=30)
-
-
 def _prune(keep: int, dry_run: bool) -> PruneReport:
-    conn = _prune_connection()
+    # The shared saver's connection is left alone: prune runs on a connection of its own.
+    source = open_source(resources.checkpoints_target(), writable=True)
     try:
-        return prune_keep_latest(conn, context.thread_id, keep, dry_run=dry_run)
+        prune = prune_keep_latest_pg if source.kind == "postgres" else prune_keep_latest
+        return prune(source.conn, context.thread_id, keep, dry_run=dry_run)
     finally:
-        conn.close()
+        source.close()
 
 
 def thread_section() -> None:
@@ -107,11 +103,7 @@ def thread_section() -> None:
     st.caption("The red line keeps climbing with every checkpoint; the blue one stays flat. "
                "The area between them is history: worth keeping for time travel, not needed "
                "to resume.")
-    if resources.database_url():
-        st.caption("Prune works on SQLite checkpoint files; this server keeps its checkpoints in "
-                   "Postgres, where pruning is not built yet.")
-    else:
-        prune_section(report)
+    prune_section(report)
 
 
 def prune_section(report: SizeReport) -> None:
