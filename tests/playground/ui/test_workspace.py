@@ -1,0 +1,32 @@
+"""Rooms keep attendees apart: tenants and thread ids never cross from one room to another."""
+
+from __future__ import annotations
+
+import pytest
+
+from playground.ui.workspace import Workspace, normalize_room
+
+
+@pytest.mark.parametrize("thread", ["thread-1", "../other/thread-1", "other/thread-1", "", "/"])
+def test_any_thread_name_stays_inside_its_room(thread):
+    mine = Workspace("mine")
+
+    thread_id = mine.thread_id(thread)
+
+    assert thread_id.startswith("mine/")
+    assert mine.thread_name(thread_id) == thread
+    assert Workspace("other").thread_name(thread_id) is None
+
+
+@pytest.mark.parametrize(
+    ("code", "expected"),
+    [("Monday-Class", "monday-class"), ("ab", None), ("a/b", None), ("../x", None),
+     ("x" * 33, None), ("room 1", None), ("-lead", None)],
+)
+def test_room_codes_are_short_plain_names(code, expected):
+    assert normalize_room(code) == expected
+
+
+def test_each_room_is_its_own_api_tenant():
+    assert Workspace("a").tenant != Workspace("b").tenant
+    assert Workspace("a").tenant == "room-a"
