@@ -10,6 +10,8 @@ from pathlib import Path
 
 from langgraph.checkpoint.sqlite import SqliteSaver
 
+from playground.timetravel.source import is_postgres_url
+
 DEFAULT_CHECKPOINTS = Path(".playground") / "checkpoints.sqlite"
 DEFAULT_SQLITE_TIMEOUT = 30.0
 SQLITE_TIMEOUT_ENV = "PLAYGROUND_SQLITE_TIMEOUT"
@@ -55,11 +57,6 @@ def open_sqlite_saver(path: str | Path = DEFAULT_CHECKPOINTS) -> Iterator[Sqlite
         yield saver
     finally:
         conn.close()
-
-
-def is_postgres_url(target: str | Path) -> bool:
-    """True for ``postgresql://`` and ``postgres://`` URLs."""
-    return str(target).startswith(("postgresql://", "postgres://"))
 
 
 def postgres_saver(url: str, max_size: int = 10):

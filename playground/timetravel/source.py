@@ -56,9 +56,9 @@ class CheckpointSource(Protocol):
     def close(self) -> None: ...
 
 
-def is_postgres_url(target: str) -> bool:
-    """True for ``postgresql://`` and ``postgres://`` URLs."""
-    return target.startswith(("postgresql://", "postgres://"))
+def is_postgres_url(target: str | Path) -> bool:
+    """True for ``postgresql://`` and ``postgres://`` URLs (a Path never is one)."""
+    return str(target).startswith(("postgresql://", "postgres://"))
 
 
 def open_source(
