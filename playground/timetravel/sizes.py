@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 
 from playground.timetravel.records import CheckpointRecord
 
@@ -51,7 +52,7 @@ class SizeReport:
 
 def size_report(thread_id: str, records: Sequence[CheckpointRecord]) -> SizeReport:
     """Sum a thread's bytes from its checkpoint records (any order)."""
-    ordered = sorted(records, key=lambda r: r.checkpoint_id)
+    ordered = sorted(records, key=attrgetter("checkpoint_id"))
     points, total = [], 0
     turns: list[tuple[int, int]] = []
     turn = 0
@@ -60,7 +61,7 @@ def size_report(thread_id: str, records: Sequence[CheckpointRecord]) -> SizeRepo
             turns.append((turn, total))
         if record.source == "input" or turn == 0:
             turn += 1
-        total += record.stored_bytes
+        total += record.blob_bytes + record.metadata_bytes + record.writes_bytes
         points.append(
             SizePoint(ordinal, record.checkpoint_id, record.source, record.blob_bytes,
                       record.metadata_bytes, record.writes_bytes, total)

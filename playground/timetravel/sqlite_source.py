@@ -187,14 +187,17 @@ class SqliteSource:
             (thread_id, checkpoint_ns),
         )
         records = []
+        append, loads, record = records.append, orjson.loads, CheckpointRecord  # hot loop
         for cid, parent, metadata, blob_bytes in rows:
-            meta = _metadata(metadata)
-            records.append(
-                CheckpointRecord(
-                    cid, parent, checkpoint_ns, meta.get("step"), meta.get("source"),
-                    blob_bytes or 0, len(metadata or b""), writes.get(cid) or 0,
-                )
-            )
+            try:
+                meta = loads(metadata) if metadata else {}
+            except orjson.JSONDecodeError:
+                meta = {}
+            if not isinstance(meta, dict):
+                meta = {}
+            append(record(cid, parent, checkpoint_ns, meta.get("step"), meta.get("source"),
+                          blob_bytes or 0, len(metadata) if metadata else 0,
+                          writes.get(cid) or 0))
         if not records:
             raise UnknownThread(f"no thread {thread_id!r} in {self.label}")
         return records
@@ -281,13 +284,3 @@ class SqliteSource:
             PendingWrite(_task_node(path), channel, decode_write(type_, value), len(value or b""))
             for path, channel, type_, value in rows
         ]
-
-
-def _metadata(raw: bytes | str | None) -> dict:
-    if not raw:
-        return {}
-    try:
-        value = orjson.loads(raw)
-    except orjson.JSONDecodeError:
-        return {}
-    return value if isinstance(value, dict) else {}
