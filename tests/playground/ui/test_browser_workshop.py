@@ -9,38 +9,34 @@ from __future__ import annotations
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+from tests.playground.ui.browser import (
+    ARGS,
+    CHROMIUM,
+    Tab,
+    chromium_missing,
+    free_port,
+    wait_until_up,
+)
+
 SHOTS = Path(__file__).resolve().parents[3] / "assets" / "screenshots"
 
 pytestmark = pytest.mark.skipif(
-    not Path(CHROMIUM).exists() and not os.environ.get("CI"),
+    chromium_missing() and not os.environ.get("CI"),
     reason="Debian chromium is not installed (bash .ci/run installs it)",
 )
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """``playground run`` on a free port with its own checkpoint and ticket files."""
     home = tmp_path_factory.mktemp("browser")
-    port = _free_port()
+    port = free_port()
     env = dict(os.environ, PLAYGROUND_CHECKPOINTS=str(home / "checkpoints.sqlite"),
                PLAYGROUND_TICKETS_DB=str(home / "tickets.sqlite"))
     process = subprocess.Popen(
@@ -48,17 +44,11 @@ def server(tmp_path_factory):
         env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
     )
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as answer:
-                if answer.status == 200:
-                    break
-        except OSError:
-            if time.monotonic() > deadline or process.poll() is not None:
-                process.kill()
-                pytest.fail(f"playground run did not start: {process.stdout.read()!r}")
-            time.sleep(0.3)
+    try:
+        wait_until_up(f"{url}/_stcore/health", process)
+    except BaseException:
+        os.killpg(process.pid, signal.SIGKILL)
+        raise
     yield url
     os.killpg(process.pid, signal.SIGTERM)
     process.wait(timeout=20)
@@ -74,35 +64,11 @@ def browser():
         chromium.close()
 
 
-class Tab:
-    """One attendee's browser tab, kept in its room."""
+class WorkshopTab(Tab):
+    """A tab that also reads the tree's checkpoint count and saves screenshots."""
 
     def __init__(self, context, base: str) -> None:
-        self.page = context.new_page()
-        self.base = base
-        self.room: str | None = None
-
-    def open(self, path: str = "") -> Tab:
-        query = f"?room={self.room}" if self.room else ""
-        self.page.goto(f"{self.base}/{path}{query}")
-        self.idle()
-        if self.room is None:
-            self.room = re.search(r"room=([a-z0-9-]+)", self.page.url).group(1)
-        return self
-
-    def idle(self) -> None:
-        self.page.wait_for_timeout(300)
-        self.page.wait_for_selector(IDLE, timeout=60_000)
-
-    def click(self, label: str) -> Tab:
-        # Streamlit's buttons, by the exact label a user reads (not a selectbox's "Open" toggle).
-        label_text = self.page.locator("p", has_text=re.compile(rf"^{re.escape(label)}$"))
-        self.page.locator('[data-testid^="stBaseButton"]').filter(has=label_text).first.click()
-        self.idle()
-        return self
-
-    def text(self) -> str:
-        return self.page.inner_text("section.main, [data-testid='stMain']")
+        super().__init__(context.new_page(), base)
 
     def checkpoints(self) -> int:
         match = re.search(r"([\d,]+) checkpoints · ", self.text())
@@ -120,7 +86,7 @@ class Tab:
 def test_full_workshop_path_in_chromium(server, browser):
     # Tall viewport: a full-page screenshot of Streamlit captures only the viewport (DESIGN.md).
     context = browser.new_context(viewport={"width": 1400, "height": 2300})
-    tab = Tab(context, server).open()
+    tab = WorkshopTab(context, server).open()
     tab.shot("start")
 
     tab.open("agent").click("Run turn")
@@ -160,8 +126,8 @@ def test_full_workshop_path_in_chromium(server, browser):
 
 
 def test_two_browser_contexts_work_in_separate_workspaces(server, browser):
-    first = Tab(browser.new_context(), server).open("agent")
-    second = Tab(browser.new_context(), server).open("agent")
+    first = WorkshopTab(browser.new_context(), server).open("agent")
+    second = WorkshopTab(browser.new_context(), server).open("agent")
 
     first.click("Run turn")
     second.open("history")
