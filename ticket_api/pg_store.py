@@ -34,7 +34,7 @@ from ticket_api.records import (
     WriteResult,
 )
 from ticket_api.seed import seed_tickets
-from ticket_api.store import utc_now_iso
+from ticket_api.store import SnapshotReads, utc_now_iso
 
 POSTGRES_SCHEMES: tuple[str, ...] = ("postgresql://", "postgres://")
 
@@ -103,7 +103,7 @@ class PostgresUnavailable(RuntimeError):
     """The PostgreSQL server could not be reached or set up; the message is redacted."""
 
 
-class PostgresTicketStore:
+class PostgresTicketStore(SnapshotReads):
     """Tickets per tenant in PostgreSQL, shared by every thread and process that opens it.
 
     Each tenant is seeded lazily, inside the first transaction that touches it.
@@ -208,35 +208,6 @@ class PostgresTicketStore:
             ).fetchall()
         # JSONB keeps its own key order; sorting restores the SQLite store's canonical order.
         return [HistoryEntry(v, dict(sorted(c.items())), a, at) for v, c, a, at in rows]
-
-    def find_idempotent(self, tenant: str, key: str) -> StoredResponse | None:
-        """Return the response recorded under a tenant's Idempotency-Key, if any."""
-        with self._transaction(write=False) as conn:
-            return self._select_idempotent(conn, tenant, key)
-
-    def read_for_write(
-        self, tenant: str, ticket_id: str, idempotency_key: str | None = None,
-    ) -> tuple[StoredResponse | None, Ticket | None]:
-        """Read, in one snapshot, the response recorded under a key and the current ticket.
-
-        One snapshot matters: read separately, a retry could miss the key just before the
-        first attempt commits, then see that attempt's new version and answer a false 412.
-
-        Args:
-            tenant: Tenant owning the ticket.
-            ticket_id: Ticket about to be written.
-            idempotency_key: The request's Idempotency-Key, if any.
-
-        Returns:
-            ``(stored, ticket)``: the recorded response (None without a key or record) and
-            the ticket (None when the tenant has no such ticket).
-        """
-        self._seed_once(tenant)
-        with self._transaction(write=False) as conn:
-            stored = None
-            if idempotency_key is not None:
-                stored = self._select_idempotent(conn, tenant, idempotency_key)
-            return stored, self._select_ticket(conn, tenant, ticket_id)
 
     # -- writes --------------------------------------------------------------------------
 

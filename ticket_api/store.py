@@ -77,7 +77,44 @@ def utc_now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-class TicketStore:
+class SnapshotReads:
+    """The reads a write needs, shared by the SQLite and Postgres stores.
+
+    A store provides ``_transaction(write=False)``, ``_seed_once``, ``_select_idempotent`` and
+    ``_select_ticket``; these methods combine them the same way on either database.
+    """
+
+    def find_idempotent(self, tenant: str, key: str) -> StoredResponse | None:
+        """Return the response recorded under a tenant's Idempotency-Key, if any."""
+        with self._transaction(write=False) as conn:
+            return self._select_idempotent(conn, tenant, key)
+
+    def read_for_write(
+        self, tenant: str, ticket_id: str, idempotency_key: str | None = None,
+    ) -> tuple[StoredResponse | None, Ticket | None]:
+        """Read, in one snapshot, the response recorded under a key and the current ticket.
+
+        One snapshot matters: read separately, a retry could miss the key just before the
+        first attempt commits, then see that attempt's new version and answer a false 412.
+
+        Args:
+            tenant: Tenant owning the ticket.
+            ticket_id: Ticket about to be written.
+            idempotency_key: The request's Idempotency-Key, if any.
+
+        Returns:
+            ``(stored, ticket)``: the recorded response (None without a key or record) and
+            the ticket (None when the tenant has no such ticket).
+        """
+        self._seed_once(tenant)
+        with self._transaction(write=False) as conn:
+            stored = None
+            if idempotency_key is not None:
+                stored = self._select_idempotent(conn, tenant, idempotency_key)
+            return stored, self._select_ticket(conn, tenant, ticket_id)
+
+
+class TicketStore(SnapshotReads):
     """Tickets per tenant on one SQLite connection, safe to share between threads.
 
     Each tenant is seeded lazily, inside the first transaction that touches it.
@@ -174,35 +211,6 @@ class TicketStore:
                 (tenant, ticket_id),
             ).fetchall()
         return [HistoryEntry(v, json.loads(c), a, at) for v, c, a, at in rows]
-
-    def find_idempotent(self, tenant: str, key: str) -> StoredResponse | None:
-        """Return the response recorded under a tenant's Idempotency-Key, if any."""
-        with self._transaction(write=False) as conn:
-            return self._select_idempotent(conn, tenant, key)
-
-    def read_for_write(
-        self, tenant: str, ticket_id: str, idempotency_key: str | None = None,
-    ) -> tuple[StoredResponse | None, Ticket | None]:
-        """Read, in one snapshot, the response recorded under a key and the current ticket.
-
-        One snapshot matters: read separately, a retry could miss the key just before the
-        first attempt commits, then see that attempt's new version and answer a false 412.
-
-        Args:
-            tenant: Tenant owning the ticket.
-            ticket_id: Ticket about to be written.
-            idempotency_key: The request's Idempotency-Key, if any.
-
-        Returns:
-            ``(stored, ticket)``: the recorded response (None without a key or record) and
-            the ticket (None when the tenant has no such ticket).
-        """
-        self._seed_once(tenant)
-        with self._transaction(write=False) as conn:
-            stored = None
-            if idempotency_key is not None:
-                stored = self._select_idempotent(conn, tenant, idempotency_key)
-            return stored, self._select_ticket(conn, tenant, ticket_id)
 
     # -- writes --------------------------------------------------------------------------
 
