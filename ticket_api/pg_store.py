@@ -9,7 +9,8 @@ several statements run in one REPEATABLE READ READ ONLY snapshot (read-only tran
 fail to serialize).
 
 The tables are prefixed ``ticket_`` so that they can share a database with LangGraph's
-PostgresSaver tables (``checkpoints``, ``checkpoint_blobs``, ...).
+PostgresSaver tables (``checkpoints``, ``checkpoint_blobs``, ...). The order of operations is in
+``store_base.StoreBase``; this module holds the Postgres side.
 """
 
 from __future__ import annotations
@@ -25,16 +26,9 @@ from psycopg import sql
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
-from ticket_api.domain import Comment, Ticket, patch_problem, render_json
-from ticket_api.records import (
-    HistoryEntry,
-    IdempotencyClaim,
-    StoredResponse,
-    WriteOutcome,
-    WriteResult,
-)
-from ticket_api.seed import seed_tickets
-from ticket_api.store import SnapshotReads, utc_now_iso
+from ticket_api.domain import Comment, Ticket
+from ticket_api.records import HistoryEntry, IdempotencyClaim, StoredResponse
+from ticket_api.store_base import TICKET_COLUMNS, StoreBase, utc_now_iso
 
 POSTGRES_SCHEMES: tuple[str, ...] = ("postgresql://", "postgres://")
 
@@ -79,7 +73,6 @@ _SCHEMA: tuple[str, ...] = (
 _TABLES: tuple[str, ...] = (
     "ticket_tickets", "ticket_history", "ticket_idempotency", "ticket_tenants",
 )
-_TICKET_COLUMNS = "id, title, status, priority, assignee, comments, version"
 # Any constant works; it only has to be the same in every process that creates the schema.
 _SCHEMA_LOCK_KEY = 0x7469636B  # "tick"
 _CLAIM_ATTEMPTS = 3
@@ -103,7 +96,7 @@ class PostgresUnavailable(RuntimeError):
     """The PostgreSQL server could not be reached or set up; the message is redacted."""
 
 
-class PostgresTicketStore(SnapshotReads):
+class PostgresTicketStore(StoreBase):
     """Tickets per tenant in PostgreSQL, shared by every thread and process that opens it.
 
     Each tenant is seeded lazily, inside the first transaction that touches it.
@@ -131,9 +124,9 @@ class PostgresTicketStore(SnapshotReads):
         connect_timeout_s: float = 10.0,
         pool_timeout_s: float = 30.0,
     ) -> None:
+        super().__init__()
         self.label = redact_url(url)
         self._clock = clock
-        self._seeded: set[str] = set()  # tenants known to be seeded; see _seed_once
         # One plain connection first: it fails fast with libpq's own reason (refused, bad
         # password, no such database), where a pool would retry quietly until its timeout.
         try:
@@ -175,183 +168,67 @@ class PostgresTicketStore(SnapshotReads):
                 conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             yield conn
 
-    # -- reads ---------------------------------------------------------------------------
+    # -- statements (see StoreBase) -----------------------------------------------------
 
-    def list_tickets(self, tenant: str) -> list[Ticket]:
-        """Return every ticket of a tenant, ordered t1, t2, ... (seeding it on first use)."""
-        self._seed_once(tenant)
-        with self._transaction(write=False) as conn:
-            # COLLATE "C": byte order, as in SQLite, whatever the database's locale.
-            rows = conn.execute(
-                f"SELECT {_TICKET_COLUMNS} FROM ticket_tickets WHERE tenant = %s "
-                'ORDER BY length(id), id COLLATE "C"',
+    def _claim_tenant(self, conn: psycopg.Connection[Any], tenant: str, now: str) -> bool:
+        # Race-safe across processes: the tenant row's primary key decides who seeds. A second
+        # inserter of the same tenant waits on that key until the first commits, then inserts
+        # nothing (ON CONFLICT DO NOTHING) and so seeds nothing; if the first rolls back, the
+        # second's insert goes through and it seeds instead.
+        return conn.execute(
+            "INSERT INTO ticket_tenants (tenant, seeded_at) VALUES (%s, %s) "
+            "ON CONFLICT (tenant) DO NOTHING",
+            (tenant, now),
+        ).rowcount == 1
+
+    def _delete_tenant(self, conn: psycopg.Connection[Any], tenant: str) -> None:
+        for table in _TABLES:
+            conn.execute(
+                sql.SQL("DELETE FROM {} WHERE tenant = %s").format(sql.Identifier(table)),
                 (tenant,),
-            ).fetchall()
+            )
+
+    def _select_tickets(self, conn: psycopg.Connection[Any], tenant: str) -> list[Ticket]:
+        # COLLATE "C": byte order, as in SQLite, whatever the database's locale.
+        rows = conn.execute(
+            f"SELECT {TICKET_COLUMNS} FROM ticket_tickets WHERE tenant = %s "
+            'ORDER BY length(id), id COLLATE "C"',
+            (tenant,),
+        ).fetchall()
         return [_ticket_from_row(row) for row in rows]
 
-    def get_ticket(self, tenant: str, ticket_id: str) -> Ticket | None:
-        """Return one ticket of a tenant, or None when that tenant has no such ticket."""
-        self._seed_once(tenant)
-        with self._transaction(write=False) as conn:
-            return self._select_ticket(conn, tenant, ticket_id)
+    def _select_ticket(
+        self, conn: psycopg.Connection[Any], tenant: str, ticket_id: str,
+    ) -> Ticket | None:
+        row = conn.execute(
+            f"SELECT {TICKET_COLUMNS} FROM ticket_tickets WHERE tenant = %s AND id = %s",
+            (tenant, ticket_id),
+        ).fetchone()
+        return None if row is None else _ticket_from_row(row)
 
-    def history(self, tenant: str, ticket_id: str) -> list[HistoryEntry] | None:
-        """Return the accepted writes of a ticket, oldest first, or None if it does not exist."""
-        self._seed_once(tenant)
-        with self._transaction(write=False) as conn:
-            if self._select_ticket(conn, tenant, ticket_id) is None:
-                return None
-            rows = conn.execute(
-                "SELECT version, changes, actor, at FROM ticket_history "
-                "WHERE tenant = %s AND ticket_id = %s ORDER BY version",
-                (tenant, ticket_id),
-            ).fetchall()
+    def _select_history(
+        self, conn: psycopg.Connection[Any], tenant: str, ticket_id: str,
+    ) -> list[HistoryEntry]:
+        rows = conn.execute(
+            "SELECT version, changes, actor, at FROM ticket_history "
+            "WHERE tenant = %s AND ticket_id = %s ORDER BY version",
+            (tenant, ticket_id),
+        ).fetchall()
         # JSONB keeps its own key order; sorting restores the SQLite store's canonical order.
         return [HistoryEntry(v, dict(sorted(c.items())), a, at) for v, c, a, at in rows]
 
-    # -- writes --------------------------------------------------------------------------
+    def _select_idempotent(
+        self, conn: psycopg.Connection[Any], tenant: str, key: str,
+    ) -> StoredResponse | None:
+        row = conn.execute(
+            "SELECT fingerprint, status, body, etag FROM ticket_idempotency "
+            "WHERE tenant = %s AND key = %s",
+            (tenant, key),
+        ).fetchone()
+        return None if row is None else StoredResponse(*row)
 
-    def compare_and_set(
-        self,
-        tenant: str,
-        ticket_id: str,
-        expected_version: int,
-        changes: Mapping[str, Any],
-        *,
-        actor: str,
-        idempotency: IdempotencyClaim | None = None,
-    ) -> WriteResult:
-        """Apply changes only if the ticket is still at ``expected_version``.
-
-        The ticket update, its history row and the Idempotency-Key record commit together
-        or not at all.
-
-        Args:
-            tenant: Tenant owning the ticket.
-            ticket_id: Ticket to change.
-            expected_version: The version the caller's precondition was checked against.
-            changes: Validated field changes (see ``domain.patch_problem``).
-            actor: Who made the change, recorded in history.
-            idempotency: Key and request fingerprint to record with a successful write.
-
-        Returns:
-            WRITTEN with the new ticket; CONFLICT with the current ticket when another write
-            won; NOT_FOUND; or REPLAYED / KEY_REUSED when the key was recorded meanwhile.
-
-        Raises:
-            ValueError: If the changes fail ``domain.patch_problem``.
-        """
-        problem = patch_problem(changes)
-        if problem is not None:
-            # Field names become SQL identifiers below: only the known ones may pass.
-            raise ValueError(problem)
-        with self._transaction() as conn:
-            self._ensure_seeded(conn, tenant)
-            now = self._clock()
-            if idempotency is not None:
-                stored = self._claim_key(conn, tenant, idempotency, now)
-                if stored is not None:
-                    same = stored.fingerprint == idempotency.fingerprint
-                    outcome = WriteOutcome.REPLAYED if same else WriteOutcome.KEY_REUSED
-                    return WriteResult(outcome, stored=stored)
-            # The compare-and-set itself: the row changes only if nobody moved the version
-            # since the caller checked its precondition against it.
-            assignments = sql.SQL(", ").join(
-                sql.SQL("{} = %s").format(sql.Identifier(field)) for field in changes
-            )
-            cursor = conn.execute(
-                sql.SQL(
-                    "UPDATE ticket_tickets SET {}, version = version + 1 "
-                    "WHERE tenant = %s AND id = %s AND version = %s RETURNING {}"
-                ).format(assignments, sql.SQL(_TICKET_COLUMNS)),
-                (*changes.values(), tenant, ticket_id, expected_version),
-            )
-            if cursor.rowcount != 1:
-                if idempotency is not None:
-                    # Only successful writes are recorded under a key: give the claim back.
-                    conn.execute(
-                        "DELETE FROM ticket_idempotency WHERE tenant = %s AND key = %s",
-                        (tenant, idempotency.key),
-                    )
-                current = self._select_ticket(conn, tenant, ticket_id)
-                if current is None:
-                    return WriteResult(WriteOutcome.NOT_FOUND)
-                # Someone else won: the caller's precondition is stale.
-                return WriteResult(WriteOutcome.CONFLICT, ticket=current)
-            row = cursor.fetchone()
-            assert row is not None  # rowcount was 1
-            new = _ticket_from_row(row)
-            conn.execute(
-                "INSERT INTO ticket_history (tenant, ticket_id, version, changes, actor, at) "
-                "VALUES (%s, %s, %s, %s, %s, %s)",
-                (tenant, ticket_id, new.version, Jsonb(dict(changes)), actor, now),
-            )
-            stored = None
-            if idempotency is not None:
-                stored = StoredResponse(
-                    fingerprint=idempotency.fingerprint, status=200,
-                    body=render_json(new.to_body()), etag=new.etag,
-                )
-                conn.execute(
-                    "UPDATE ticket_idempotency SET status = %s, body = %s, etag = %s "
-                    "WHERE tenant = %s AND key = %s",
-                    (stored.status, stored.body, stored.etag, tenant, idempotency.key),
-                )
-            return WriteResult(WriteOutcome.WRITTEN, ticket=new, stored=stored)
-
-    def add_ticket(self, tenant: str, ticket: Ticket) -> None:
-        """Insert a ticket for a tenant (seeding the tenant first); used by tests and demos.
-
-        Raises:
-            psycopg.errors.UniqueViolation: If the tenant already has a ticket with that id.
-        """
-        with self._transaction() as conn:
-            self._ensure_seeded(conn, tenant)
-            self._insert_tickets(conn, tenant, [ticket])
-
-    def reset_tenant(self, tenant: str) -> None:
-        """Restore a tenant's seed tickets and forget its history and Idempotency-Keys."""
-        with self._transaction() as conn:
-            for table in _TABLES:
-                conn.execute(
-                    sql.SQL("DELETE FROM {} WHERE tenant = %s").format(sql.Identifier(table)),
-                    (tenant,),
-                )
-            self._ensure_seeded(conn, tenant)
-
-    # -- helpers -------------------------------------------------------------------------
-
-    def _seed_once(self, tenant: str) -> None:
-        """Seed a tenant unless this store already knows it is seeded.
-
-        Tenants are never unseeded (a reset re-seeds in the same transaction, in whichever
-        process runs it), so once seen a tenant stays seeded and reads skip the write.
-        """
-        if tenant in self._seeded:
-            return
-        with self._transaction() as conn:
-            self._ensure_seeded(conn, tenant)
-        self._seeded.add(tenant)  # only after COMMIT: a rolled-back seed must be retried
-
-    def _ensure_seeded(self, conn: psycopg.Connection[Any], tenant: str) -> None:
-        """Insert a tenant's seed tickets if it has none yet (call inside a transaction).
-
-        Race-safe across processes: the tenant row's primary key decides who seeds. A second
-        inserter of the same tenant waits on that key until the first commits, then inserts
-        nothing (ON CONFLICT DO NOTHING) and so seeds nothing; if the first rolls back, the
-        second's insert goes through and it seeds instead.
-        """
-        claimed = conn.execute(
-            "INSERT INTO ticket_tenants (tenant, seeded_at) VALUES (%s, %s) "
-            "ON CONFLICT (tenant) DO NOTHING",
-            (tenant, self._clock()),
-        ).rowcount
-        if claimed == 1:
-            self._insert_tickets(conn, tenant, seed_tickets())
-
-    @staticmethod
     def _claim_key(
-        conn: psycopg.Connection[Any], tenant: str, claim: IdempotencyClaim, now: str,
+        self, conn: psycopg.Connection[Any], tenant: str, claim: IdempotencyClaim, now: str,
     ) -> StoredResponse | None:
         """Reserve an Idempotency-Key for this transaction, or return its recorded response.
 
@@ -371,19 +248,60 @@ class PostgresTicketStore(SnapshotReads):
             if inserted == 1:
                 return None
             # READ COMMITTED: this new statement sees the row the other transaction committed.
-            stored = PostgresTicketStore._select_idempotent(conn, tenant, claim.key)
+            stored = self._select_idempotent(conn, tenant, claim.key)
             if stored is not None:
                 return stored
             # A reset deleted the record between the two statements: claim again.
         raise RuntimeError(f"Idempotency-Key {claim.key!r} kept changing; retry the request")
 
-    @staticmethod
+    def _release_key(self, conn: psycopg.Connection[Any], tenant: str, key: str) -> None:
+        conn.execute(
+            "DELETE FROM ticket_idempotency WHERE tenant = %s AND key = %s", (tenant, key),
+        )
+
+    def _update_if_version(
+        self, conn: psycopg.Connection[Any], tenant: str, ticket_id: str,
+        expected_version: int, changes: Mapping[str, Any],
+    ) -> Ticket | None:
+        assignments = sql.SQL(", ").join(
+            sql.SQL("{} = %s").format(sql.Identifier(field)) for field in changes
+        )
+        row = conn.execute(
+            sql.SQL(
+                "UPDATE ticket_tickets SET {}, version = version + 1 "
+                "WHERE tenant = %s AND id = %s AND version = %s RETURNING {}"
+            ).format(assignments, sql.SQL(TICKET_COLUMNS)),
+            (*changes.values(), tenant, ticket_id, expected_version),
+        ).fetchone()
+        return None if row is None else _ticket_from_row(row)
+
+    def _insert_history(
+        self, conn: psycopg.Connection[Any], tenant: str, ticket_id: str, version: int,
+        changes: Mapping[str, Any], actor: str, now: str,
+    ) -> None:
+        conn.execute(
+            "INSERT INTO ticket_history (tenant, ticket_id, version, changes, actor, at) "
+            "VALUES (%s, %s, %s, %s, %s, %s)",
+            (tenant, ticket_id, version, Jsonb(dict(changes)), actor, now),
+        )
+
+    def _record_response(
+        self, conn: psycopg.Connection[Any], tenant: str, key: str, stored: StoredResponse,
+        now: str,
+    ) -> None:
+        # Fills in the row _claim_key reserved.
+        conn.execute(
+            "UPDATE ticket_idempotency SET status = %s, body = %s, etag = %s "
+            "WHERE tenant = %s AND key = %s",
+            (stored.status, stored.body, stored.etag, tenant, key),
+        )
+
     def _insert_tickets(
-        conn: psycopg.Connection[Any], tenant: str, tickets: Iterable[Ticket],
+        self, conn: psycopg.Connection[Any], tenant: str, tickets: Iterable[Ticket],
     ) -> None:
         with conn.cursor() as cursor:
             cursor.executemany(
-                f"INSERT INTO ticket_tickets (tenant, {_TICKET_COLUMNS}) "
+                f"INSERT INTO ticket_tickets (tenant, {TICKET_COLUMNS}) "
                 "VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
                 [
                     (tenant, t.id, t.title, t.status, t.priority, t.assignee,
@@ -392,27 +310,6 @@ class PostgresTicketStore(SnapshotReads):
                     for t in tickets
                 ],
             )
-
-    @staticmethod
-    def _select_ticket(
-        conn: psycopg.Connection[Any], tenant: str, ticket_id: str,
-    ) -> Ticket | None:
-        row = conn.execute(
-            f"SELECT {_TICKET_COLUMNS} FROM ticket_tickets WHERE tenant = %s AND id = %s",
-            (tenant, ticket_id),
-        ).fetchone()
-        return None if row is None else _ticket_from_row(row)
-
-    @staticmethod
-    def _select_idempotent(
-        conn: psycopg.Connection[Any], tenant: str, key: str,
-    ) -> StoredResponse | None:
-        row = conn.execute(
-            "SELECT fingerprint, status, body, etag FROM ticket_idempotency "
-            "WHERE tenant = %s AND key = %s",
-            (tenant, key),
-        ).fetchone()
-        return None if row is None else StoredResponse(*row)
 
 
 def _create_schema(conn: psycopg.Connection[Any]) -> None:

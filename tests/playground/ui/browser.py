@@ -17,6 +17,17 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+# Sets a window flag as soon as the app leaves the idle state (a run was requested or began).
+WATCH_RUNS = """() => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  window.__playgroundRunStarted = false;
+  new MutationObserver((changes, observer) => {
+    if (app.getAttribute("data-test-script-state") !== "notRunning") {
+      window.__playgroundRunStarted = true;
+      observer.disconnect();
+    }
+  }).observe(app, {attributes: true, attributeFilter: ["data-test-script-state"]});
+}"""
 
 
 def chromium_missing() -> bool:
@@ -55,20 +66,37 @@ class Tab:
         """Go to a page in this tab's room (a first visit gets a room from the server)."""
         query = f"?room={self.room}" if self.room else ""
         self.page.goto(f"{self.base}/{path}{query}")
+        # Before its first run the app already reports itself idle, with nothing on the page.
+        self.page.wait_for_selector("[data-testid='stMain'] h1", timeout=60_000)
         self.idle()
         if self.room is None:
             self.room = re.search(r"room=([a-z0-9-]+)", self.page.url).group(1)
         return self
 
     def idle(self) -> None:
-        """Wait until Streamlit has finished running the page."""
-        self.page.wait_for_timeout(300)
-        self.page.wait_for_selector(IDLE, timeout=60_000)
+        """Wait until Streamlit has finished running the page and stays finished for a moment.
+
+        ``st.rerun()`` can leave the app idle for an instant between two runs, so one glimpse
+        of the idle state is not enough on a busy machine."""
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            self.page.wait_for_selector(IDLE, timeout=60_000)
+            self.page.wait_for_timeout(400)
+            if self.page.locator(IDLE).count():
+                return
+        pytest.fail("the page kept running for a minute")
 
     def click(self, label: str) -> Tab:
-        """Click the Streamlit button with exactly this label (not a selectbox's "Open")."""
+        """Click the Streamlit button with exactly this label (not a selectbox's "Open") and
+        wait for the run that click starts to finish.
+
+        Waiting only for the idle state races a slow server: right after the click the page
+        still shows the previous run as finished. A mutation observer notes that a new run
+        began, so the wait cannot end before it."""
+        self.page.evaluate(WATCH_RUNS)
         text = self.page.locator("p", has_text=re.compile(rf"^{re.escape(label)}$"))
         self.page.locator('[data-testid^="stBaseButton"]').filter(has=text).first.click()
+        self.page.wait_for_function("window.__playgroundRunStarted === true", timeout=30_000)
         self.idle()
         return self
 
