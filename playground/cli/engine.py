@@ -296,7 +296,7 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
-    from playground.timetravel.transfer import import_thread
+    from playground.timetravel.transfer import import_thread, read_header
 
     try:
         data = json.loads(args.file.read_text())
@@ -311,13 +311,7 @@ def _import(args: argparse.Namespace) -> int:
         finally:
             source.close()
     else:
-        storage = data.get("storage", "sqlite") if isinstance(data, dict) else "sqlite"
-        if storage != "sqlite":
-            # import_thread would stop at the first JSONB cell with a less helpful message.
-            raise ValueError(
-                f"{args.file}: exported from a {storage} checkpoint database, whose rows a "
-                "SQLite file cannot hold: import it into a postgresql:// URL instead"
-            )
+        read_header(data, storage="sqlite", writer="playground export")  # before making a file
         if not Path(args.db).exists():
             # Importing a shared scenario into a new file: make an empty checkpoint database first.
             with open_sqlite_saver(args.db):

@@ -250,6 +250,74 @@ def _renamed_keys(mapping: dict, old: str, new: str) -> dict:
     return {(new if key == old else key): value for key, value in mapping.items() if key != new}
 
 
+def refuse_unsafe_rename(
+    checkpoint: dict, old: str, new: str, *, where: str, keep_both: str, pending_writes: int,
+    delta_channels: set[str], listing_hint: str,
+) -> None:
+    """Raise MigrationRefused unless renaming ``old`` to ``new`` in this checkpoint is safe.
+
+    Shared by the SQLite and Postgres migrations; the storage checks (decoding, byte-for-byte
+    round trips) stay with each of them.
+
+    Args:
+        checkpoint: The decoded head checkpoint (with the ``_REQUIRED`` keys as dicts).
+        old: The key to rename.
+        new: The key it becomes.
+        where: Names the thread and checkpoint at the start of each message.
+        keep_both: The alternative to suggest (keeping both keys in the schema).
+        pending_writes: How many of the head's pending writes are stored under ``old``.
+        delta_channels: Channels the thread keeps as DeltaChannels (rebuilt from old writes).
+        listing_hint: Where to look for the channels that can be renamed.
+    """
+    values, versions, seen = (checkpoint[k] for k in _REQUIRED)
+    if old not in values and old not in versions and not pending_writes:
+        state_channels = [c for c in _channels(checkpoint) if not is_internal(c)]
+        raise MigrationRefused(
+            f"{where}: channel {old!r} is not in the newest checkpoint (its channels: "
+            f"{', '.join(state_channels) or 'none'}): nothing to rename; {listing_hint}"
+        )
+    if values.get(new) is not None or new in versions or any(
+        isinstance(node_seen, dict) and new in node_seen for node_seen in seen.values()
+    ):
+        raise MigrationRefused(
+            f"{where}: channel {new!r} already holds a value or version; renaming {old!r} onto "
+            f"it would overwrite it: rename to a free key, or {keep_both}"
+        )
+    if old in delta_channels:
+        raise MigrationRefused(
+            f"{where}: {old!r} is a DeltaChannel rebuilt from ancestor writes stored under that "
+            f"name, which renaming the newest checkpoint cannot move: {keep_both}"
+        )
+
+
+def rename_in_checkpoint(checkpoint: dict, old: str, new: str) -> list[str]:
+    """Rename a channel everywhere a checkpoint names it, in place; return the parts changed.
+
+    The parts are ``channel_values``, ``channel_versions``, each node's ``versions_seen`` and
+    ``updated_channels``: all of them, or LangGraph would see the renamed value as never
+    written (and run the node that reads it again) or miss it on resume.
+    """
+    values, versions, seen = (checkpoint[k] for k in _REQUIRED)
+    changed = []
+    if old in values:
+        checkpoint["channel_values"] = _renamed_keys(values, old, new)
+        changed.append("channel_values")
+    if old in versions:
+        checkpoint["channel_versions"] = _renamed_keys(versions, old, new)
+        changed.append("channel_versions")
+    for node, node_seen in seen.items():
+        if isinstance(node_seen, dict) and old in node_seen:
+            seen[node] = _renamed_keys(node_seen, old, new)
+            changed.append(f"versions_seen[{node}]")
+    updated = checkpoint.get("updated_channels")
+    if isinstance(updated, list) and old in updated:
+        checkpoint["updated_channels"] = list(
+            dict.fromkeys(new if channel == old else channel for channel in updated)
+        )
+        changed.append("updated_channels")
+    return changed
+
+
 def _delta_channels(metadata: bytes | str | None) -> set[str]:
     try:
         counters = json.loads(metadata or b"{}").get(_DELTA_COUNTERS)
@@ -301,47 +369,17 @@ def _plan(conn: sqlite3.Connection, thread_id: str, old: str, new: str) -> _Plan
         # Rewriting would change bytes other than the rename (say a float32 read as float64).
         raise MigrationRefused(f"{where}: the blob does not re-encode byte for byte: {keep_both}")
 
-    values, versions, seen = (checkpoint[k] for k in _REQUIRED)
     (pending_old,) = conn.execute(
         "SELECT COUNT(*) FROM writes WHERE thread_id = ? AND checkpoint_ns = '' "
         "AND checkpoint_id = ? AND channel = ?",
         (thread_id, checkpoint_id, old),
     ).fetchone()
-    if old not in values and old not in versions and not pending_old:
-        state_channels = [c for c in _channels(checkpoint) if not is_internal(c)]
-        raise MigrationRefused(
-            f"{where}: channel {old!r} is not in the newest checkpoint (its channels: "
-            f"{', '.join(state_channels) or 'none'}): nothing to rename; find_stranded lists "
-            "the unknown channels of each thread"
-        )
-    if values.get(new) is not None or new in versions or any(new in s for s in seen.values()):
-        raise MigrationRefused(
-            f"{where}: channel {new!r} already holds a value or version; renaming {old!r} onto "
-            f"it would overwrite it: rename to a free key, or {keep_both}"
-        )
-    if old in _delta_channels(metadata):
-        raise MigrationRefused(
-            f"{where}: {old!r} is a DeltaChannel rebuilt from ancestor writes stored under that "
-            f"name, which renaming the newest checkpoint cannot move: {keep_both}"
-        )
-
-    changed = []
-    if old in values:
-        checkpoint["channel_values"] = _renamed_keys(values, old, new)
-        changed.append("channel_values")
-    if old in versions:
-        checkpoint["channel_versions"] = _renamed_keys(versions, old, new)
-        changed.append("channel_versions")
-    for node, node_seen in seen.items():
-        if isinstance(node_seen, dict) and old in node_seen:
-            seen[node] = _renamed_keys(node_seen, old, new)
-            changed.append(f"versions_seen[{node}]")
-    updated = checkpoint.get("updated_channels")
-    if isinstance(updated, list) and old in updated:
-        checkpoint["updated_channels"] = list(
-            dict.fromkeys(new if channel == old else channel for channel in updated)
-        )
-        changed.append("updated_channels")
+    refuse_unsafe_rename(
+        checkpoint, old, new, where=where, keep_both=keep_both, pending_writes=pending_old,
+        delta_channels=_delta_channels(metadata),
+        listing_hint="find_stranded lists the unknown channels of each thread",
+    )
+    changed = rename_in_checkpoint(checkpoint, old, new)
     if pending_old:
         changed.append("writes")
     report = MigrationReport(

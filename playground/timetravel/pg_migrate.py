@@ -25,10 +25,11 @@ from playground.timetravel.migrate import (
     MigrationRefused,
     MigrationReport,
     StrandedThread,
-    _renamed_keys,
     _suggest,
     is_internal,
     pending_nodes,
+    refuse_unsafe_rename,
+    rename_in_checkpoint,
 )
 
 _TABLES = ("checkpoints", "checkpoint_blobs", "checkpoint_writes")
@@ -126,32 +127,18 @@ def _plan(conn, thread_id: str, old: str, new: str) -> _Plan:
     if not same["same"]:
         raise MigrationRefused(f"{where}: the JSONB does not round-trip exactly: {keep_both}")
 
-    values, versions, seen = (checkpoint[k] for k in _REQUIRED)
+    versions = checkpoint["channel_versions"]
     pending_old = conn.execute(
         "SELECT count(*) AS n FROM checkpoint_writes WHERE thread_id = %s AND checkpoint_ns = '' "
         "AND checkpoint_id = %s AND channel = %s",
         (thread_id, checkpoint_id, old),
     ).fetchone()["n"]
-    if old not in values and old not in versions and not pending_old:
-        state_channels = [c for c in _channels(checkpoint) if not is_internal(c)]
-        raise MigrationRefused(
-            f"{where}: channel {old!r} is not in the newest checkpoint (its channels: "
-            f"{', '.join(state_channels) or 'none'}): nothing to rename; "
-            "threads_with_channel_pg lists the threads whose head holds a channel"
-        )
-    if values.get(new) is not None or new in versions or any(
-        isinstance(s, dict) and new in s for s in seen.values()
-    ):
-        raise MigrationRefused(
-            f"{where}: channel {new!r} already holds a value or version; renaming {old!r} onto "
-            f"it would overwrite it: rename to a free key, or {keep_both}"
-        )
     counters = (head["metadata"] or {}).get(_DELTA_COUNTERS)
-    if isinstance(counters, dict) and old in counters:
-        raise MigrationRefused(
-            f"{where}: {old!r} is a DeltaChannel rebuilt from ancestor writes stored under that "
-            f"name, which renaming the newest checkpoint cannot move: {keep_both}"
-        )
+    refuse_unsafe_rename(
+        checkpoint, old, new, where=where, keep_both=keep_both, pending_writes=pending_old,
+        delta_channels=set(counters) if isinstance(counters, dict) else set(),
+        listing_hint="threads_with_channel_pg lists the threads whose head holds a channel",
+    )
 
     blob_version = None
     if old in versions:
@@ -174,23 +161,7 @@ def _plan(conn, thread_id: str, old: str, new: str) -> _Plan:
                 )
             blob_version = version
 
-    changed = []
-    if old in values:
-        checkpoint["channel_values"] = _renamed_keys(values, old, new)
-        changed.append("channel_values")
-    if old in versions:
-        checkpoint["channel_versions"] = _renamed_keys(versions, old, new)
-        changed.append("channel_versions")
-    for node, node_seen in seen.items():
-        if isinstance(node_seen, dict) and old in node_seen:
-            seen[node] = _renamed_keys(node_seen, old, new)
-            changed.append(f"versions_seen[{node}]")
-    updated = checkpoint.get("updated_channels")
-    if isinstance(updated, list) and old in updated:
-        checkpoint["updated_channels"] = list(
-            dict.fromkeys(new if channel == old else channel for channel in updated)
-        )
-        changed.append("updated_channels")
+    changed = rename_in_checkpoint(checkpoint, old, new)
     if blob_version is not None:
         changed.append("checkpoint_blobs")
     if pending_old:

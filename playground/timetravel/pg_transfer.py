@@ -22,6 +22,8 @@ from playground.timetravel.transfer import (
     TransferRefused,
     _cell,
     _encode_blob,
+    read_header,
+    rows_of,
 )
 
 STORAGE = "postgres"
@@ -118,48 +120,12 @@ def _pg_cell(value: Any, kind: str, where: str) -> Any:
     return _cell(value, kind, where)
 
 
-def _rows(data: dict[str, Any], name: str, columns: dict[str, str]) -> list[tuple]:
-    rows = data.get(name)
-    if not isinstance(rows, list):
-        raise TransferRefused(
-            f"the export has no {name!r} list: was it written by export_thread_pg?"
-        )
-    parsed = []
-    for i, row in enumerate(rows):
-        if not isinstance(row, dict):
-            raise TransferRefused(f"{name}[{i}] is not an object")
-        missing = [column for column in columns if column not in row]
-        if missing:
-            raise TransferRefused(f"{name}[{i}] lacks {', '.join(missing)}")
-        parsed.append(
-            tuple(_pg_cell(row[c], kind, f"{name}[{i}].{c}") for c, kind in columns.items())
-        )
-    return parsed
-
-
 def _validate(data: Any) -> tuple[str, dict[str, list[tuple]]]:
-    if not isinstance(data, dict):
-        raise TransferRefused("not a thread export: expected a JSON object")
-    if data.get("format") != FORMAT:
-        raise TransferRefused(
-            f"unknown format {data.get('format')!r}: expected {FORMAT!r}, "
-            "a file written by playground export"
-        )
-    if data.get("version") != VERSION:
-        raise TransferRefused(
-            f"unsupported export version {data.get('version')!r}: this playground reads version "
-            f"{VERSION}; export the thread again with it"
-        )
-    storage = data.get("storage", "sqlite")
-    if storage != STORAGE:
-        raise TransferRefused(
-            f"this export was written from a {storage} checkpoint database, whose rows "
-            "PostgresSaver cannot read: import it into a SQLite file instead"
-        )
-    source = data.get("thread_id")
-    if not isinstance(source, str) or not source:
-        raise TransferRefused("the export lacks its thread_id (a non-empty string)")
-    rows = {name: _rows(data, name, columns) for name, (_, columns, _) in _TABLES.items()}
+    source = read_header(data, storage=STORAGE, writer="export_thread_pg")
+    rows = {
+        name: rows_of(data, name, columns, cell=_pg_cell, writer="export_thread_pg")
+        for name, (_, columns, _) in _TABLES.items()
+    }
     if not rows["checkpoints"]:
         raise TransferRefused("the export has no checkpoints: nothing to import")
     blob_at = list(_WRITE_COLUMNS).index("blob")

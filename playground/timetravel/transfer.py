@@ -16,6 +16,7 @@ import base64
 import binascii
 import json
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -178,10 +179,26 @@ def _cell(value: Any, kind: str, where: str) -> Any:
     return value
 
 
-def _rows(data: dict[str, Any], table: str, columns: dict[str, str]) -> list[tuple]:
+def rows_of(
+    data: dict[str, Any], table: str, columns: dict[str, str], *,
+    cell: Callable[[Any, str, str], Any] = _cell, writer: str = "export_thread",
+) -> list[tuple]:
+    """Check one list of rows in an export and return them as tuples in column order.
+
+    Args:
+        data: The parsed export.
+        table: The list's key in the export.
+        columns: Column name -> kind (``str``, ``str?``, ``int``, ``blob``, ...).
+        cell: Checks and converts one cell (the Postgres importer adds JSON objects).
+        writer: The function that writes such exports, named when the list is missing.
+
+    Raises:
+        TransferRefused: the list is missing, or a row is not an object, lacks a column or
+            holds a cell of the wrong kind.
+    """
     rows = data.get(table)
     if not isinstance(rows, list):
-        raise TransferRefused(f"the export has no {table!r} list: was it written by export_thread?")
+        raise TransferRefused(f"the export has no {table!r} list: was it written by {writer}?")
     parsed = []
     for i, row in enumerate(rows):
         if not isinstance(row, dict):
@@ -190,31 +207,55 @@ def _rows(data: dict[str, Any], table: str, columns: dict[str, str]) -> list[tup
         if missing:
             raise TransferRefused(f"{table}[{i}] lacks {', '.join(missing)}")
         parsed.append(
-            tuple(_cell(row[name], kind, f"{table}[{i}].{name}") for name, kind in columns.items())
+            tuple(cell(row[name], kind, f"{table}[{i}].{name}") for name, kind in columns.items())
         )
     return parsed
 
 
-def _validate(data: Any) -> tuple[str, list[tuple], list[tuple]]:
+def read_header(data: Any, *, storage: str, writer: str) -> str:
+    """Check an export's format, version and storage, and return its thread id.
+
+    Args:
+        data: The parsed export.
+        storage: What this importer writes: ``sqlite`` or ``postgres``. An export without a
+            ``storage`` key came from a SQLite file (the first format had none).
+        writer: The function that writes such exports, named when the format is wrong.
+
+    Raises:
+        TransferRefused: not an object, another format, version or storage, or no thread id.
+    """
     if not isinstance(data, dict):
         raise TransferRefused("not a thread export: expected a JSON object")
     if data.get("format") != FORMAT:
         raise TransferRefused(
             f"unknown format {data.get('format')!r}: expected {FORMAT!r}, "
-            "a file written by export_thread"
+            f"a file written by {writer}"
         )
     if data.get("version") != VERSION:
         raise TransferRefused(
             f"unsupported export version {data.get('version')!r}: this playground reads version "
             f"{VERSION}; export the thread again with it"
         )
+    found = data.get("storage", "sqlite")
+    if found != storage:
+        # The rows differ (blobs vs JSONB, separate blob rows): a half-readable import is worse.
+        target = {"sqlite": "a SQLite file", "postgres": "a postgresql:// URL"}
+        raise TransferRefused(
+            f"this export was written from a {found} checkpoint database, whose rows only fit "
+            f"that kind: import it into {target.get(found, f'a {found} database')} instead"
+        )
     source = data.get("thread_id")
     if not isinstance(source, str) or not source:
         raise TransferRefused("the export lacks its thread_id (a non-empty string)")
-    checkpoints = _rows(data, "checkpoints", _CHECKPOINT_COLUMNS)
+    return source
+
+
+def _validate(data: Any) -> tuple[str, list[tuple], list[tuple]]:
+    source = read_header(data, storage="sqlite", writer="export_thread")
+    checkpoints = rows_of(data, "checkpoints", _CHECKPOINT_COLUMNS)
     if not checkpoints:
         raise TransferRefused("the export has no checkpoints: nothing to import")
-    return source, checkpoints, _rows(data, "writes", _WRITE_COLUMNS)
+    return source, checkpoints, rows_of(data, "writes", _WRITE_COLUMNS)
 
 
 def _size(*blobs: bytes | None) -> int:

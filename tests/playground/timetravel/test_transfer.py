@@ -179,6 +179,8 @@ def break_export(data: dict, how: str) -> dict:
         broken["writes"][0]["idx"] = "0"
     elif how == "no checkpoints":
         broken["checkpoints"] = []
+    elif how == "postgres storage":
+        broken["storage"] = "postgres"  # what export_thread_pg writes
     elif how == "duplicate row":
         # found only by the database, after other rows were inserted: all must roll back
         broken["writes"].append(broken["writes"][0])
@@ -194,6 +196,7 @@ def break_export(data: dict, how: str) -> dict:
         ("bad base64", r"writes\[\d+\]\.value is not valid base64"),
         ("wrong type", r"writes\[0\]\.idx must be an integer"),
         ("no checkpoints", "nothing to import"),
+        ("postgres storage", "written from a postgres checkpoint database.*postgresql:// URL"),
         ("duplicate row", "the same row twice"),
     ],
 )
