@@ -1,8 +1,8 @@
 """HTTP routes: translate requests into domain decisions and store calls, and back.
 
 No rule lives here. Preconditions are decided by ``domain.evaluate_if_match``, writes are
-compare-and-set calls on ``store.TicketStore``; this module only maps their outcomes to
-status codes, headers and JSON bodies.
+compare-and-set calls on a store (``store_base.StoreBase``: SQLite or Postgres); this module
+only maps their outcomes to status codes, headers and JSON bodies.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from ticket_api.schemas import (
     TicketPatch,
     ValidationErrorBody,
 )
-from ticket_api.store import TicketStore
+from ticket_api.store_base import StoreBase
 
 IF_MATCH_REQUIRED = "If-Match required: read the ticket and send its ETag"
 
@@ -125,14 +125,14 @@ async def idempotency_key_of(
     return key
 
 
-async def store_of(request: Request) -> TicketStore:
+async def store_of(request: Request) -> StoreBase:
     """Return the store the app was created with."""
-    store: TicketStore = request.app.state.store
+    store: StoreBase = request.app.state.store
     return store
 
 
 Tenant = Annotated[str, Depends(tenant_of)]
-Store = Annotated[TicketStore, Depends(store_of)]
+Store = Annotated[StoreBase, Depends(store_of)]
 
 # Reads are `async def` and call the store on the event loop: a read is one short SELECT
 # that never waits for SQLite's lock (deferred transaction, WAL; only a tenant's very first
@@ -287,7 +287,7 @@ def _replay(stored: StoredResponse, claim: IdempotencyClaim) -> Response:
     )
 
 
-def create_app(store: TicketStore) -> FastAPI:
+def create_app(store: StoreBase) -> FastAPI:
     """Build the ticket API around a store.
 
     Args:

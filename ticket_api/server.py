@@ -16,19 +16,18 @@ import uvicorn
 
 from ticket_api.app import create_app
 from ticket_api.pg_store import (
-    PostgresTicketStore,
     PostgresUnavailable,
     is_postgres_url,
     redact_url,
 )
-from ticket_api.store import MEMORY, TicketStore, open_store
+from ticket_api.store import MEMORY, open_store
+from ticket_api.store_base import StoreBase
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8700
 DEFAULT_DB = ".playground/tickets.sqlite"
 STARTUP_TIMEOUT_S = 10.0
 
-AnyStore = TicketStore | PostgresTicketStore
 
 
 class EmbeddedServer:
@@ -39,7 +38,7 @@ class EmbeddedServer:
         store: The store behind the API (tests may inspect it directly).
     """
 
-    def __init__(self, server: uvicorn.Server, thread: threading.Thread, store: AnyStore,
+    def __init__(self, server: uvicorn.Server, thread: threading.Thread, store: StoreBase,
                  url: str) -> None:
         self.url = url
         self.store = store

@@ -15,14 +15,11 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ticket_api.domain import Comment, Ticket, canonical_json
 from ticket_api.records import HistoryEntry, IdempotencyClaim, StoredResponse
 from ticket_api.store_base import TICKET_COLUMNS, StoreBase, utc_now_iso
-
-if TYPE_CHECKING:
-    from ticket_api.pg_store import PostgresTicketStore
 
 MEMORY = ":memory:"
 
@@ -234,7 +231,7 @@ class TicketStore(StoreBase):
         )
 
 
-def open_store(target: str | None) -> TicketStore | PostgresTicketStore:
+def open_store(target: str | None) -> StoreBase:
     """Open the store a ``--db`` target names.
 
     Args:
@@ -242,7 +239,7 @@ def open_store(target: str | None) -> TicketStore | PostgresTicketStore:
             URL for PostgreSQL, anything else a SQLite file path (``":memory:"`` included).
 
     Returns:
-        A store with the ``TicketStore`` methods; the caller closes it.
+        A ``TicketStore`` or ``PostgresTicketStore``; the caller closes it.
 
     Raises:
         ticket_api.pg_store.PostgresUnavailable: If a Postgres URL cannot be used (the

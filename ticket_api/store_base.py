@@ -199,7 +199,17 @@ class StoreBase:
         if self._claim_tenant(conn, tenant, self._clock()):
             self._insert_tickets(conn, tenant, seed_tickets())
 
-    # -- what a subclass supplies (each runs inside an open transaction) ------------------
+    # -- what a subclass supplies ---------------------------------------------------------
+
+    def close(self) -> None:
+        """Release the database connection(s). The store cannot be used afterwards."""
+        raise NotImplementedError
+
+    def journal_mode(self) -> str:
+        """How the database journals writes: ``wal`` for a SQLite file, ``postgres`` on Postgres."""
+        raise NotImplementedError
+
+    # The statements below each run inside a transaction the caller opened.
 
     def _transaction(self, *, write: bool = True) -> AbstractContextManager[Any]:
         """One transaction; read-only ones (``write=False``) see one snapshot."""
