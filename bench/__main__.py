@@ -57,6 +57,17 @@ def _api_rows() -> dict:
     return {"rows": rows}
 
 
+def _load_on_postgres() -> dict:
+    """The load benchmark with PostgresSaver checkpoints, when a server is configured."""
+    if not os.environ.get(load.DATABASE_URL_ENV):
+        return {"rows": [{
+            "name": "load on Postgres", "ours": "not run", "baseline_value": "n/a",
+            "baseline": f"set {load.DATABASE_URL_ENV}=postgresql://... to run it",
+            "ratio": "n/a", "goal": "report",
+        }]}
+    return load.run(backend="postgres")
+
+
 def _ratio(value: object) -> str:
     return f"{value}x" if isinstance(value, int | float) else str(value)
 
@@ -68,6 +79,7 @@ def main() -> int:
         ("engine on 10,000 checkpoints", engine_scale.run),
         ("History page rerun", page_rerun.run),
         ("30 attendees at once", load.run),
+        ("30 attendees at once, Postgres", _load_on_postgres),
         ("Postgres vs SQLite", postgres_vs_sqlite.run),
     ]
     rows = []

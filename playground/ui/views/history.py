@@ -51,10 +51,13 @@ def _config(checkpoint_id: str) -> dict:
                              "checkpoint_id": checkpoint_id}}
 
 
-def _after_run(what: str, result) -> None:
+def _after_run(what: str, result, origin: str) -> None:
     outcome = result.values.get("outcome")
     where = f"paused before {', '.join(result.next)}" if result.next else "finished"
-    flash("success", f"{what}: {len(result.new_checkpoint_ids)} new checkpoints on a new branch, "
+    # From a checkpoint that already had children the run grows a sibling branch; from a leaf
+    # it simply carries that branch on.
+    branch = "on a new branch" if tree.children.get(origin) else "continuing this branch"
+    flash("success", f"{what}: {len(result.new_checkpoint_ids)} new checkpoints {branch}, "
           f"{where}" + (f"; outcome: {outcome}" if outcome else ""))
     select(result.head_config["configurable"]["checkpoint_id"])
 
@@ -75,7 +78,7 @@ with right:
                          width="stretch"):
         try:
             _after_run(f"Replayed from #{tree.ordinal(selected)}",
-                       replay_from(graph, _config(selected)))
+                       replay_from(graph, _config(selected)), selected)
         except ValueError as exc:
             flash("error", f"Not replayed: {exc}")
         st.rerun()
@@ -121,7 +124,8 @@ with right:
         except (EditRefused, ValueError) as exc:
             flash("error", f"Edit refused, nothing was written: {exc}")
         else:
-            _after_run(f"Forked #{tree.ordinal(selected)} with {json.dumps(changes)}", result)
+            _after_run(f"Forked #{tree.ordinal(selected)} with {json.dumps(changes)}", result,
+                       selected)
         st.rerun()
 source.close()
 context.close()

@@ -77,8 +77,9 @@ def test_fork_with_edited_plan_runs_the_write_with_the_edit(paused, ui, client_f
     assert not paused.exception
     shown = ui.texts(paused)
     assert 'Forked #4 with {"changes": {"priority": "low"}}' in shown
+    assert "continuing this branch" in shown  # #4 was the head: no sibling to branch from
     assert 'priority is low at "v2"' in shown
-    assert _tree_size(paused) == 6  # the update checkpoint and the write's, beside #4
+    assert _tree_size(paused) == 6  # the update checkpoint and the write's, after #4
     assert client_for(paused).get_ticket("t7").body["priority"] == "low"
 
 
