@@ -11,23 +11,17 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from google.protobuf.message import DecodeError
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 CHROMIUM = "/usr/bin/chromium"
 # Never `playwright install`: Debian's chromium, with the flags this sandbox needs (DESIGN.md).
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
-# Sets a window flag as soon as the app leaves the idle state (a run was requested or began).
-WATCH_RUNS = """() => {
-  const app = document.querySelector('[data-testid="stApp"]');
-  window.__playgroundRunStarted = false;
-  new MutationObserver((changes, observer) => {
-    if (app.getAttribute("data-test-script-state") !== "notRunning") {
-      window.__playgroundRunStarted = true;
-      observer.disconnect();
-    }
-  }).observe(app, {attributes: true, attributeFilter: ["data-test-script-state"]});
-}"""
+# How a script run ends, as Streamlit's server reports it. A run cut short by st.rerun() is
+# followed by another run, so only these two mean the page is done.
+FINAL = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_WITH_COMPILE_ERROR}
 
 
 def chromium_missing() -> bool:
@@ -57,47 +51,56 @@ def wait_until_up(url: str, process: subprocess.Popen, seconds: float = 60) -> N
 
 
 class Tab:
-    """One browser tab on one playground server, kept in one room."""
+    """One browser tab on one playground server, kept in one room.
+
+    It knows a run is over from Streamlit's own messages: it reads every websocket frame the
+    server sends and counts the runs that finished for good. The DOM alone cannot tell: after
+    a click the page still shows the previous run as finished for a moment, and st.rerun()
+    leaves it idle between two runs.
+    """
 
     def __init__(self, page, base: str, room: str | None = None) -> None:
         self.page, self.base, self.room = page, base, room
+        self.runs = 0
+        page.on("websocket", lambda socket: socket.on("framereceived", self._count_run))
+
+    def _count_run(self, payload: str | bytes) -> None:
+        if isinstance(payload, str):
+            return
+        try:
+            message = ForwardMsg.FromString(payload)
+        except DecodeError:
+            return
+        if message.WhichOneof("type") == "script_finished" and message.script_finished in FINAL:
+            self.runs += 1
+
+    def _wait_for_run_after(self, runs_before: int, what: str) -> None:
+        deadline = time.monotonic() + 60
+        while self.runs <= runs_before:
+            if time.monotonic() > deadline:
+                pytest.fail(f"{what}: no run finished within 60 s; the page shows:\n"
+                            f"{self.text()[:3000]}")
+            self.page.wait_for_timeout(50)  # lets Playwright deliver the websocket events
+        # The server has sent everything; wait until the page has drawn it.
+        self.page.wait_for_selector(IDLE, timeout=60_000)
 
     def open(self, path: str = "") -> Tab:
         """Go to a page in this tab's room (a first visit gets a room from the server)."""
         query = f"?room={self.room}" if self.room else ""
+        before = self.runs
         self.page.goto(f"{self.base}/{path}{query}")
-        # Before its first run the app already reports itself idle, with nothing on the page.
-        self.page.wait_for_selector("[data-testid='stMain'] h1", timeout=60_000)
-        self.idle()
+        self._wait_for_run_after(before, f"opening /{path}")
         if self.room is None:
             self.room = re.search(r"room=([a-z0-9-]+)", self.page.url).group(1)
         return self
 
-    def idle(self) -> None:
-        """Wait until Streamlit has finished running the page and stays finished for a moment.
-
-        ``st.rerun()`` can leave the app idle for an instant between two runs, so one glimpse
-        of the idle state is not enough on a busy machine."""
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            self.page.wait_for_selector(IDLE, timeout=60_000)
-            self.page.wait_for_timeout(400)
-            if self.page.locator(IDLE).count():
-                return
-        pytest.fail("the page kept running for a minute")
-
     def click(self, label: str) -> Tab:
         """Click the Streamlit button with exactly this label (not a selectbox's "Open") and
-        wait for the run that click starts to finish.
-
-        Waiting only for the idle state races a slow server: right after the click the page
-        still shows the previous run as finished. A mutation observer notes that a new run
-        began, so the wait cannot end before it."""
-        self.page.evaluate(WATCH_RUNS)
+        wait until the run it starts, and any rerun that run asks for, has finished."""
+        before = self.runs
         text = self.page.locator("p", has_text=re.compile(rf"^{re.escape(label)}$"))
         self.page.locator('[data-testid^="stBaseButton"]').filter(has=text).first.click()
-        self.page.wait_for_function("window.__playgroundRunStarted === true", timeout=30_000)
-        self.idle()
+        self._wait_for_run_after(before, f"clicking {label!r}")
         return self
 
     def text(self) -> str:

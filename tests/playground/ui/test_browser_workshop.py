@@ -71,7 +71,10 @@ class WorkshopTab(Tab):
         super().__init__(context.new_page(), base)
 
     def checkpoints(self) -> int:
-        match = re.search(r"([\d,]+) checkpoints · ", self.text())
+        """The checkpoint count the History page states under the tree."""
+        shown = self.text()
+        match = re.search(r"([\d,]+) checkpoints · ", shown)
+        assert match, f"no checkpoint count on the page:\n{shown[:3000]}"
         return int(match.group(1).replace(",", ""))
 
     def shot(self, name: str) -> None:
