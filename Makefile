@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench screenshots clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +25,11 @@ lint: $(STAMP)
 # Postgres rows run when PLAYGROUND_DATABASE_URL (or PLAYGROUND_TEST_DATABASE_URL) is set.
 bench: $(STAMP)
 	$(BIN)/python -m bench
+
+# The README's pictures: the browser test's screenshots, kept in assets/screenshots.
+screenshots: $(STAMP)
+	PLAYGROUND_SCREENSHOTS=$(CURDIR)/assets/screenshots $(BIN)/python -m pytest \
+		tests/playground/ui/test_browser_workshop.py -k full_workshop
 
 clean:
 	rm -rf $(VENV) .playground

@@ -1,7 +1,8 @@
 """The workshop path in a real browser: Debian Chromium driven by Playwright, against
 ``playground run`` started as users start it (its own process, embedded API, SQLite file).
 
-Screenshots of every page land in assets/screenshots/ for the README.
+Screenshots of every page are taken and checked on every run; ``make screenshots`` keeps them
+in assets/screenshots/ for the README (a plain test run leaves the source tree alone).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from tests.playground.ui.browser import (
     wait_until_up,
 )
 
-SHOTS = Path(__file__).resolve().parents[3] / "assets" / "screenshots"
+SHOTS_ENV = "PLAYGROUND_SCREENSHOTS"  # a folder to keep the screenshots in
 
 pytestmark = pytest.mark.skipif(
     chromium_missing() and not os.environ.get("CI"),
@@ -55,6 +56,13 @@ def server(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
+def shots(tmp_path_factory) -> Path:
+    """Where screenshots go: $PLAYGROUND_SCREENSHOTS if set, else a temporary folder."""
+    folder = os.environ.get(SHOTS_ENV)
+    return Path(folder) if folder else tmp_path_factory.mktemp("screenshots")
+
+
+@pytest.fixture(scope="module")
 def browser():
     from playwright.sync_api import sync_playwright
 
@@ -67,8 +75,9 @@ def browser():
 class WorkshopTab(Tab):
     """A tab that also reads the tree's checkpoint count and saves screenshots."""
 
-    def __init__(self, context, base: str) -> None:
+    def __init__(self, context, base: str, shots: Path | None = None) -> None:
         super().__init__(context.new_page(), base)
+        self.shots = shots
 
     def checkpoints(self) -> int:
         """The checkpoint count the History page states under the tree."""
@@ -80,16 +89,17 @@ class WorkshopTab(Tab):
     def shot(self, name: str) -> None:
         self.page.mouse.move(0, 0)  # no hover tooltip in the picture
         self.page.wait_for_timeout(800)  # let charts finish drawing
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        path = SHOTS / f"{name}.png"
+        assert self.shots is not None, "this tab was opened without a screenshot folder"
+        self.shots.mkdir(parents=True, exist_ok=True)
+        path = self.shots / f"{name}.png"
         self.page.screenshot(path=str(path), full_page=True)
         assert path.stat().st_size > 10_000, f"{name}.png looks empty"
 
 
-def test_full_workshop_path_in_chromium(server, browser):
+def test_full_workshop_path_in_chromium(server, browser, shots):
     # Tall viewport: a full-page screenshot of Streamlit captures only the viewport (DESIGN.md).
     context = browser.new_context(viewport={"width": 1400, "height": 2300})
-    tab = WorkshopTab(context, server).open()
+    tab = WorkshopTab(context, server, shots).open()
     tab.shot("start")
 
     tab.open("agent").click("Run turn")
