@@ -61,6 +61,10 @@ def stepper(tree: CheckpointTree, selected: str, key_prefix: str = "") -> str:
     return chosen
 
 
+def _count(n: int, one: str, many: str | None = None) -> str:
+    return f"{n:,} {one if n == 1 else many or one + 's'}"
+
+
 def tree_chart(source: CheckpointSource, tree: CheckpointTree, selected: str,
                key_prefix: str = "") -> None:
     """Draw the tree (folded for size), with controls to unfold runs and pick a drawn node."""
@@ -68,9 +72,9 @@ def tree_chart(source: CheckpointSource, tree: CheckpointTree, selected: str,
     view = tree_view(tree, selected=selected, expanded=expanded, source=source)
     # Natural size: stretched to the column, a short tree's boxes grow huge.
     st.graphviz_chart(view_dot(view), width="content")
-    facts = [f"{len(tree):,} checkpoints", f"{len(tree.leaves)} branches"]
+    facts = [_count(len(tree), "checkpoint"), _count(len(tree.leaves), "branch", "branches")]
     if view.folded_runs:
-        facts.append(f"{view.folded_runs} runs folded")
+        facts.append(_count(view.folded_runs, "run") + " folded")
     if view.hidden:
         facts.append(f"{view.hidden:,} not drawn")
     st.caption(" · ".join(facts) + " · red outline: head · yellow: selected · orange: paused")

@@ -80,7 +80,7 @@ def test_subgraph_thread_offers_its_namespaces_and_browses_the_subgraph(page, ui
     namespaces.select_index(1).run()
 
     assert not page.exception
-    assert "4 checkpoints · 1 branches" in ui.texts(page)
+    assert "4 checkpoints · 1 branch · " in ui.texts(page)
     assert page.get("graphviz_chart")
 
 
