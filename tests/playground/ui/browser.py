@@ -81,8 +81,12 @@ class Tab:
                 pytest.fail(f"{what}: no run finished within 60 s; the page shows:\n"
                             f"{self.text()[:3000]}")
             self.page.wait_for_timeout(50)  # lets Playwright deliver the websocket events
-        # The server has sent everything; wait until the page has drawn it.
-        self.page.wait_for_selector(IDLE, timeout=60_000)
+        # The server has sent everything; wait until the page has drawn it. The frame reached
+        # the network before the page's script handled it, so look twice, a moment apart: a
+        # starved renderer may still be showing the idle gap before an st.rerun() run.
+        for _ in range(2):
+            self.page.wait_for_selector(IDLE, timeout=60_000)
+            self.page.wait_for_timeout(200)
 
     def open(self, path: str = "") -> Tab:
         """Go to a page in this tab's room (a first visit gets a room from the server)."""
