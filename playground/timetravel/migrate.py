@@ -148,8 +148,9 @@ def _decode(type_: str | None, blob: bytes | None) -> dict | None:
 
 
 def _channels(checkpoint: dict) -> list[str]:
-    seen = dict.fromkeys(checkpoint["channel_values"])
-    seen.update(dict.fromkeys(checkpoint["channel_versions"]))
+    # A JSONB head may lack a part; a msgpack one may hold non-string keys: neither is a channel.
+    seen = dict.fromkeys(checkpoint.get("channel_values") or {})
+    seen.update(dict.fromkeys(checkpoint.get("channel_versions") or {}))
     return [channel for channel in seen if isinstance(channel, str)]
 
 
@@ -203,27 +204,40 @@ def find_stranded(conn: sqlite3.Connection, schema_keys: Iterable[str]) -> list[
         TypeError: ``schema_keys`` is a single string (pass a list of keys).
         MigrationRefused: the database has no SqliteSaver tables.
     """
-    if isinstance(schema_keys, str):
-        raise TypeError("schema_keys is one string: pass the keys as a list, e.g. ['ticket_id']")
-    schema = set(schema_keys)
+    schema = schema_set(schema_keys)
     _require_tables(conn)
     stranded = []
     for thread_id, checkpoint_id, type_, blob, _ in list(_newest_rows(conn)):
         checkpoint = _decode(type_, blob)
-        if checkpoint is None:
-            continue
-        unknown = [c for c in _channels(checkpoint) if not is_internal(c) and c not in schema]
-        if unknown:
-            stranded.append(
-                StrandedThread(
-                    thread_id=thread_id,
-                    checkpoint_id=checkpoint_id,
-                    next=pending_nodes(checkpoint),
-                    unknown_channels=tuple(unknown),
-                    suggestions=tuple(_suggest(checkpoint, unknown, schema)),
-                )
-            )
+        found = None if checkpoint is None else stranded_head(
+            thread_id, checkpoint_id, checkpoint, schema
+        )
+        if found is not None:
+            stranded.append(found)
     return stranded
+
+
+def schema_set(schema_keys: Iterable[str]) -> set[str]:
+    """The schema's keys as a set, refusing one string (whose letters would become keys)."""
+    if isinstance(schema_keys, str):
+        raise TypeError("schema_keys is one string: pass the keys as a list, e.g. ['ticket_id']")
+    return set(schema_keys)
+
+
+def stranded_head(
+    thread_id: str, checkpoint_id: str, checkpoint: dict, schema: set[str],
+) -> StrandedThread | None:
+    """The thread as stranded when its decoded head holds state channels outside ``schema``."""
+    unknown = [c for c in _channels(checkpoint) if not is_internal(c) and c not in schema]
+    if not unknown:
+        return None
+    return StrandedThread(
+        thread_id=thread_id,
+        checkpoint_id=checkpoint_id,
+        next=pending_nodes(checkpoint),
+        unknown_channels=tuple(unknown),
+        suggestions=tuple(_suggest(checkpoint, unknown, schema)),
+    )
 
 
 def threads_with_channel(conn: sqlite3.Connection, channel: str) -> list[str]:
@@ -248,6 +262,35 @@ def _require_tables(conn: sqlite3.Connection) -> None:
 def _renamed_keys(mapping: dict, old: str, new: str) -> dict:
     # Same order, old key under the new name; a None-valued new entry is replaced by old's.
     return {(new if key == old else key): value for key, value in mapping.items() if key != new}
+
+
+def refuse_bad_names(old: str, new: str) -> str:
+    """Refuse renaming a key onto itself or any internal channel; return the safe alternative
+    that every later refusal suggests."""
+    if old == new:
+        raise MigrationRefused(f"old and new are both {old!r}: nothing to rename")
+    for name in (old, new):
+        if is_internal(name):
+            raise MigrationRefused(
+                f"{name!r} is one of LangGraph's internal channels: only state keys can be renamed"
+            )
+    return f"keep {old!r} in the schema next to {new!r} (add-then-remove) instead"
+
+
+def refuse_unknown_layout(checkpoint: object, what: str, keep_both: str) -> None:
+    """Refuse a head that is not a dict holding the three parts a rename rewrites.
+
+    Args:
+        checkpoint: The decoded head.
+        what: Names it at the start of the message (``thread 't', checkpoint 1: the blob``).
+        keep_both: The alternative to suggest.
+    """
+    missing = [k for k in _REQUIRED if not isinstance(checkpoint, dict) or k not in checkpoint]
+    if missing or not all(isinstance(checkpoint[k], dict) for k in _REQUIRED):
+        raise MigrationRefused(
+            f"{what} lacks {', '.join(missing or _REQUIRED)}, so it is not a "
+            f"checkpoint this tool understands: {keep_both}"
+        )
 
 
 def refuse_unsafe_rename(
@@ -334,14 +377,7 @@ class _Plan:
 
 def _plan(conn: sqlite3.Connection, thread_id: str, old: str, new: str) -> _Plan:
     """Work out the rewritten blob and the report, refusing anything unsafe."""
-    keep_both = f"keep {old!r} in the schema next to {new!r} (add-then-remove) instead"
-    if old == new:
-        raise MigrationRefused(f"old and new are both {old!r}: nothing to rename")
-    for name in (old, new):
-        if is_internal(name):
-            raise MigrationRefused(
-                f"{name!r} is one of LangGraph's internal channels: only state keys can be renamed"
-            )
+    keep_both = refuse_bad_names(old, new)
     _require_tables(conn)
     rows = list(_newest_rows(conn, thread_id))
     if not rows:
@@ -359,12 +395,7 @@ def _plan(conn: sqlite3.Connection, thread_id: str, old: str, new: str) -> _Plan
         checkpoint = _unpack(blob)
     except (ValueError, TypeError) as exc:
         raise MigrationRefused(f"{where}: the blob does not decode ({exc}): {keep_both}") from None
-    missing = [k for k in _REQUIRED if not isinstance(checkpoint, dict) or k not in checkpoint]
-    if missing or not all(isinstance(checkpoint[k], dict) for k in _REQUIRED):
-        raise MigrationRefused(
-            f"{where}: the blob lacks {', '.join(missing or _REQUIRED)}, so it is not a "
-            f"checkpoint this tool understands: {keep_both}"
-        )
+    refuse_unknown_layout(checkpoint, f"{where}: the blob", keep_both)
     if _pack(checkpoint) != blob:
         # Rewriting would change bytes other than the rename (say a float32 read as float64).
         raise MigrationRefused(f"{where}: the blob does not re-encode byte for byte: {keep_both}")

@@ -21,15 +21,15 @@ from psycopg.types.json import Jsonb
 
 from playground.timetravel.migrate import (
     _DELTA_COUNTERS,
-    _REQUIRED,
     MigrationRefused,
     MigrationReport,
     StrandedThread,
-    _suggest,
-    is_internal,
-    pending_nodes,
+    refuse_bad_names,
+    refuse_unknown_layout,
     refuse_unsafe_rename,
     rename_in_checkpoint,
+    schema_set,
+    stranded_head,
 )
 
 _TABLES = ("checkpoints", "checkpoint_blobs", "checkpoint_writes")
@@ -49,12 +49,6 @@ def _require_tables(conn) -> None:
             "this database has no PostgresSaver tables (checkpoints, checkpoint_blobs, "
             "checkpoint_writes): point at the checkpoint database of a LangGraph app"
         )
-
-
-def _channels(checkpoint: dict) -> list[str]:
-    seen = dict.fromkeys(checkpoint.get("channel_values") or {})
-    seen.update(dict.fromkeys(checkpoint.get("channel_versions") or {}))
-    return list(seen)
 
 
 def threads_with_channel_pg(conn, channel: str) -> list[str]:
@@ -90,14 +84,7 @@ class _Plan:
 
 def _plan(conn, thread_id: str, old: str, new: str) -> _Plan:
     """Work out the rewritten JSONB, the blob to copy and the report, refusing anything unsafe."""
-    keep_both = f"keep {old!r} in the schema next to {new!r} (add-then-remove) instead"
-    if old == new:
-        raise MigrationRefused(f"old and new are both {old!r}: nothing to rename")
-    for name in (old, new):
-        if is_internal(name):
-            raise MigrationRefused(
-                f"{name!r} is one of LangGraph's internal channels: only state keys can be renamed"
-            )
+    keep_both = refuse_bad_names(old, new)
     _require_tables(conn)
     head = conn.execute(
         "SELECT checkpoint_id, checkpoint, metadata FROM checkpoints "
@@ -111,12 +98,7 @@ def _plan(conn, thread_id: str, old: str, new: str) -> _Plan:
         )
     checkpoint_id, checkpoint = head["checkpoint_id"], head["checkpoint"]
     where = f"thread {thread_id!r}, checkpoint {checkpoint_id}"
-    missing = [k for k in _REQUIRED if not isinstance(checkpoint, dict) or k not in checkpoint]
-    if missing or not all(isinstance(checkpoint[k], dict) for k in _REQUIRED):
-        raise MigrationRefused(
-            f"{where}: the checkpoint lacks {', '.join(missing or _REQUIRED)}, so it is not a "
-            f"checkpoint this tool understands: {keep_both}"
-        )
+    refuse_unknown_layout(checkpoint, f"{where}: the checkpoint", keep_both)
     # JSON read into Python and written back must be the same JSONB, or the rewrite would
     # change more than the rename (the JSONB twin of migrate's byte-for-byte check).
     same = conn.execute(
@@ -241,24 +223,14 @@ def find_stranded_pg(conn, schema_keys: Iterable[str]) -> list[StrandedThread]:
     The same rules as :func:`playground.timetravel.migrate.find_stranded`, read from the JSONB
     head rows (small values are inline there, which is all the suggestions need).
     """
-    if isinstance(schema_keys, str):
-        raise TypeError("schema_keys is one string: pass the keys as a list, e.g. ['ticket_id']")
-    schema = set(schema_keys)
+    schema = schema_set(schema_keys)
     stranded = []
     for row in conn.execute(
         "SELECT DISTINCT ON (thread_id) thread_id, checkpoint_id, checkpoint FROM checkpoints "
         "WHERE checkpoint_ns = '' ORDER BY thread_id, checkpoint_id DESC"
     ):
-        checkpoint = row["checkpoint"] or {}
-        unknown = [c for c in _channels(checkpoint) if not is_internal(c) and c not in schema]
-        if unknown:
-            stranded.append(
-                StrandedThread(
-                    thread_id=row["thread_id"],
-                    checkpoint_id=row["checkpoint_id"],
-                    next=pending_nodes(checkpoint),
-                    unknown_channels=tuple(unknown),
-                    suggestions=tuple(_suggest(checkpoint, unknown, schema)),
-                )
-            )
+        found = stranded_head(row["thread_id"], row["checkpoint_id"], row["checkpoint"] or {},
+                              schema)
+        if found is not None:
+            stranded.append(found)
     return stranded
