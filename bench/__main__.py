@@ -16,6 +16,7 @@ from bench import (
     api_throughput,
     engine_scale,
     load,
+    not_run,
     page_rerun,
     postgres_vs_sqlite,
     turn_overhead,
@@ -60,11 +61,8 @@ def _api_rows() -> dict:
 def _load_on_postgres() -> dict:
     """The load benchmark with PostgresSaver checkpoints, when a server is configured."""
     if not os.environ.get(load.DATABASE_URL_ENV):
-        return {"rows": [{
-            "name": "load on Postgres", "ours": "not run", "baseline_value": "n/a",
-            "baseline": f"set {load.DATABASE_URL_ENV}=postgresql://... to run it",
-            "ratio": "n/a", "goal": "report",
-        }]}
+        why = f"set {load.DATABASE_URL_ENV}=postgresql://... to run it"
+        return not_run("load on Postgres", why)
     return load.run(backend="postgres")
 
 

@@ -14,6 +14,7 @@ import time
 import uuid
 from pathlib import Path
 
+from bench import not_run
 from bench.engine_scale import _graph
 from playground.agent.client import TicketClient
 from playground.agent.graph import build_agent
@@ -60,9 +61,7 @@ def run(runs: int = 25) -> dict:
         "PLAYGROUND_TEST_DATABASE_URL"
     )
     if not url:
-        return {"rows": [{"name": "Postgres vs SQLite", "ours": "not run",
-                          "baseline_value": "-", "baseline": "no Postgres URL set",
-                          "ratio": "n/a", "goal": "report"}]}
+        return not_run("Postgres vs SQLite", "no Postgres URL set")
     results = {}
     with tempfile.TemporaryDirectory() as tmp, start_embedded(None) as api:
         client = TicketClient(api.url, tenant=f"pvs-{uuid.uuid4().hex[:6]}")
