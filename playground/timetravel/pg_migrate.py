@@ -31,20 +31,11 @@ from playground.timetravel.migrate import (
     schema_set,
     stranded_head,
 )
-
-_TABLES = ("checkpoints", "checkpoint_blobs", "checkpoint_writes")
+from playground.timetravel.postgres_source import has_postgres_saver_tables
 
 
 def _require_tables(conn) -> None:
-    found = {
-        row["table_name"]
-        for row in conn.execute(
-            "SELECT table_name FROM information_schema.tables WHERE table_schema = "
-            "current_schema() AND table_name = ANY(%s)",
-            (list(_TABLES),),
-        )
-    }
-    if len(found) < len(_TABLES):
+    if not has_postgres_saver_tables(conn):
         raise MigrationRefused(
             "this database has no PostgresSaver tables (checkpoints, checkpoint_blobs, "
             "checkpoint_writes): point at the checkpoint database of a LangGraph app"

@@ -15,6 +15,7 @@ from typing import Any
 
 from psycopg.types.json import Jsonb
 
+from playground.timetravel.postgres_source import has_postgres_saver_tables
 from playground.timetravel.transfer import (
     FORMAT,
     VERSION,
@@ -61,15 +62,6 @@ _TABLES = {
 }
 
 
-def _has_tables(conn) -> bool:
-    row = conn.execute(
-        "SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = "
-        "current_schema() AND table_name IN ('checkpoints', 'checkpoint_blobs', "
-        "'checkpoint_writes')"
-    ).fetchone()
-    return row["n"] == 3
-
-
 def export_thread_pg(conn, thread_id: str) -> dict[str, Any]:
     """Export every checkpoint, blob and write of a thread, in all namespaces, as a JSON-ready dict.
 
@@ -85,7 +77,7 @@ def export_thread_pg(conn, thread_id: str) -> dict[str, Any]:
     Raises:
         TransferRefused: the database has no PostgresSaver tables, or the thread is unknown.
     """
-    if not _has_tables(conn):
+    if not has_postgres_saver_tables(conn):
         raise TransferRefused(
             "this database has no PostgresSaver tables (checkpoints, checkpoint_blobs, "
             "checkpoint_writes): point at the checkpoint database of a LangGraph app"
@@ -169,7 +161,7 @@ def import_thread_pg(conn, data: dict[str, Any], thread_id: str | None = None) -
     target = source if thread_id is None else thread_id
     if not isinstance(target, str) or not target:
         raise TransferRefused("thread_id must be a non-empty string")
-    if not _has_tables(conn):
+    if not has_postgres_saver_tables(conn):
         from langgraph.checkpoint.postgres import PostgresSaver
 
         PostgresSaver(conn).setup()

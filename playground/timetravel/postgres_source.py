@@ -31,6 +31,20 @@ def redact(url: str) -> str:
     return _PASSWORD.sub(r"\1***@", url)
 
 
+
+def has_postgres_saver_tables(conn) -> bool:
+    """True when the database (current schema) has all three PostgresSaver tables.
+
+    Args:
+        conn: a psycopg connection with dict rows.
+    """
+    row = conn.execute(
+        "SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = "
+        "current_schema() AND table_name IN ('checkpoints', 'checkpoint_blobs', "
+        "'checkpoint_writes')"
+    ).fetchone()
+    return row["n"] == 3
+
 class PostgresSource(SaverSource):
     """A Postgres database written by PostgresSaver.
 
@@ -54,15 +68,7 @@ class PostgresSource(SaverSource):
         if not writable:
             # Inspection writes nothing: the server refuses any write on this session.
             self.conn.execute("SET default_transaction_read_only = on")
-        found = {
-            row["table_name"]
-            for row in self.conn.execute(
-                "SELECT table_name FROM information_schema.tables WHERE table_schema = "
-                "current_schema() AND table_name IN ('checkpoints', 'checkpoint_blobs', "
-                "'checkpoint_writes')"
-            )
-        }
-        if len(found) < 3:
+        if not has_postgres_saver_tables(self.conn):
             self.conn.close()
             raise CheckpointDbError(
                 f"{redact(url)}: not a LangGraph checkpoint database (no PostgresSaver tables)"
