@@ -27,6 +27,7 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.graph import END, START, StateGraph
 
 from playground.agent.client import ApiResult
+from playground.serde import graph_serde
 
 FetchTicket = Callable[[], ApiResult]
 
@@ -131,7 +132,7 @@ def _postgres_series(
 
     thread_id = f"compare-{uuid.uuid4().hex}"
     with psycopg.connect(url, autocommit=True, prepare_threshold=0, row_factory=dict_row) as conn:
-        saver = PostgresSaver(conn)
+        saver = PostgresSaver(conn, serde=graph_serde())
         saver.setup()
         graph = _read_graph(state_type, read).compile(checkpointer=saver)
         config = {"configurable": {"thread_id": thread_id}}
@@ -161,7 +162,7 @@ def _langgraph_series(
     builder = _read_graph(state_type, read)
     conn = sqlite3.connect(":memory:", check_same_thread=False)
     try:
-        graph = builder.compile(checkpointer=SqliteSaver(conn))
+        graph = builder.compile(checkpointer=SqliteSaver(conn, serde=graph_serde()))
         config = {"configurable": {"thread_id": "conversation-1"}}
         series = []
         for turn in range(1, max(turns) + 1):

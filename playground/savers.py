@@ -1,4 +1,9 @@
-"""Checkpoint savers: the one adapter between the playground and where checkpoints live."""
+"""Checkpoint savers: the one adapter between the playground and where checkpoints live.
+
+Every saver made here serializes with :func:`playground.serde.graph_serde`: LangGraph's safe
+types plus the classes the running graph's state declares, never the permissive default that
+imports whatever a checkpoint names.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +13,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from langgraph.checkpoint.serde.base import SerializerProtocol
 from langgraph.checkpoint.sqlite import SqliteSaver
 
+from playground.serde import graph_serde
 from playground.timetravel.source import is_postgres_url
 
 DEFAULT_CHECKPOINTS = Path(".playground") / "checkpoints.sqlite"
@@ -39,8 +46,17 @@ def sqlite_timeout() -> float:
     return seconds
 
 
+def sqlite_saver(conn: sqlite3.Connection, serde: SerializerProtocol | None = None) -> SqliteSaver:
+    """A SqliteSaver on an open connection, tables set up, with the allowlisted serializer."""
+    saver = SqliteSaver(conn, serde=serde or graph_serde())
+    saver.setup()
+    return saver
+
+
 @contextmanager
-def open_sqlite_saver(path: str | Path = DEFAULT_CHECKPOINTS) -> Iterator[SqliteSaver]:
+def open_sqlite_saver(
+    path: str | Path = DEFAULT_CHECKPOINTS, serde: SerializerProtocol | None = None
+) -> Iterator[SqliteSaver]:
     """Open (creating if needed) a SqliteSaver on a file, and close it afterwards.
 
     The connection allows other threads because one SqliteSaver serializes every call through its
@@ -52,14 +68,12 @@ def open_sqlite_saver(path: str | Path = DEFAULT_CHECKPOINTS) -> Iterator[Sqlite
     path.parent.mkdir(parents=True, exist_ok=True)
     conn = sqlite3.connect(str(path), check_same_thread=False, timeout=sqlite_timeout())
     try:
-        saver = SqliteSaver(conn)
-        saver.setup()
-        yield saver
+        yield sqlite_saver(conn, serde)
     finally:
         conn.close()
 
 
-def postgres_saver(url: str, max_size: int = 10):
+def postgres_saver(url: str, max_size: int = 10, serde: SerializerProtocol | None = None):
     """A PostgresSaver on a connection pool (the official saver; tables set up if missing).
 
     One pool per process serves every session and thread; ``close_postgres_saver`` closes it.
@@ -73,7 +87,7 @@ def postgres_saver(url: str, max_size: int = 10):
         url, min_size=1, max_size=max_size, open=True,
         kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row},
     )
-    saver = PostgresSaver(pool)
+    saver = PostgresSaver(pool, serde=serde or graph_serde())
     saver.setup()
     return saver
 
@@ -84,14 +98,16 @@ def close_postgres_saver(saver) -> None:
 
 
 @contextmanager
-def open_saver(target: str | Path = DEFAULT_CHECKPOINTS) -> Iterator:
+def open_saver(
+    target: str | Path = DEFAULT_CHECKPOINTS, serde: SerializerProtocol | None = None
+) -> Iterator:
     """Open the saver for a checkpoint target: a SQLite file path or a Postgres URL."""
     if is_postgres_url(target):
-        saver = postgres_saver(str(target), max_size=2)
+        saver = postgres_saver(str(target), max_size=2, serde=serde)
         try:
             yield saver
         finally:
             close_postgres_saver(saver)
     else:
-        with open_sqlite_saver(target) as saver:
+        with open_sqlite_saver(target, serde) as saver:
             yield saver

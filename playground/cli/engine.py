@@ -1,7 +1,8 @@
 """``playground`` subcommands that read or repair any checkpoint database.
 
-threads, history, diff, prune, migrate, export, import. DB is a SQLite file or a
-``postgresql://`` URL. Only prune without --dry-run, migrate --apply and import write.
+threads, history, diff, chat, prune, migrate, export, import. DB is a SQLite file or a
+``postgresql://`` URL. Only prune without --dry-run, migrate --apply and import write. Every
+value is read through the safe decoder: nothing a database names is imported or called.
 """
 
 from __future__ import annotations
@@ -13,9 +14,11 @@ import sys
 from pathlib import Path
 
 from playground.savers import open_sqlite_saver
+from playground.timetravel.decode import to_jsonable
 from playground.timetravel.diff import diff_states
 from playground.timetravel.display import tree_view, view_dot
 from playground.timetravel.errors import CheckpointDbError
+from playground.timetravel.messages import conversations, turns
 from playground.timetravel.source import CheckpointSource, is_postgres_url, open_source
 from playground.timetravel.tree import CheckpointTree, load_tree
 
@@ -45,6 +48,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     diff.add_argument("--thread", required=True)
     diff.add_argument("a", help="checkpoint id, unique part of one, or #N (creation order)")
     diff.add_argument("b", help="checkpoint id, unique part of one, or #N (creation order)")
+
+    chat = command("chat", "the conversation a thread's messages hold, at one checkpoint", _chat)
+    chat.add_argument("--thread", required=True)
+    chat.add_argument("--at", default=None, metavar="CHECKPOINT",
+                      help="checkpoint id, unique part of one, or #N (default: the head)")
+    chat.add_argument("--ns", default="", help="checkpoint namespace (subgraph)")
+    chat.add_argument("--json", action="store_true", help="the messages as plain JSON data")
 
     prune = command("prune", "delete old checkpoints, or one branch, of a thread", _prune)
     prune.add_argument("--thread", required=True)
@@ -115,6 +125,12 @@ def history_json(tree: CheckpointTree) -> dict:
                 "paused": r.checkpoint_id in tree.paused,
                 "fork_point": r.checkpoint_id in forks,
                 "on_current_branch": r.checkpoint_id in branch,
+                "signals": [
+                    {"kind": signal.kind, "node": signal.node, "text": signal.text,
+                     "value": to_jsonable(signal.value), "interrupt_id": signal.interrupt_id}
+                    for signal in tree.signals.get(r.checkpoint_id, ())
+                ],
+                "problem": details[r.checkpoint_id].problem,
             }
             for r in tree.nodes.values()
         ],
@@ -157,6 +173,11 @@ def _history(args: argparse.Namespace) -> int:
               f"{r.source or '?':<7} {', '.join(detail.writers) or '-':<16} "
               f"{', '.join(detail.next) or '-':<16} {r.stored_bytes:>8,}  {r.checkpoint_id}"
               f"{'  ' + ' '.join(marks) if marks else ''}")
+        if detail.problem:
+            print(f"{'':>13}! {detail.problem}")
+        for signal in tree.signals.get(r.checkpoint_id, ()):
+            mark = {"interrupt": "?", "error": "!", "answer": ">"}[signal.kind]
+            print(f"{'':>13}{mark} {signal.line}")
     return 0
 
 
@@ -194,6 +215,40 @@ def _diff(args: argparse.Namespace) -> int:
     print(f"#{tree.ordinal(a)} {a} -> #{tree.ordinal(b)} {b}")
     lines = changes.lines()
     print("\n".join(lines) if lines else "no differences")
+    return 0
+
+
+def _chat(args: argparse.Namespace) -> int:
+    source = open_source(args.db)
+    try:
+        tree = load_tree(source, args.thread, args.ns)
+        at = resolve_checkpoint(tree, args.at) if args.at else tree.head
+        values = source.values(args.thread, at, args.ns)
+        signals = tree.signals.get(at, ())
+    finally:
+        source.close()
+    found = conversations(values)
+    if args.json:
+        json.dump({"thread_id": args.thread, "checkpoint_id": at,
+                   "conversations": {key: [to_jsonable(m.raw) for m in messages]
+                                     for key, messages in found.items()}}, sys.stdout, indent=2)
+        print()
+        return 0
+    print(f"thread {args.thread} at #{tree.ordinal(at)} {at}")
+    if not found:
+        print("no messages in this checkpoint's state")
+    for key, messages in found.items():
+        if len(found) > 1 or key != "messages":
+            print(f"[{key}]")
+        for turn in turns(messages):
+            for line in turn.message.lines():
+                # tool calls indented under the message that made them, each result below
+                print(f"  {line}" if line.startswith("tool call ") else line)
+            for call, reply in turn.results:
+                result = reply.text if reply else "(no result yet)"
+                print(f"    -> {call.name}: {' '.join(result.split())[:160]}")
+    for signal in signals:
+        print(signal.line)
     return 0
 
 
@@ -274,22 +329,12 @@ def _migrate(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from playground.timetravel.transfer import dumps_export, export_thread
+    from playground.timetravel.transfer import dumps_export, export_from
 
     source = open_source(args.db)
     try:
-        if source.kind == "postgres":
-            from playground.timetravel.pg_transfer import export_thread_pg
-
-            export = export_thread_pg
-        elif source.kind == "sqlite":
-            export = export_thread
-        else:
-            raise CheckpointDbError(
-                f"export works on SQLite checkpoint files and Postgres, not {args.db}"
-            )
-        load_tree(source, args.thread)
-        print(dumps_export(export(source.conn, args.thread)))
+        load_tree(source, args.thread)  # an unknown thread: one clear line
+        print(dumps_export(export_from(source, args.thread)))
     finally:
         source.close()
     return 0

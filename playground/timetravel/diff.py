@@ -1,11 +1,15 @@
 """What changed between two states: the values of two checkpoints, compared key by key.
 
 Pure: no LangGraph, no saver. A page puts two snapshots' ``values`` in and renders ``lines()``.
+Values are the safe decoder's plain data, so typed values read as ``Order(id='o1')`` rather
+than as Python reprs.
 
 Paths name where a difference is: ``priority`` for a top-level key, ``changes.priority`` inside
 a nested mapping, ``log[2]`` for one element of a list. Lists of the same length are compared
 element by element; a list that grew or shrank is reported whole, because aligning elements
 (which one was inserted?) is guesswork and a reducer such as ``operator.add`` only appends.
+A list of chat messages is the exception: ``add_messages`` matches messages by id, so those are
+compared message by message (``+ ai: Your order A17 has shipped``).
 """
 
 from __future__ import annotations
@@ -14,6 +18,8 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from playground.timetravel.messages import describe, message_changes, message_list
 
 _MISSING = object()
 
@@ -26,16 +32,18 @@ class StateDiff:
         added: paths only in the new state, with their new value.
         removed: paths only in the old state, with their old value.
         changed: paths in both whose value differs, with ``(old, new)``.
+        messages: paths of message lists that differ, with one line per message change.
     """
 
     added: dict[str, Any] = field(default_factory=dict)
     removed: dict[str, Any] = field(default_factory=dict)
     changed: dict[str, tuple[Any, Any]] = field(default_factory=dict)
+    messages: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def is_empty(self) -> bool:
         """True when the two states are the same."""
-        return not (self.added or self.removed or self.changed)
+        return not (self.added or self.removed or self.changed or self.messages)
 
     def lines(self, limit: int = 120) -> list[str]:
         """Describe the differences, one line each, in path order.
@@ -45,15 +53,20 @@ class StateDiff:
 
         Returns:
             Lines such as ``+ etag = '"v2"'``, ``- version`` and
-            ``~ priority: 'normal' -> 'high'``.
+            ``~ priority: 'normal' -> 'high'``; for the ``messages`` list, one line per message
+            (``+ ai: ...``, ``+ tool call lookup_order(order_id='A17')``), other message lists
+            with their path first.
         """
         entries: list[tuple[str, str]] = []
+        for path, changes in self.messages.items():
+            where = "" if path == "messages" else f"{path}: "
+            entries.extend((path, f"{line[:2]}{where}{line[2:]}") for line in changes)
         for path, value in self.added.items():
-            entries.append((path, f"+ {path} = {_short(value, limit)}"))
+            entries.append((path, f"+ {path} = {describe(value, limit)}"))
         for path in self.removed:
             entries.append((path, f"- {path}"))
         for path, (old, new) in self.changed.items():
-            entries.append((path, f"~ {path}: {_short(old, limit)} -> {_short(new, limit)}"))
+            entries.append((path, f"~ {path}: {describe(old, limit)} -> {describe(new, limit)}"))
         entries.sort(key=lambda entry: _natural_key(entry[0]))
         return [text for _, text in entries]
 
@@ -82,22 +95,43 @@ def _walk_mapping(prefix: str, old: Mapping, new: Mapping, diff: StateDiff) -> N
         path = f"{prefix}.{key}" if prefix else str(key)
         new_value = new.get(key, _MISSING)
         if new_value is _MISSING:
-            diff.removed[path] = old_value
+            if message_list(old_value) is not None:
+                diff.messages[path] = message_changes(message_list(old_value), [])
+            else:
+                diff.removed[path] = old_value
         else:
             _walk_value(path, old_value, new_value, diff)
     for key, new_value in new.items():
         if key not in old:
-            diff.added[f"{prefix}.{key}" if prefix else str(key)] = new_value
+            path = f"{prefix}.{key}" if prefix else str(key)
+            if message_list(new_value) is not None:
+                diff.messages[path] = message_changes([], message_list(new_value))
+            else:
+                diff.added[path] = new_value
 
 
 def _walk_value(path: str, old: Any, new: Any, diff: StateDiff) -> None:
     if isinstance(old, Mapping) and isinstance(new, Mapping):
         _walk_mapping(path, old, new, diff)
+    elif (old_messages := _messages(old, new)) is not None:
+        changes = message_changes(*old_messages)
+        if changes:
+            diff.messages[path] = changes
     elif _is_list(old) and _is_list(new) and len(old) == len(new):
         for index, (old_item, new_item) in enumerate(zip(old, new, strict=True)):
             _walk_value(f"{path}[{index}]", old_item, new_item, diff)
     elif not _same(old, new):
         diff.changed[path] = (old, new)
+
+
+def _messages(old: Any, new: Any) -> tuple[list, list] | None:
+    """Both values as message lists (an empty list counts as one beside messages), else None."""
+    if not (isinstance(old, list) and isinstance(new, list)) or not (old or new):
+        return None
+    before, after = message_list(old), message_list(new)
+    if (before is None and old) or (after is None and new):
+        return None
+    return before or [], after or []
 
 
 def _is_list(value: Any) -> bool:
@@ -113,11 +147,6 @@ def _same(old: Any, new: Any) -> bool:
         return bool(old == new)
     except Exception:  # an object whose __eq__ refuses to answer: treat as changed
         return False
-
-
-def _short(value: Any, limit: int) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[: max(limit - 3, 0)] + "..."
 
 
 def _natural_key(path: str) -> list[tuple[int, int | str]]:

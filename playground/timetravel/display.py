@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import graphviz
 
+from playground.timetravel.signals import TaskSignal
 from playground.timetravel.source import CheckpointSource
 from playground.timetravel.tree import CheckpointTree, ensure_details
 
@@ -32,6 +33,8 @@ _COLOURS = {
     "fork": "#e8f5e9",
 }
 _HEAD_PEN = "#d1495b"
+_ERROR_FILL = "#f8c4c4"
+_QUESTION_CHARS = 36
 _SELECTED_FILL = "#ffd166"
 _PAUSED_PEN = "#c77d00"
 
@@ -48,6 +51,7 @@ class DrawnNode:
     is_selected: bool = False
     is_paused: bool = False
     source: str | None = None
+    has_error: bool = False
 
 
 @dataclass(frozen=True)
@@ -74,7 +78,7 @@ def run_id(first: str, last: str) -> str:
 
 
 def _key_checkpoints(tree: CheckpointTree, selected: str | None, max_drawn: int) -> set[str]:
-    keys = set(tree.roots) | set(tree.paused) | {tree.head}
+    keys = set(tree.roots) | set(tree.paused) | {tree.head} | set(tree.signals)
     inputs = [cid for cid, record in tree.nodes.items() if record.source == "input"]
     if len(inputs) * 4 <= max_drawn:
         keys.update(inputs)  # turn boundaries, while there are few enough to read
@@ -94,7 +98,18 @@ def _label(tree: CheckpointTree, cid: str) -> str:
     if who == "__start__":
         who = "input applied"
     waits = f"\n→ {', '.join(detail.next)}" if detail and detail.next else ""
-    return f"#{tree.ordinal(cid)} {who}\nstep {record.step}{waits}"
+    notes = "".join(f"\n{_note(signal)}" for signal in tree.signals.get(cid, ())
+                    if signal.kind != "answer")
+    if detail and detail.problem:
+        notes += "\n(blob not readable)"
+    return f"#{tree.ordinal(cid)} {who}\nstep {record.step}{waits}{notes}"
+
+
+def _note(signal: TaskSignal) -> str:
+    text = signal.text
+    if len(text) > _QUESTION_CHARS:
+        text = text[: _QUESTION_CHARS - 1] + "…"
+    return f"? {text}" if signal.kind == "interrupt" else f"✗ {signal.node or 'run'} failed"
 
 
 def tree_view(
@@ -160,6 +175,7 @@ def tree_view(
                 is_selected=cid == selected,
                 is_paused=cid in tree.paused,
                 source=tree.nodes[cid].source,
+                has_error=any(s.kind == "error" for s in tree.signals.get(cid, ())),
             )
     edges = []
     for cid, _record in tree.nodes.items():
@@ -214,7 +230,8 @@ def view_dot(view: TreeView) -> graphviz.Digraph:
     dot.attr("edge", color="#999999", arrowsize="0.6")
     for node in view.nodes:
         if node.kind == "checkpoint":
-            fill = _SELECTED_FILL if node.is_selected else _COLOURS.get(node.source or "", "#fff")
+            fill = _SELECTED_FILL if node.is_selected else (
+                _ERROR_FILL if node.has_error else _COLOURS.get(node.source or "", "#fff"))
             pen = _HEAD_PEN if node.is_head else (_PAUSED_PEN if node.is_paused else "#888888")
             width = "3" if node.is_head or node.is_selected else ("2" if node.is_paused else "1")
             label = node.label + ("\nHEAD" if node.is_head else "")

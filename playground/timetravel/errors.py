@@ -7,3 +7,7 @@ class CheckpointDbError(Exception):
 
 class UnknownThread(CheckpointDbError):
     """The database has no checkpoints for this thread."""
+
+
+class UnreadableCheckpoint(CheckpointDbError):
+    """A checkpoint's blob cannot be shown (broken, too large, too deep, or an unknown type)."""

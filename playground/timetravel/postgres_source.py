@@ -1,28 +1,40 @@
-"""Checkpoints of a PostgresSaver database: ids, parents and sizes with SQL, details on demand.
+"""Checkpoints of a PostgresSaver database, read with SQL and the safe decoder alone.
 
 PostgresSaver keeps a checkpoint row as JSONB (channel versions and small values inline) and
 stores every other channel value once per version in ``checkpoint_blobs``. So here a
 checkpoint's ``blob_bytes`` is its JSONB text plus the blobs of the channel versions it
 introduced (the versions its parent did not have): summed over a thread, that is what the thread
 stores, with no value counted twice. That is why Postgres figures are lower than SQLite's, where
-every checkpoint blob repeats every value. Details (next nodes, writers) come from the saver's
-``get_tuple`` for the few checkpoints that need them.
+every checkpoint blob repeats every value.
+
+Nothing here goes through PostgresSaver's own reads: those decode blobs with a permissive
+``JsonPlusSerializer`` that imports and calls what the data names, and crash on a ``pickle`` row.
+Each blob is decoded by :mod:`playground.timetravel.decode`, JSONB by a bounded ``json.loads``.
 """
 
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from collections.abc import Iterable
 
-from playground.timetravel.errors import CheckpointDbError, UnknownThread
+from playground.serde import graph_serde
+from playground.timetravel.decode import bounded_json_loads, decode_typed, is_unread
+from playground.timetravel.errors import CheckpointDbError, UnknownThread, UnreadableCheckpoint
 from playground.timetravel.records import (
     CheckpointDetail,
     CheckpointRecord,
     ThreadSummary,
     detail_of,
+    state_values,
+    task_node,
 )
-from playground.timetravel.saver_source import SaverSource
+from playground.timetravel.signals import SIGNAL_CHANNELS, TaskSignal, signals_of
+from playground.timetravel.source import PendingWrite
 
+# Channels whose values decide what runs next (records.next_nodes): the input, the branch
+# triggers and the fan-in barriers. Details read only these blobs, never the state's values.
+_TRIGGERS = ["\\_\\_start\\_\\_", "branch:to:%", "join:%"]
 _PASSWORD = re.compile(r"(postgres(?:ql)?://[^:/@]+:)[^@]*@")
 
 
@@ -45,7 +57,7 @@ def has_postgres_saver_tables(conn) -> bool:
     ).fetchone()
     return row["n"] == 3
 
-class PostgresSource(SaverSource):
+class PostgresSource:
     """A Postgres database written by PostgresSaver.
 
     Raises:
@@ -56,15 +68,19 @@ class PostgresSource(SaverSource):
 
     def __init__(self, url: str, writable: bool = False) -> None:
         import psycopg
-        from langgraph.checkpoint.postgres import PostgresSaver
         from psycopg.rows import dict_row
+        from psycopg.types.json import set_json_loads
 
         self.writable = writable
+        self.label = redact(url)
         try:
             self.conn = psycopg.connect(url, autocommit=True, prepare_threshold=0,
                                         row_factory=dict_row, connect_timeout=10)
         except psycopg.Error as exc:
             raise CheckpointDbError(f"{redact(url)}: cannot connect ({exc})".strip()) from None
+        # JSONB written by someone else may nest beyond Python's recursion limit: decode it
+        # with the bounded loader, which gives a marker instead of raising.
+        set_json_loads(bounded_json_loads, self.conn)
         if not writable:
             # Inspection writes nothing: the server refuses any write on this session.
             self.conn.execute("SET default_transaction_read_only = on")
@@ -73,8 +89,29 @@ class PostgresSource(SaverSource):
             raise CheckpointDbError(
                 f"{redact(url)}: not a LangGraph checkpoint database (no PostgresSaver tables)"
             )
-        super().__init__(PostgresSaver(self.conn))
-        self.label = redact(url)
+
+    def saver(self, serde=None):
+        """A PostgresSaver on this connection (for edits and replays), only when writable.
+
+        Args:
+            serde: the serializer of the graph that will run on it; by default LangGraph's with
+                only its own safe types allowed.
+        """
+        if not self.writable:
+            raise CheckpointDbError(f"{self.label} is open read-only: reopen it writable to edit")
+        from langgraph.checkpoint.postgres import PostgresSaver
+
+        return PostgresSaver(self.conn, serde=serde or graph_serde())
+
+    def close(self) -> None:
+        """Close the connection."""
+        self.conn.close()
+
+    def namespaces(self, thread_id: str) -> list[str]:
+        """Checkpoint namespaces of a thread: "" for the root, then subgraphs."""
+        return [row["checkpoint_ns"] for row in self.conn.execute(
+            "SELECT DISTINCT checkpoint_ns FROM checkpoints WHERE thread_id = %s "
+            "ORDER BY checkpoint_ns", (thread_id,))]
 
     def threads(self) -> list[ThreadSummary]:
         """Every thread (root namespace), newest first, with SQL aggregates."""
@@ -149,7 +186,7 @@ class PostgresSource(SaverSource):
         versions_of: dict[str, dict] = {}
         records = []
         for row in rows:
-            versions = row["versions"] or {}
+            versions = row["versions"] if isinstance(row["versions"], dict) else {}
             before = versions_of.get(row["parent_checkpoint_id"] or "", {})
             introduced = sum(
                 blob_sizes.get((channel, str(version)), 0)
@@ -161,34 +198,112 @@ class PostgresSource(SaverSource):
             records.append(
                 CheckpointRecord(
                     row["checkpoint_id"], row["parent_checkpoint_id"], checkpoint_ns,
-                    int(step) if step not in (None, "") else None, row["source"],
+                    int(step) if step and step.lstrip("-").isdigit() else None, row["source"],
                     (row["blob"] or 0) + introduced, row["meta"] or 0,
                     int(writes.get(row["checkpoint_id"]) or 0),
                 )
             )
         return records
 
+    def _checkpoints(
+        self, thread_id: str, checkpoint_ids: list[str], checkpoint_ns: str,
+        channels: list[str],
+    ) -> dict[str, tuple[str | None, dict, str | None]]:
+        """Decoded checkpoints by id: (parent id, checkpoint, why it is unreadable or None).
+
+        ``channels`` are LIKE patterns: only blobs of matching channels are read and decoded
+        (``["%"]`` for all of them; :data:`_TRIGGERS` for what next-node detection needs).
+        """
+        rows = self.conn.execute(
+            "SELECT c.checkpoint_id, c.parent_checkpoint_id, c.checkpoint, "
+            " (SELECT array_agg(array[bl.channel::bytea, bl.type::bytea, bl.blob]) "
+            "  FROM jsonb_each_text(CASE jsonb_typeof(c.checkpoint->'channel_versions') "
+            "   WHEN 'object' THEN c.checkpoint->'channel_versions' ELSE '{}' END) v "
+            "  JOIN checkpoint_blobs bl ON bl.thread_id = c.thread_id AND "
+            "   bl.checkpoint_ns = c.checkpoint_ns AND bl.channel = v.key AND "
+            "   bl.version = v.value WHERE bl.channel LIKE ANY(%(channels)s)) AS blobs "
+            "FROM checkpoints c WHERE c.thread_id = %(t)s AND c.checkpoint_ns = %(ns)s "
+            "AND c.checkpoint_id = ANY(%(ids)s)",
+            {"t": thread_id, "ns": checkpoint_ns, "ids": checkpoint_ids, "channels": channels},
+        ).fetchall()
+        found = {}
+        for row in rows:
+            checkpoint = row["checkpoint"]
+            if is_unread(checkpoint) or not isinstance(checkpoint, dict):
+                reason = checkpoint["__unread__"] if is_unread(checkpoint) else "not an object"
+                found[row["checkpoint_id"]] = (row["parent_checkpoint_id"], {},
+                                               f"checkpoint not readable: {reason}")
+                continue
+            values = checkpoint.get("channel_values")
+            values = dict(values) if isinstance(values, dict) else {}
+            for channel, type_, blob in row["blobs"] or ():
+                if type_ != b"empty":
+                    values[channel.decode()] = decode_typed(type_.decode(), blob)
+            found[row["checkpoint_id"]] = (
+                row["parent_checkpoint_id"], {**checkpoint, "channel_values": values}, None)
+        return found
+
     def details(
         self, thread_id: str, checkpoint_ids: Iterable[str], checkpoint_ns: str = ""
     ) -> dict[str, CheckpointDetail]:
-        """Details of some checkpoints, each read whole (with its blobs) through the saver."""
-        tuples = {}
+        """Details of some checkpoints (and their parents, for writers and changes)."""
         wanted = list(dict.fromkeys(checkpoint_ids))
-        for checkpoint_id in wanted:
-            item = self._saver.get_tuple(self._config(thread_id, checkpoint_id, checkpoint_ns))
-            if item is not None:
-                tuples[checkpoint_id] = item
+        loaded = self._checkpoints(thread_id, wanted, checkpoint_ns, _TRIGGERS)
+        parents = [p for p, _, _ in loaded.values() if p and p not in loaded]
+        if parents:
+            loaded.update(self._checkpoints(thread_id, parents, checkpoint_ns, _TRIGGERS))
         details = {}
-        for checkpoint_id, item in tuples.items():
-            parent_id = (item.parent_config or {}).get("configurable", {}).get("checkpoint_id")
-            parent = None
-            if parent_id:
-                parent_item = tuples.get(parent_id) or self._saver.get_tuple(
-                    self._config(thread_id, parent_id, checkpoint_ns)
-                )
-                parent = parent_item.checkpoint if parent_item else None
-            details[checkpoint_id] = detail_of(checkpoint_id, item.checkpoint, parent)
+        for checkpoint_id in wanted:
+            if checkpoint_id in loaded:
+                parent_id, checkpoint, problem = loaded[checkpoint_id]
+                parent = loaded[parent_id][1] if parent_id in loaded else None
+                details[checkpoint_id] = detail_of(checkpoint_id, checkpoint, parent, problem)
         return details
+
+    def values(self, thread_id: str, checkpoint_id: str, checkpoint_ns: str = "") -> dict:
+        """The state values stored in one checkpoint (LangGraph's bookkeeping channels left out).
+
+        Raises:
+            UnreadableCheckpoint: the checkpoint row cannot be decoded.
+        """
+        loaded = self._checkpoints(thread_id, [checkpoint_id], checkpoint_ns, ["%"])
+        if checkpoint_id not in loaded:
+            raise CheckpointDbError(f"no checkpoint {checkpoint_id} in thread {thread_id!r}")
+        _, checkpoint, problem = loaded[checkpoint_id]
+        if problem:
+            raise UnreadableCheckpoint(problem)
+        return state_values(checkpoint)
+
+    def _writes(self, thread_id: str, checkpoint_ns: str, where: str, params: dict) -> list:
+        return self.conn.execute(
+            "SELECT checkpoint_id, task_path, channel, type, blob FROM checkpoint_writes "
+            f"WHERE thread_id = %(t)s AND checkpoint_ns = %(ns)s AND {where} "
+            "ORDER BY checkpoint_id, task_path, task_id, idx",
+            {"t": thread_id, "ns": checkpoint_ns, **params},
+        ).fetchall()
+
+    def pending_writes(
+        self, thread_id: str, checkpoint_id: str, checkpoint_ns: str = ""
+    ) -> list[PendingWrite]:
+        """Writes stored under one checkpoint by the tasks that ran from it."""
+        rows = self._writes(thread_id, checkpoint_ns, "checkpoint_id = %(c)s",
+                            {"c": checkpoint_id})
+        return [
+            PendingWrite(task_node(row["task_path"]) or "?", row["channel"],
+                         decode_typed(row["type"], row["blob"]), len(row["blob"] or b""))
+            for row in rows
+        ]
+
+    def signals(self, thread_id: str, checkpoint_ns: str = "") -> dict[str, tuple[TaskSignal, ...]]:
+        """Questions, answers and errors tasks stored under each checkpoint of a thread."""
+        rows = self._writes(thread_id, checkpoint_ns, "channel = ANY(%(channels)s)",
+                            {"channels": list(SIGNAL_CHANNELS)})
+        by_checkpoint: dict[str, list[tuple]] = defaultdict(list)
+        for row in rows:
+            by_checkpoint[row["checkpoint_id"]].append(
+                (task_node(row["task_path"]), row["channel"],
+                 decode_typed(row["type"], row["blob"])))
+        return {cid: signals_of(writes) for cid, writes in by_checkpoint.items()}
 
     def fingerprint(self, thread_id: str, checkpoint_ns: str = "") -> tuple | None:
         """Count, newest id and a hash of the head row: changes whenever the thread does."""
@@ -202,18 +317,3 @@ class PostgresSource(SaverSource):
             {"t": thread_id, "ns": checkpoint_ns},
         ).fetchone()
         return (row["n"], row["newest"], row["head"], row["writes"]) if row["n"] else None
-
-    @staticmethod
-    def _config(thread_id: str, checkpoint_id: str, checkpoint_ns: str) -> dict:
-        return {"configurable": {"thread_id": thread_id, "checkpoint_ns": checkpoint_ns,
-                                 "checkpoint_id": checkpoint_id}}
-
-    def saver(self):
-        """The PostgresSaver (for edits and replays), only when opened writable."""
-        if not self.writable:
-            raise CheckpointDbError(f"{self.label} is open read-only: reopen it writable to edit")
-        return super().saver()
-
-    def close(self) -> None:
-        """Close the connection."""
-        self.conn.close()

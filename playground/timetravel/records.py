@@ -69,17 +69,35 @@ class CheckpointDetail:
     next: tuple[str, ...]
     writers: tuple[str, ...]
     changed: tuple[str, ...]
+    problem: str | None = None
 
 
-def detail_of(checkpoint_id: str, checkpoint: Mapping, parent: Mapping | None) -> CheckpointDetail:
-    """Derive a checkpoint's detail from its decoded blob and its parent's."""
+def detail_of(
+    checkpoint_id: str, checkpoint: Mapping, parent: Mapping | None, problem: str | None = None
+) -> CheckpointDetail:
+    """Derive a checkpoint's detail from its decoded blob and its parent's.
+
+    Args:
+        checkpoint_id: the checkpoint.
+        checkpoint: its decoded blob ({} when it could not be read).
+        parent: the parent's decoded blob, or None.
+        problem: why the blob could not be read, one line (shown on that checkpoint).
+    """
+    created = checkpoint.get("ts")
     return CheckpointDetail(
         checkpoint_id=checkpoint_id,
-        created_at=checkpoint.get("ts"),
+        created_at=created if isinstance(created, str) else None,
         next=next_nodes(checkpoint),
         writers=writers(parent, checkpoint),
         changed=changed_channels(parent, checkpoint),
+        problem=problem,
     )
+
+
+def _part(checkpoint: Mapping | None, key: str) -> Mapping:
+    # A blob from an unknown writer may hold anything under these keys: read only mappings.
+    value = (checkpoint or {}).get(key)
+    return value if isinstance(value, Mapping) else {}
 
 
 @dataclass(frozen=True)
@@ -105,7 +123,20 @@ def _newer(version: object, seen: object) -> bool:
     if type(version) is not type(seen):
         # Mixed int and str versions come from different savers; compare as text of equal width.
         return str(version).zfill(40) > str(seen).zfill(40)
-    return version > seen  # type: ignore[operator]
+    try:
+        return version > seen  # type: ignore[operator]
+    except TypeError:  # versions no saver writes (lists, maps) never count as newer
+        return False
+
+
+def _members(value: object) -> set:
+    """The names in a join barrier's stored set: a set (from a saver), a list, or the safe
+    decoder's ``{"__type__": "builtins.set", "value": [...]}``."""
+    if isinstance(value, Mapping):
+        value = value.get("value")
+    if isinstance(value, (set, frozenset, list, tuple)):
+        return {item for item in value if isinstance(item, str)}
+    return set()
 
 
 def next_nodes(checkpoint: Mapping) -> tuple[str, ...]:
@@ -113,14 +144,14 @@ def next_nodes(checkpoint: Mapping) -> tuple[str, ...]:
 
     Matches ``StateSnapshot.next`` for graphs built with LangGraph 1.x StateGraph.
     """
-    versions: Mapping = checkpoint.get("channel_versions") or {}
-    seen: Mapping = checkpoint.get("versions_seen") or {}
-    values: Mapping = checkpoint.get("channel_values") or {}
+    versions = _part(checkpoint, "channel_versions")
+    seen = _part(checkpoint, "versions_seen")
+    values = _part(checkpoint, "channel_values")
     pending = []
     # Only channels holding a value can trigger, and there are fewer of those than versions.
     for channel in values:
         version = versions.get(channel)
-        if version is None:
+        if version is None or not isinstance(channel, str):
             continue
         if channel.startswith(BRANCH_PREFIX):
             node = channel[len(BRANCH_PREFIX):]
@@ -130,14 +161,12 @@ def next_nodes(checkpoint: Mapping) -> tuple[str, ...]:
             # A fan-in edge ``join:a+b:node`` is a barrier: it triggers ``node`` only once every
             # source has written, i.e. when its stored set of names covers them all.
             _, sources, node = channel.split(":")
-            arrived = values[channel]
-            if not isinstance(arrived, (set, frozenset, list, tuple)) or not set(
-                sources.split("+")
-            ) <= set(arrived):
+            if not set(sources.split("+")) <= _members(values[channel]):
                 continue
         else:
             continue
-        if _newer(version, (seen.get(node) or {}).get(channel)):
+        node_seen = seen.get(node)
+        if _newer(version, node_seen.get(channel) if isinstance(node_seen, Mapping) else None):
             pending.append(node)
     return tuple(sorted(pending))
 
@@ -150,15 +179,26 @@ def writers(parent: Mapping | None, checkpoint: Mapping) -> tuple[str, ...]:
     """
     if parent is None:
         return ()
-    before: Mapping = parent.get("versions_seen") or {}
-    after: Mapping = checkpoint.get("versions_seen") or {}
+    before = _part(parent, "versions_seen")
+    after = _part(checkpoint, "versions_seen")
     return tuple(
         sorted(
             node
             for node, seen in after.items()
-            if node not in _NOT_NODES and before.get(node) != seen
+            if isinstance(node, str) and node not in _NOT_NODES and before.get(node) != seen
         )
     )
+
+
+def task_node(task_path: str | None) -> str:
+    """The node of a stored task path (``~__pregel_pull, read`` -> ``read``); "" if none."""
+    return (task_path or "").rsplit(",", 1)[-1].strip()
+
+
+def state_values(checkpoint: Mapping) -> dict:
+    """A decoded checkpoint's state values, without LangGraph's bookkeeping channels."""
+    return {k: v for k, v in _part(checkpoint, "channel_values").items()
+            if isinstance(k, str) and not is_internal_channel(k)}
 
 
 def is_internal_channel(channel: str) -> bool:
@@ -170,8 +210,9 @@ def is_internal_channel(channel: str) -> bool:
 
 def changed_channels(parent: Mapping | None, checkpoint: Mapping) -> tuple[str, ...]:
     """State channels whose version differs between ``parent`` and ``checkpoint``."""
-    after: Mapping = checkpoint.get("channel_versions") or {}
-    before: Mapping = (parent or {}).get("channel_versions") or {}
+    after = _part(checkpoint, "channel_versions")
+    before = _part(parent, "channel_versions")
     # Version test first: it is cheap and rules out most channels before the name test.
     moved = [channel for channel, version in after.items() if before.get(channel) != version]
-    return tuple(sorted(channel for channel in moved if not is_internal_channel(channel)))
+    return tuple(sorted(channel for channel in moved
+                        if isinstance(channel, str) and not is_internal_channel(channel)))

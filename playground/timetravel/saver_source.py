@@ -1,7 +1,10 @@
 """Checkpoints of any BaseCheckpointSaver, read through the saver's own ``list``.
 
-The fallback for savers this tool has no SQL for. Sizes are the serializer's output length,
-which is what a saver that stores serialized blobs keeps.
+The fallback for savers this tool has no SQL for, and only for a saver object handed in by code
+(a graph's own checkpointer): it reads with that saver's serializer, so it is never used on a
+database the playground did not write. Values are passed through the safe decoder all the same,
+so every source gives pages the same plain data. Sizes are the serializer's output length, which
+is what a saver that stores serialized blobs keeps.
 """
 
 from __future__ import annotations
@@ -12,14 +15,16 @@ from collections.abc import Iterable
 
 from langgraph.checkpoint.base import BaseCheckpointSaver, CheckpointTuple
 
+from playground.timetravel.decode import decode_typed
 from playground.timetravel.errors import CheckpointDbError, UnknownThread
 from playground.timetravel.records import (
     CheckpointDetail,
     CheckpointRecord,
     ThreadSummary,
     detail_of,
-    is_internal_channel,
+    state_values,
 )
+from playground.timetravel.signals import SIGNAL_CHANNELS, TaskSignal, signals_of
 from playground.timetravel.source import PendingWrite
 
 
@@ -56,6 +61,13 @@ class SaverSource:
             return len(self._saver.serde.dumps_typed(value)[1])
         except Exception:
             return 0
+
+    def _plain(self, value: object) -> object:
+        """The value as the safe decoder gives it: what every other source returns."""
+        try:
+            return decode_typed(*self._saver.serde.dumps_typed(value))
+        except Exception:  # a value the saver's serializer cannot write back
+            return repr(value)
 
     def threads(self) -> list[ThreadSummary]:
         """Every thread, newest first."""
@@ -149,8 +161,7 @@ class SaverSource:
     def values(self, thread_id: str, checkpoint_id: str, checkpoint_ns: str = "") -> dict:
         """The state values stored in one checkpoint (LangGraph's bookkeeping channels left out)."""
         checkpoint = self._tuple(thread_id, checkpoint_id, checkpoint_ns).checkpoint
-        values = checkpoint.get("channel_values") or {}
-        return {k: v for k, v in values.items() if not is_internal_channel(k)}
+        return {k: self._plain(v) for k, v in state_values(checkpoint).items()}
 
     def pending_writes(
         self, thread_id: str, checkpoint_id: str, checkpoint_ns: str = ""
@@ -158,6 +169,17 @@ class SaverSource:
         """Writes stored under one checkpoint."""
         item = self._tuple(thread_id, checkpoint_id, checkpoint_ns)
         return [
-            PendingWrite("?", channel, value, self._size(value))
+            PendingWrite("?", channel, self._plain(value), self._size(value))
             for _task, channel, value in item.pending_writes or ()
         ]
+
+    def signals(self, thread_id: str, checkpoint_ns: str = "") -> dict[str, tuple[TaskSignal, ...]]:
+        """Questions, answers and errors under each checkpoint (the node is not known here)."""
+        found = {}
+        for item in self._tuples(thread_id, checkpoint_ns):
+            writes = [("", channel, self._plain(value))
+                      for _task, channel, value in item.pending_writes or ()
+                      if channel in SIGNAL_CHANNELS]
+            if writes:
+                found[item.config["configurable"]["checkpoint_id"]] = signals_of(writes)
+        return found

@@ -2,7 +2,8 @@
 
 ``open_source`` takes what a user types (a SQLite path, a ``postgresql://`` URL) or a saver
 object, and returns a source with the same read methods. Inspection is read-only unless the
-caller asks for ``writable=True``.
+caller asks for ``writable=True``. Files and URLs are read through the safe decoder
+(:mod:`playground.timetravel.decode`), which never imports or calls what the data names.
 """
 
 from __future__ import annotations
@@ -10,11 +11,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from playground.timetravel.records import CheckpointDetail, CheckpointRecord, ThreadSummary
+
+if TYPE_CHECKING:
+    from playground.timetravel.signals import TaskSignal
 
 
 @dataclass(frozen=True)
@@ -50,6 +54,10 @@ class CheckpointSource(Protocol):
     def pending_writes(
         self, thread_id: str, checkpoint_id: str, checkpoint_ns: str = ""
     ) -> list[PendingWrite]: ...
+
+    def signals(
+        self, thread_id: str, checkpoint_ns: str = ""
+    ) -> dict[str, tuple[TaskSignal, ...]]: ...
 
     def saver(self) -> BaseCheckpointSaver: ...
 

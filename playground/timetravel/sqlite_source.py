@@ -1,7 +1,8 @@
 """Checkpoints of a SqliteSaver database, read with SQL.
 
 Ids, parent links and sizes come from SQL columns and aggregates; blobs are decoded only for what
-SQL cannot answer (next nodes, timestamps). Inspection opens the file read-only (``mode=ro``).
+SQL cannot answer (next nodes, timestamps, values), always by the safe decoder, which never
+imports or calls what a blob names. Inspection opens the file read-only (``mode=ro``).
 """
 
 from __future__ import annotations
@@ -14,18 +15,22 @@ from pathlib import Path
 from urllib.parse import quote
 
 import orjson
+from langgraph.checkpoint.serde.base import SerializerProtocol
 from langgraph.checkpoint.sqlite import SqliteSaver
 
-from playground.timetravel.blobs import decode_for_structure, decode_values, decode_write
-from playground.timetravel.errors import CheckpointDbError, UnknownThread
+from playground.serde import graph_serde
+from playground.timetravel.decode import decode_checkpoint, decode_typed
+from playground.timetravel.errors import CheckpointDbError, UnknownThread, UnreadableCheckpoint
 from playground.timetravel.records import (
     CheckpointDetail,
     CheckpointRecord,
     ThreadSummary,
     detail_of,
-    is_internal_channel,
     next_nodes,
+    state_values,
+    task_node,
 )
+from playground.timetravel.signals import SIGNAL_CHANNELS, TaskSignal, signals_of
 from playground.timetravel.source import PendingWrite
 
 _REQUIRED = {
@@ -36,11 +41,6 @@ _REQUIRED = {
 }
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 _CHUNK = 500  # ids per IN (...) list, well under SQLite's variable limit
-
-
-def _task_node(task_path: str) -> str:
-    # task_path looks like "~__pregel_pull, read": the node is the last part.
-    return task_path.rsplit(",", 1)[-1].strip() or "?"
 
 
 class SqliteSource:
@@ -101,11 +101,16 @@ class SqliteSource:
         # Touch the data: a damaged file often passes the schema read and fails here.
         self.conn.execute("SELECT checkpoint_id FROM checkpoints LIMIT 1").fetchone()
 
-    def saver(self) -> SqliteSaver:
-        """A SqliteSaver on this file (for edits and replays, which need a graph too)."""
+    def saver(self, serde: SerializerProtocol | None = None) -> SqliteSaver:
+        """A SqliteSaver on this file (for edits and replays, which need a graph too).
+
+        Args:
+            serde: the serializer of the graph that will run on it; by default LangGraph's with
+                only its own safe types allowed (:func:`playground.savers.graph_serde`).
+        """
         if not self.writable:
             raise CheckpointDbError(f"{self.path} is open read-only: reopen it writable to edit")
-        return SqliteSaver(self.conn)
+        return SqliteSaver(self.conn, serde=serde or graph_serde())
 
     def close(self) -> None:
         """Close the connection."""
@@ -135,10 +140,7 @@ class SqliteSource:
                 "checkpoint_ns = '' AND checkpoint_id = ?",
                 (thread_id, head_id),
             ).fetchone()
-            try:
-                head = decode_for_structure(type_, blob)
-            except ValueError:
-                head = {}
+            head, _problem = decode_checkpoint(type_, blob)
             summaries.append(
                 ThreadSummary(
                     thread_id=thread_id,
@@ -232,7 +234,8 @@ class SqliteSource:
     ) -> dict[str, CheckpointDetail]:
         """Decode the blobs of some checkpoints (and of their parents) into details."""
         wanted = list(dict.fromkeys(checkpoint_ids))
-        blobs: dict[str, tuple[str | None, dict]] = {}  # id -> (parent id, decoded structure)
+        # id -> (parent id, decoded blob, why it could not be decoded)
+        blobs: dict[str, tuple[str | None, dict, str | None]] = {}
 
         def fetch(ids: list[str]) -> None:
             for start in range(0, len(ids), _CHUNK):
@@ -244,23 +247,24 @@ class SqliteSource:
                     f"AND checkpoint_id IN ({marks})",
                     (thread_id, checkpoint_ns, *part),
                 ):
-                    try:
-                        blobs[cid] = (parent, decode_for_structure(type_, blob))
-                    except ValueError:
-                        blobs[cid] = (parent, {})
+                    blobs[cid] = (parent, *decode_checkpoint(type_, blob))
 
         fetch(wanted)
-        fetch(list({p for p, _ in blobs.values() if p and p not in blobs}))
+        fetch(list({p for p, _, _ in blobs.values() if p and p not in blobs}))
         details = {}
         for cid in wanted:
             if cid in blobs:
-                parent_id, checkpoint = blobs[cid]
+                parent_id, checkpoint, problem = blobs[cid]
                 parent = blobs[parent_id][1] if parent_id in blobs else None
-                details[cid] = detail_of(cid, checkpoint, parent)
+                details[cid] = detail_of(cid, checkpoint, parent, problem)
         return details
 
     def values(self, thread_id: str, checkpoint_id: str, checkpoint_ns: str = "") -> dict:
-        """The state values stored in one checkpoint (LangGraph's bookkeeping channels left out)."""
+        """The state values stored in one checkpoint (LangGraph's bookkeeping channels left out).
+
+        Raises:
+            UnreadableCheckpoint: the blob cannot be decoded; the message says why in one line.
+        """
         row = self.conn.execute(
             "SELECT type, checkpoint FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? "
             "AND checkpoint_id = ?",
@@ -268,8 +272,10 @@ class SqliteSource:
         ).fetchone()
         if row is None:
             raise CheckpointDbError(f"no checkpoint {checkpoint_id} in thread {thread_id!r}")
-        values = decode_values(*row).get("channel_values") or {}
-        return {k: v for k, v in values.items() if not is_internal_channel(k)}
+        checkpoint, problem = decode_checkpoint(*row)
+        if problem:
+            raise UnreadableCheckpoint(problem)
+        return state_values(checkpoint)
 
     def pending_writes(
         self, thread_id: str, checkpoint_id: str, checkpoint_ns: str = ""
@@ -281,6 +287,21 @@ class SqliteSource:
             (thread_id, checkpoint_ns, checkpoint_id),
         ).fetchall()
         return [
-            PendingWrite(_task_node(path), channel, decode_write(type_, value), len(value or b""))
+            PendingWrite(task_node(path) or "?", channel, decode_typed(type_, value),
+                         len(value or b""))
             for path, channel, type_, value in rows
         ]
+
+    def signals(self, thread_id: str, checkpoint_ns: str = "") -> dict[str, tuple[TaskSignal, ...]]:
+        """Questions, answers and errors tasks stored under each checkpoint of a thread."""
+        marks = ",".join("?" * len(SIGNAL_CHANNELS))
+        rows = self.conn.execute(
+            "SELECT checkpoint_id, task_path, channel, type, value FROM writes "
+            f"WHERE thread_id = ? AND checkpoint_ns = ? AND channel IN ({marks}) "
+            "ORDER BY checkpoint_id, task_path, idx",
+            (thread_id, checkpoint_ns, *SIGNAL_CHANNELS),
+        ).fetchall()
+        by_checkpoint: dict[str, list[tuple]] = defaultdict(list)
+        for cid, path, channel, type_, value in rows:
+            by_checkpoint[cid].append((task_node(path), channel, decode_typed(type_, value)))
+        return {cid: signals_of(writes) for cid, writes in by_checkpoint.items()}

@@ -131,6 +131,23 @@ def export_thread(conn: sqlite3.Connection, thread_id: str) -> dict[str, Any]:
     }
 
 
+def export_from(source: Any, thread_id: str) -> dict[str, Any]:
+    """Export a thread from an open checkpoint source: a SQLite file or a Postgres database.
+
+    Raises:
+        TransferRefused: the source is neither, or the thread is unknown.
+    """
+    if source.kind == "postgres":
+        from playground.timetravel.pg_transfer import export_thread_pg
+
+        return export_thread_pg(source.conn, thread_id)
+    if source.kind == "sqlite":
+        return export_thread(source.conn, thread_id)
+    raise TransferRefused(
+        f"export works on SQLite checkpoint files and Postgres, not {source.label}"
+    )
+
+
 def _export_row(row: tuple, columns: dict[str, str]) -> dict[str, Any]:
     return {
         name: _encode_blob(value) if kind == "blob" else value

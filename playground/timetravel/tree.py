@@ -10,10 +10,11 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from playground.timetravel.records import CheckpointDetail, CheckpointRecord
+from playground.timetravel.signals import TaskSignal
 from playground.timetravel.source import CheckpointSource
 
 
@@ -31,6 +32,8 @@ class CheckpointTree:
         current_branch: ids from a root down to the head.
         paused: leaves that still have nodes to run (paused at an interrupt, or stopped).
         details: decoded details by checkpoint id; a cache that :func:`ensure_details` fills.
+        signals: questions (``interrupt()``), answers and node errors stored under each
+            checkpoint, by checkpoint id (only checkpoints that have any).
     """
 
     thread_id: str
@@ -42,6 +45,7 @@ class CheckpointTree:
     current_branch: tuple[str, ...]
     paused: frozenset[str]
     details: dict[str, CheckpointDetail]
+    signals: Mapping[str, tuple[TaskSignal, ...]] = field(default_factory=dict)
 
     def __len__(self) -> int:
         return len(self.nodes)
@@ -88,6 +92,7 @@ def build_tree(
     records: list[CheckpointRecord],
     details: dict[str, CheckpointDetail] | None = None,
     checkpoint_ns: str = "",
+    signals: Mapping[str, tuple[TaskSignal, ...]] | None = None,
 ) -> CheckpointTree:
     """Assemble a :class:`CheckpointTree` from a thread's records (any order).
 
@@ -128,6 +133,8 @@ def build_tree(
         current_branch=tuple(reversed(path)),
         paused=paused,
         details=details,
+        signals=MappingProxyType({cid: found for cid, found in (signals or {}).items()
+                                  if cid in nodes}),
     )
 
 
@@ -153,7 +160,8 @@ def load_tree(
         else [r.checkpoint_id for r in records if r.checkpoint_id not in parents]
     )
     details = source.details(thread_id, wanted, checkpoint_ns)
-    return build_tree(thread_id, records, details, checkpoint_ns)
+    signals = source.signals(thread_id, checkpoint_ns)
+    return build_tree(thread_id, records, details, checkpoint_ns, signals)
 
 
 def ensure_details(

@@ -8,7 +8,11 @@ Three rules keep that so:
   followed) must still lie inside the folder, so a link cannot point elsewhere;
 * an upload is size-limited, copied into a fresh private temporary folder and made read-only,
   and opened from there (never from a name the visitor chose);
+* an imported thread export is written, through the same validation as ``playground import``,
+  into a new SQLite file in such a private folder, and opened read-only from there;
 * a Postgres URL is the only other target, and only a ``postgresql://`` one.
+
+Whatever is opened is read through the safe decoder: nothing in it is imported or run.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import sqlite3
 import stat
 import tempfile
 from dataclasses import dataclass
@@ -131,6 +136,14 @@ def check_upload_size(size: int, limit: int = MAX_UPLOAD_BYTES) -> None:
         )
 
 
+def _private_file(name: str, suffixes: tuple[str, ...], default_suffix: str) -> Path:
+    """A path for ``name`` (made safe) inside a fresh private temporary folder."""
+    stem = _SAFE_NAME.sub("-", Path(name).name).strip(".-") or "upload"
+    if not stem.lower().endswith(suffixes):
+        stem += default_suffix
+    return Path(tempfile.mkdtemp(prefix=_UPLOAD_PREFIX)) / stem
+
+
 def save_upload(name: str, data: bytes, limit: int = MAX_UPLOAD_BYTES) -> Path:
     """Copy an uploaded database into a fresh private temporary folder, read-only.
 
@@ -141,14 +154,49 @@ def save_upload(name: str, data: bytes, limit: int = MAX_UPLOAD_BYTES) -> Path:
         AccessRefused: the upload is over ``limit`` bytes. Nothing is written.
     """
     check_upload_size(len(data), limit)
-    stem = _SAFE_NAME.sub("-", Path(name).name).strip(".-") or "upload"
-    if not stem.lower().endswith(UPLOAD_SUFFIXES):
-        stem += ".sqlite"
-    folder = Path(tempfile.mkdtemp(prefix=_UPLOAD_PREFIX))
-    path = folder / stem
+    path = _private_file(name, UPLOAD_SUFFIXES, ".sqlite")
     path.write_bytes(data)
     path.chmod(stat.S_IRUSR)
     return path
+
+
+def save_export(name: str, data: bytes, limit: int = MAX_UPLOAD_BYTES) -> tuple[Path, str]:
+    """Import an uploaded thread export into a new private SQLite file, made read-only.
+
+    The export is checked whole (format, version, every row) before anything is written, by
+    the same code as ``playground import``; its blobs are copied, never decoded.
+
+    Returns:
+        The new file and the imported thread's id.
+
+    Raises:
+        AccessRefused: the upload is too large, or is not an export this page can open (the
+            message says why; a Postgres export names the command that imports it).
+    """
+    from playground.timetravel.transfer import TransferRefused, import_thread, loads_export
+
+    check_upload_size(len(data), limit)
+    path = None
+    try:
+        export = loads_export(data.decode("utf-8", errors="replace"))
+        if isinstance(export, dict) and export.get("storage") == "postgres":
+            raise TransferRefused(
+                "this export was written from a Postgres checkpoint database: import it into "
+                "one with `playground import postgresql://... FILE`, then open it from the "
+                "Postgres URL tab"
+            )
+        path = _private_file(Path(name).stem, (".sqlite",), ".sqlite")
+        conn = sqlite3.connect(path)
+        try:
+            report = import_thread(conn, export)
+        finally:
+            conn.close()
+    except TransferRefused as exc:
+        if path is not None:
+            discard_upload(path)  # the half-made file goes with its folder
+        raise AccessRefused(f"{name}: {exc}") from None
+    path.chmod(stat.S_IRUSR)
+    return path, report.thread_id
 
 
 def is_upload(path: str | Path) -> bool:

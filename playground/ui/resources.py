@@ -11,9 +11,8 @@ from pathlib import Path
 
 import streamlit as st
 from langgraph.checkpoint.base import BaseCheckpointSaver
-from langgraph.checkpoint.sqlite import SqliteSaver
 
-from playground.savers import DEFAULT_CHECKPOINTS, is_postgres_url, postgres_saver
+from playground.savers import DEFAULT_CHECKPOINTS, is_postgres_url, postgres_saver, sqlite_saver
 from playground.ticket_service import DEFAULT_TICKETS_DB
 from playground.timetravel.tree import TreeCache
 from ticket_api.server import EmbeddedServer, start_embedded
@@ -69,9 +68,7 @@ def _saver(target: str, generation: int) -> BaseCheckpointSaver:
         return postgres_saver(target)  # a pool: every session, every replica's own connections
     Path(target).parent.mkdir(parents=True, exist_ok=True)
     # One connection for every session: SqliteSaver serializes its calls with its own lock.
-    saver = SqliteSaver(sqlite3.connect(target, check_same_thread=False, timeout=30))
-    saver.setup()
-    return saver
+    return sqlite_saver(sqlite3.connect(target, check_same_thread=False, timeout=30))
 
 
 def saver() -> BaseCheckpointSaver:

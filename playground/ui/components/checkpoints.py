@@ -8,10 +8,15 @@ from __future__ import annotations
 
 import streamlit as st
 
+from playground.timetravel.decode import to_jsonable
 from playground.timetravel.diff import diff_states
 from playground.timetravel.display import tree_view, view_dot
-from playground.timetravel.source import CheckpointSource
+from playground.timetravel.errors import UnreadableCheckpoint
+from playground.timetravel.messages import conversations, describe
+from playground.timetravel.source import CheckpointSource, open_source
+from playground.timetravel.transfer import dumps_export, export_from
 from playground.timetravel.tree import CheckpointTree, ensure_details
+from playground.ui.components.conversation import conversation
 
 SELECTED_KEY = "selected_checkpoint"
 EXPANDED_KEY = "expanded_runs"
@@ -77,7 +82,8 @@ def tree_chart(source: CheckpointSource, tree: CheckpointTree, selected: str,
         facts.append(_count(view.folded_runs, "run") + " folded")
     if view.hidden:
         facts.append(f"{view.hidden:,} not drawn")
-    st.caption(" · ".join(facts) + " · red outline: head · yellow: selected · orange: paused")
+    st.caption(" · ".join(facts) + " · red outline: head · yellow: selected · orange: paused"
+               + (" · red: a node failed" if any(n.has_error for n in view.nodes) else ""))
     runs = [node for node in view.nodes if node.kind == "run"]
     pick_col, unfold_col = st.columns(2)
     drawn = [node.members[0] for node in view.nodes if node.kind == "checkpoint"]
@@ -105,8 +111,53 @@ def tree_chart(source: CheckpointSource, tree: CheckpointTree, selected: str,
         st.rerun()
 
 
+def download_thread(target: str, thread_id: str, file_stem: str, key: str) -> None:
+    """A **Download thread** button: the thread's export file (``playground export``'s format).
+
+    The file is built only when clicked, from a connection of its own: the page's source is
+    closed by then, and a long thread is not serialized on every rerun.
+    """
+    def build() -> str:
+        source = open_source(target)
+        try:
+            return dumps_export(export_from(source, thread_id))
+        finally:
+            source.close()
+
+    safe = "".join(c if c.isalnum() or c in "-_." else "-" for c in file_stem) or "thread"
+    st.download_button("Download thread", data=build, file_name=f"{safe}.json",
+                       mime="application/json", icon=":material/download:", key=key,
+                       on_click="ignore",
+                       help="The thread's every checkpoint and write, as `playground export` "
+                       "writes them; open it with Import thread on Inspect or "
+                       "`playground import`.")
+
+
+def signals_panel(tree: CheckpointTree, selected: str) -> None:
+    """The questions, answers and errors tasks stored under a checkpoint, in words."""
+    for signal in tree.signals.get(selected, ()):
+        who = f"**{signal.node}**" if signal.node else "The run"
+        if signal.kind == "interrupt":
+            st.warning(f"{who} asks: {signal.text}", icon=":material/help:")
+        elif signal.kind == "error":
+            st.error(f"{who} failed: {signal.text}", icon=":material/error:")
+        else:
+            st.info(f"Answered: {signal.text}", icon=":material/reply:")
+
+
+def _values(source: CheckpointSource, tree: CheckpointTree, checkpoint_id: str) -> dict | None:
+    try:
+        return source.values(tree.thread_id, checkpoint_id, tree.checkpoint_ns)
+    except UnreadableCheckpoint:
+        return None
+
+
 def inspector(source: CheckpointSource, tree: CheckpointTree, selected: str) -> None:
-    """Everything about one checkpoint: values, what runs next, writes, bytes, diff to parent."""
+    """Everything about one checkpoint: its conversation, values, diff to parent, writes, bytes.
+
+    Values come from the safe decoder: a type the app stored shows as ``{"__type__": ...}``
+    data, a value that cannot be shown as one line saying why; nothing is imported or run.
+    """
     parent = tree.parent_of(selected)
     ensure_details(source, tree, [selected])
     record, detail = tree.nodes[selected], tree.details[selected]
@@ -133,29 +184,45 @@ def inspector(source: CheckpointSource, tree: CheckpointTree, selected: str) -> 
         f"{'#' + str(tree.ordinal(parent)) if parent else 'none'} · written by "
         f"{', '.join(detail.writers) or record.source} · {detail.created_at or ''}"
     )
-    values = source.values(tree.thread_id, selected, tree.checkpoint_ns)
-    tab_values, tab_diff, tab_writes, tab_bytes = st.tabs(
-        ["Values", "Diff vs parent", "Writes", "Bytes"]
-    )
-    with tab_values:
-        st.json(values, expanded=2)
-    with tab_diff:
+    signals_panel(tree, selected)
+    values = _values(source, tree, selected)
+    if values is None:
+        st.error(detail.problem or "This checkpoint's blob cannot be read.",
+                 icon=":material/block:")
+    chats = conversations(values or {})
+    names = (["Conversation"] if chats else []) + ["Values", "Diff vs parent", "Writes", "Bytes"]
+    tabs = dict(zip(names, st.tabs(names), strict=True))
+    if chats:
+        with tabs["Conversation"]:
+            for key, messages in chats.items():
+                if len(chats) > 1:
+                    st.markdown(f"**`{key}`**")
+                conversation(messages, f"chat-{selected}-{key}")
+    with tabs["Values"]:
+        if values is None:
+            st.caption("Nothing to show: the blob could not be decoded.")
+        else:
+            st.json(to_jsonable(values), expanded=2)
+    with tabs["Diff vs parent"]:
+        before = _values(source, tree, parent) if parent else None
         if parent is None:
             st.caption("No parent: this is where the thread's stored history starts.")
+        elif values is None or before is None:
+            st.caption("No diff: one of the two checkpoints cannot be read.")
         else:
-            changes = diff_states(source.values(tree.thread_id, parent, tree.checkpoint_ns), values)
+            changes = diff_states(before, values)
             st.code("\n".join(changes.lines()) or "no differences", language="diff")
-    with tab_writes:
+    with tabs["Writes"]:
         writes = source.pending_writes(tree.thread_id, selected, tree.checkpoint_ns)
         if writes:
             st.dataframe(
-                [{"node": w.node, "channel": w.channel, "value": repr(w.value)[:200],
+                [{"node": w.node, "channel": w.channel, "value": describe(w.value, 200),
                   "bytes": w.size} for w in writes],
                 hide_index=True, width="stretch",
             )
         else:
             st.caption("No writes are stored under this checkpoint.")
-    with tab_bytes:
+    with tabs["Bytes"]:
         st.dataframe(
             [{"part": "checkpoint blob (what a resume loads)", "bytes": record.blob_bytes},
              {"part": "metadata", "bytes": record.metadata_bytes},

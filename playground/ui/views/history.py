@@ -19,6 +19,7 @@ from playground.timetravel.replay import fork_with_edit, replay_from
 from playground.timetravel.source import open_source
 from playground.ui import resources
 from playground.ui.components.checkpoints import (
+    download_thread,
     inspector,
     select,
     selected_checkpoint,
@@ -65,6 +66,8 @@ def _after_run(what: str, result, origin: str) -> None:
 selected = selected_checkpoint(tree)
 show_flash()
 stepper(tree, selected)
+download_thread(resources.checkpoints_target(), context.thread_id, context.thread,
+                key="history-download")
 left, right = st.columns([1, 1])
 with left:
     tree_chart(source, tree, selected)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 import streamlit as st
 
 from playground.timetravel.errors import CheckpointDbError, UnknownThread
@@ -10,6 +12,7 @@ from playground.timetravel.source import CheckpointSource, open_source
 from playground.ui import resources
 from playground.ui.components.checkpoints import (
     SELECTED_KEY,
+    download_thread,
     inspector,
     selected_checkpoint,
     stepper,
@@ -24,9 +27,19 @@ from playground.ui.inspect_access import (
     inspect_dir,
     list_databases,
     resolve_allowed,
+    save_export,
     save_upload,
 )
 from playground.ui.session import page_context
+
+# What reading a database someone else wrote can raise, shown as one line, never a traceback.
+READ_ERRORS: tuple[type[Exception], ...] = (CheckpointDbError, sqlite3.DatabaseError)
+try:
+    import psycopg
+
+    READ_ERRORS += (psycopg.Error,)
+except ImportError:  # pragma: no cover - psycopg is a dependency, but Postgres is optional
+    pass
 
 PREFIX = "inspect-"
 TARGET_KEY = PREFIX + "target"  # {"kind": file|upload|postgres, "target": ..., "label": ...}
@@ -76,10 +89,10 @@ def _try_open(kind: str, target: str, label: str) -> None:
 
 
 def open_controls() -> None:
-    """Three ways in: a file from the allowed folders, an upload, a Postgres URL."""
-    folder_tab, upload_tab, postgres_tab = st.tabs(
+    """Four ways in: a file from the allowed folders, an upload, a Postgres URL, an export."""
+    folder_tab, upload_tab, postgres_tab, import_tab = st.tabs(
         [":material/folder_open: From the server's folder", ":material/upload: Upload a file",
-         ":material/storage: Postgres URL"]
+         ":material/storage: Postgres URL", ":material/file_open: Import thread"]
     )
     with folder_tab:
         files = list_databases()
@@ -126,8 +139,25 @@ def open_controls() -> None:
                 st.session_state[MESSAGE_KEY] = f"Not opened, nothing changed: {exc}"
             else:
                 _try_open("postgres", url, redact(url))
-        st.caption("A database written by PostgresSaver. Read through the saver's own queries; "
+        st.caption("A database written by PostgresSaver, read with SQL and the safe decoder; "
                    "the password is never shown.")
+    with import_tab:
+        exported = st.file_uploader(
+            "Import thread", type=["json"], max_upload_size=MAX_UPLOAD_MB,
+            key=PREFIX + "import", help="A file from Download thread or `playground export`.",
+        )
+        if exported is not None and exported.file_id != st.session_state.get(UPLOAD_ID_KEY):
+            st.session_state[UPLOAD_ID_KEY] = exported.file_id
+            try:
+                path, thread_id = save_export(exported.name, exported.getvalue())
+            except AccessRefused as exc:
+                st.session_state[MESSAGE_KEY] = f"Not opened, nothing changed: {exc}"
+            else:
+                _try_open("upload", str(path), exported.name)
+                st.session_state[THREAD_KEY] = thread_id
+        st.caption("A thread someone sent you (Download thread, or `playground export`): its "
+                   "rows are copied into a private temporary file, opened read-only, and "
+                   "deleted when you close it.")
 
 
 def _short_ns(namespace: str) -> str:
@@ -137,7 +167,7 @@ def _short_ns(namespace: str) -> str:
     return f"{node} (subgraph, task {task[:8]}…)" if task else namespace
 
 
-def browse(source: CheckpointSource) -> None:
+def browse(source: CheckpointSource, target: str) -> None:
     """The thread table, a thread and namespace picker, then the tree, stepper and inspector."""
     threads = source.threads()
     if not threads:
@@ -169,6 +199,7 @@ def browse(source: CheckpointSource) -> None:
     except UnknownThread:
         st.info(f"Thread `{thread}` has no checkpoints in this namespace.")
         return
+    download_thread(target, thread, thread, key=PREFIX + "download")
     selected = selected_checkpoint(tree, PREFIX)
     stepper(tree, selected, PREFIX)
     left, right = st.columns([1, 1])
@@ -208,7 +239,11 @@ else:
                 st.rerun()
             st.caption("Read-only: no replay, fork or edit here. To time-travel, use History "
                        "on the playground's own threads.")
-            browse(source)
+            try:
+                browse(source, target)
+            except READ_ERRORS as exc:
+                # A damaged file can pass the checks at open and fail on a later page read.
+                st.error(f"Could not read {current['label']}: {exc}", icon=":material/error:")
         finally:
             source.close()
 context.close()

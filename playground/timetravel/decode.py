@@ -1,0 +1,269 @@
+"""The one decoder for checkpoint data the playground did not write itself. It never runs code.
+
+LangGraph's ``JsonPlusSerializer`` rebuilds a stored value by importing the module the data names
+and calling what it names: msgpack extension codes 0, 1, 2 and 4, 5 (constructors and pydantic
+models), ``json`` ``lc`` constructors, and ``pickle`` when allowed. On a database someone else
+wrote that is remote code execution (DESIGN.md, "Untrusted data never runs"): a blob holding
+``("os", "system", ["touch x"])`` runs the command as it is read.
+
+This decoder reads the same bytes into plain data (dicts, lists, strings, numbers, booleans,
+None, bytes) and imports nothing. A value stored as a class becomes a dict that keeps the type
+name it claims, so a person still sees their values::
+
+    {"__type__": "myapp.models.Order", "id": "o1", "total": 9.5}
+
+What cannot be shown is a marker, never an exception, so one bad value never hides the rest of
+a checkpoint::
+
+    {"__type__": "pickle", "__unread__": "pickle, 120 bytes, not opened"}
+
+Work per blob is bounded: a blob over :data:`MAX_BLOB_BYTES`, or nesting deeper than ormsgpack's
+limit or :data:`MAX_EXT_DEPTH` extension levels, gives a "too large / too deep to show" marker.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import ormsgpack
+
+TYPE_KEY = "__type__"
+UNREAD_KEY = "__unread__"
+
+# A blob larger than this is not decoded: msgpack costs about 20 ns a byte of small values, so
+# this bounds one blob at well under a second of work and a few hundred MB of Python objects.
+MAX_BLOB_BYTES = 32 * 1024 * 1024
+# Extension values nest through our own hook (ormsgpack bounds plain arrays and maps itself).
+MAX_EXT_DEPTH = 32
+
+# LangGraph's msgpack extension codes (langgraph.checkpoint.serde.jsonplus).
+EXT_CONSTRUCTOR_SINGLE_ARG = 0
+EXT_CONSTRUCTOR_POS_ARGS = 1
+EXT_CONSTRUCTOR_KW_ARGS = 2
+EXT_METHOD_SINGLE_ARG = 3
+EXT_PYDANTIC_V1 = 4
+EXT_PYDANTIC_V2 = 5
+EXT_NUMPY_ARRAY = 6
+EXT_DELTA_SNAPSHOT = 7
+DELTA_SNAPSHOT_TYPE = "langgraph.checkpoint.serde.types._DeltaSnapshot"
+
+_OPTION = ormsgpack.OPT_NON_STR_KEYS
+
+
+def unread(reason: str, type_name: str | None = None) -> dict[str, str]:
+    """A marker for a value that is not shown, with the one line that says why."""
+    marker = {UNREAD_KEY: reason}
+    if type_name:
+        marker = {TYPE_KEY: type_name, **marker}
+    return marker
+
+
+def is_unread(value: Any) -> bool:
+    """True for a marker made by :func:`unread`."""
+    return isinstance(value, dict) and UNREAD_KEY in value
+
+
+def type_name(value: Any) -> str | None:
+    """The type a decoded value claims (``__type__``), or None for plain data."""
+    if isinstance(value, dict):
+        name = value.get(TYPE_KEY)
+        return name if isinstance(name, str) else None
+    return None
+
+
+def _size(n: int) -> str:
+    return f"{n:,} bytes" if n < 1024 * 1024 else f"{n / 1024 / 1024:.1f} MB"
+
+
+def _too_large(n: int) -> dict[str, str]:
+    return unread(f"too large to show ({_size(n)}; the limit is {_size(MAX_BLOB_BYTES)})")
+
+
+def _qualified(module: Any, name: Any) -> str | None:
+    if isinstance(module, str) and isinstance(name, str) and module and name:
+        return f"{module}.{name}"
+    return None
+
+
+def _with_fields(name: str, fields: Any) -> dict[str, Any]:
+    """``{"__type__": name, **fields}``; fields that are not a mapping go under ``value``."""
+    if isinstance(fields, dict):
+        plain = {str(k) if not isinstance(k, str) else k: v for k, v in fields.items()}
+        plain.pop(TYPE_KEY, None)  # the claimed type is ours to state, not the payload's
+        return {TYPE_KEY: name, **plain}
+    return {TYPE_KEY: name, "value": fields}
+
+
+def _ext_value(code: int, payload: Any, size: int) -> Any:
+    """Plain data for one extension value whose payload is already decoded (safely)."""
+    malformed = unread(f"msgpack extension {code} with a malformed payload ({_size(size)})")
+    if code == EXT_DELTA_SNAPSHOT:
+        return {TYPE_KEY: DELTA_SNAPSHOT_TYPE, "value": payload}
+    if code == EXT_NUMPY_ARRAY:
+        if not isinstance(payload, (list, tuple)) or len(payload) != 4:
+            return malformed
+        dtype, shape, _order, buffer = payload
+        return {TYPE_KEY: "numpy.ndarray", "dtype": dtype, "shape": shape,
+                "bytes": len(buffer) if isinstance(buffer, bytes) else None}
+    if code not in (EXT_CONSTRUCTOR_SINGLE_ARG, EXT_CONSTRUCTOR_POS_ARGS, EXT_CONSTRUCTOR_KW_ARGS,
+                    EXT_METHOD_SINGLE_ARG, EXT_PYDANTIC_V1, EXT_PYDANTIC_V2):
+        return unread(f"unknown msgpack extension {code} ({_size(size)})")
+    if not isinstance(payload, (list, tuple)) or len(payload) < 3:
+        return malformed
+    name = _qualified(payload[0], payload[1])
+    if name is None:
+        return malformed
+    argument = payload[2]
+    if code in (EXT_CONSTRUCTOR_KW_ARGS, EXT_PYDANTIC_V1, EXT_PYDANTIC_V2):
+        return _with_fields(name, argument)
+    if code == EXT_CONSTRUCTOR_POS_ARGS:
+        if name == "langgraph.types.Send" and isinstance(argument, list) and len(argument) >= 2:
+            return {TYPE_KEY: name, "node": argument[0], "arg": argument[1]}
+        return {TYPE_KEY: name, "args": argument}
+    if name == "uuid.UUID" and isinstance(argument, str) and len(argument) == 32:
+        argument = "-".join((argument[:8], argument[8:12], argument[12:16], argument[16:20],
+                             argument[20:]))
+    return {TYPE_KEY: name, "value": argument}
+
+
+def _ext_hook(depth: int = 0) -> Callable[[int, bytes], Any]:
+    def hook(code: int, data: bytes) -> Any:
+        if depth >= MAX_EXT_DEPTH:
+            return unread(f"too deep to show (more than {MAX_EXT_DEPTH} nested objects)")
+        try:
+            payload = ormsgpack.unpackb(data, ext_hook=_ext_hook(depth + 1), option=_OPTION)
+        except (ValueError, TypeError, RecursionError) as exc:
+            return unread(_msgpack_problem(exc, code, len(data)))
+        return _ext_value(code, payload, len(data))
+
+    return hook
+
+
+def _msgpack_problem(exc: BaseException, code: int | None, size: int) -> str:
+    what = f"msgpack extension {code}" if code is not None else "msgpack blob"
+    if isinstance(exc, RecursionError) or "recursion" in str(exc).lower():
+        return f"too deep to show ({what} nests beyond the decoder's limit)"
+    if "end of file" in str(exc):
+        # ormsgpack checks a declared length against the bytes left before allocating, so an
+        # array that claims billions of elements ends here at once.
+        return f"too large to show ({what} declares more values than its {_size(size)} hold)"
+    return f"{what} could not be decoded ({_size(size)}: {exc})"
+
+
+def decode_msgpack(blob: bytes) -> Any:
+    """Decode msgpack bytes into plain data; extension values become ``__type__`` dicts."""
+    if len(blob) > MAX_BLOB_BYTES:
+        return _too_large(len(blob))
+    try:
+        return ormsgpack.unpackb(blob, ext_hook=_ext_hook(), option=_OPTION)
+    except (ValueError, TypeError, RecursionError) as exc:
+        return unread(_msgpack_problem(exc, None, len(blob)))
+
+
+def _lc_object(value: dict) -> Any:
+    # LangChain's json envelope {"lc": 1|2, "type": "constructor", "id": [..., "AIMessage"],
+    # "kwargs": {...}}: shown as the data it carries, never constructed.
+    ids = value.get("id")
+    if value.get("type") not in ("constructor", "secret", "not_implemented") or not (
+        isinstance(ids, list) and ids and all(isinstance(part, str) for part in ids)
+    ) or "lc" not in value:
+        return value
+    name = ".".join(ids)
+    if value["type"] == "secret":
+        return unread("a secret, not shown", name)
+    if value["type"] == "not_implemented":
+        return unread(f"not serializable when stored: {value.get('repr', '')}"[:300], name)
+    fields = dict(value.get("kwargs") or {})
+    if value.get("args"):
+        fields["args"] = value["args"]
+    return _with_fields(name, fields)
+
+
+def decode_json(blob: bytes | str, *, lc_objects: bool = True) -> Any:
+    """Decode JSON into plain data; LangChain ``lc`` envelopes become ``__type__`` dicts."""
+    if len(blob) > MAX_BLOB_BYTES:
+        return _too_large(len(blob))
+    try:
+        return json.loads(blob, object_hook=_lc_object if lc_objects else None)
+    except RecursionError:
+        return unread("too deep to show (JSON nests beyond the decoder's limit)")
+    except (ValueError, TypeError) as exc:
+        return unread(f"JSON that could not be decoded ({_size(len(blob))}: {exc})")
+
+
+def decode_typed(type_: str | None, blob: bytes | str | None) -> Any:
+    """Decode one stored ``(type, bytes)`` pair, as a saver's serializer would, but safely.
+
+    Args:
+        type_: the saver's type tag: ``msgpack``, ``json``, ``null``, ``bytes``, ``bytearray``,
+            ``pickle``, or anything else a database holds.
+        blob: the stored bytes.
+
+    Returns:
+        Plain data, or a marker from :func:`unread` (pickle, an unknown type, a broken or
+        oversized blob). Never raises for what the data holds.
+    """
+    if type_ in (None, "null", "empty") or blob is None:
+        return None
+    if isinstance(blob, str):
+        blob = blob.encode()
+    if type_ == "msgpack":
+        return decode_msgpack(bytes(blob))
+    if type_ == "json":
+        return decode_json(bytes(blob))
+    if type_ in ("bytes", "bytearray"):
+        return bytes(blob)
+    if type_ == "pickle":
+        return unread(f"pickle, {_size(len(blob))}, not opened", "pickle")
+    return unread(f"stored as {type_!r}, which this tool does not read ({_size(len(blob))})")
+
+
+def decode_checkpoint(type_: str | None, blob: bytes | None) -> tuple[dict, str | None]:
+    """Decode a checkpoint blob, which must be a mapping.
+
+    Returns:
+        ``(checkpoint, None)``, or ``({}, reason)`` with one line saying why it cannot be read.
+    """
+    if blob is None:
+        return {}, None
+    value = decode_typed(type_ or "msgpack", blob)
+    if is_unread(value):
+        return {}, f"checkpoint not readable: {value[UNREAD_KEY]}"
+    if not isinstance(value, dict):
+        kind = type(value).__name__
+        return {}, f"checkpoint not readable: the blob holds a {kind}, not a mapping"
+    return value, None
+
+
+def bounded_json_loads(data: bytes | str) -> Any:
+    """``json.loads`` for JSONB columns that never raises: a marker for what it cannot read.
+
+    LangChain envelopes are left as they are: JSONB holds LangGraph's own bookkeeping.
+    """
+    return decode_json(data, lc_objects=False)
+
+
+def to_jsonable(value: Any, *, bytes_preview: int = 0) -> Any:
+    """Decoded data as JSON-ready data: bytes become a short marker, tuples lists, keys text.
+
+    Args:
+        value: what a decode function returned.
+        bytes_preview: bytes of a binary value to show as hex (0: only its length).
+    """
+    if isinstance(value, dict):
+        return {k if isinstance(k, str) else str(k): to_jsonable(v, bytes_preview=bytes_preview)
+                for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [to_jsonable(v, bytes_preview=bytes_preview) for v in value]
+    if isinstance(value, (bytes, bytearray)):
+        shown = {TYPE_KEY: "bytes", "length": len(value)}
+        if bytes_preview:
+            shown["hex"] = bytes(value[:bytes_preview]).hex()
+        return shown
+    if isinstance(value, float) and value != value:  # NaN is not JSON
+        return "NaN"
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    return repr(value)  # only reached for values handed in by a trusted saver

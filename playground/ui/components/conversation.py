@@ -1,0 +1,64 @@
+"""A thread's messages drawn as a conversation: chat bubbles, tool calls beside their results.
+
+Reads the engine's plain message records (``timetravel.messages``); nothing here decodes.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from playground.timetravel.decode import to_jsonable
+from playground.timetravel.messages import ChatMessage, ChatTurn, turns
+
+# st.chat_message names "user" and "assistant" get Streamlit's own avatars.
+_BUBBLES = {
+    "human": ("user", None),
+    "ai": ("assistant", None),
+    "tool": ("tool", ":material/build:"),
+    "system": ("system", ":material/settings:"),
+    "chat": ("chat", ":material/chat:"),
+    "remove": ("remove", ":material/delete:"),
+}
+SHOWN_TURNS = 60  # the newest turns drawn; older ones behind a toggle
+
+
+def _raw(message: ChatMessage, key: str) -> None:
+    with st.popover("Raw", icon=":material/data_object:"):
+        st.json(to_jsonable(message.raw), expanded=True)
+        st.caption(f"key {key}")
+
+
+def _bubble(turn: ChatTurn, key: str) -> None:
+    message = turn.message
+    name, avatar = _BUBBLES.get(message.role, (message.role, None))
+    with st.chat_message(name, avatar=avatar):
+        if message.role == "tool":
+            st.caption(f"tool result · {message.name or 'tool'}"
+                       + (f" · {message.status}" if message.status == "error" else ""))
+            st.code(message.text or "(empty)", language=None, wrap_lines=True)
+        elif message.role == "system":
+            st.caption("system prompt")
+            st.markdown(message.text or "_(empty)_")
+        elif message.role == "remove":
+            st.caption(f"removes message `{message.id}`")
+        elif message.text:
+            st.markdown(message.text)
+        for call, reply in turn.results:
+            st.markdown(f":material/build: **tool call** `{call.line}`")
+            if reply is None:
+                st.caption("no result stored yet")
+            else:
+                st.code(reply.text or "(empty)", language=None, wrap_lines=True)
+        _raw(message, key)
+
+
+def conversation(messages: list[ChatMessage], key: str) -> None:
+    """Draw messages as chat bubbles, each tool result under the call it answers."""
+    chat = turns(messages)
+    hidden = max(len(chat) - SHOWN_TURNS, 0)
+    if hidden and not st.toggle(f"Show {hidden:,} earlier turns", key=f"{key}-all"):
+        chat = chat[hidden:]
+    calls = sum(len(turn.results) for turn in chat)
+    st.caption(f"{len(messages):,} messages · {calls:,} tool calls shown with their results")
+    for index, turn in enumerate(chat):
+        _bubble(turn, f"{key}-{index}")
