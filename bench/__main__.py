@@ -14,6 +14,7 @@ from pathlib import Path
 
 from bench import (
     api_throughput,
+    decode_cost,
     engine_scale,
     load,
     not_run,
@@ -75,6 +76,7 @@ def main() -> int:
         ("turn overhead", turn_overhead.run),
         ("API throughput", _api_rows),
         ("engine on 10,000 checkpoints", engine_scale.run),
+        ("safe decoder vs JsonPlusSerializer", decode_cost.run),
         ("History page rerun", page_rerun.run),
         ("30 attendees at once", load.run),
         ("30 attendees at once, Postgres", _load_on_postgres),

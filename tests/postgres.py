@@ -12,18 +12,20 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-import pytest
+SKIP_REASON = "PLAYGROUND_TEST_DATABASE_URL is not set (no PostgreSQL server to test on)"
 
-URL = os.environ.get("PLAYGROUND_TEST_DATABASE_URL", "")
-needs_postgres = pytest.mark.skipif(
-    not URL, reason="PLAYGROUND_TEST_DATABASE_URL is not set (no PostgreSQL server to test on)"
-)
+
+def database_url() -> str:
+    """The test server's URL, read when asked: tests/conftest.py may set it at start-up."""
+    return os.environ.get("PLAYGROUND_TEST_DATABASE_URL", "")
 
 
 @contextmanager
-def throwaway_database(url: str = URL) -> Iterator[str]:
+def throwaway_database(url: str | None = None) -> Iterator[str]:
     """Create an empty database beside the one ``url`` names; yield its URL; drop it after."""
     import psycopg
+
+    url = url or database_url()
     from psycopg.conninfo import conninfo_to_dict
 
     name = f"pgtest_{uuid.uuid4().hex[:12]}"
@@ -40,4 +42,5 @@ def _with_dbname(params: dict, dbname: str) -> str:
     """A postgresql:// URL for the same server and user, and another database."""
     user, password = params.get("user", ""), params.get("password")
     auth = f"{user}:{password}@" if password else (f"{user}@" if user else "")
-    return f"postgresql://{auth}{params.get('host', '127.0.0.1')}:{params.get('port', '5432')}/{dbname}"
+    host, port = params.get("host", "127.0.0.1"), params.get("port", "5432")
+    return f"postgresql://{auth}{host}:{port}/{dbname}"

@@ -1,8 +1,11 @@
 """Write ``sample-app.sqlite``: a small SqliteSaver database for the Inspect page's demo.
 
-It stands in for "the checkpoint file of some other LangGraph app": six threads, each written by a
-graph of a different shape, so the tree, the stepper and the inspector have something to show
-without running the playground's agent first.
+It stands in for "the checkpoint file of some other LangGraph app": seven threads, each written
+by a graph of a different shape, so the tree, the stepper and the inspector have something to
+show without running the playground's agent first. ``chat/refund`` is the support chat of
+``examples/support_chat.py`` (ToolNode, tools_condition, a triage subgraph): one order question,
+then a refund paused at its ``interrupt()`` approval, and a fork made with ``update_state`` that
+asks for another refund.
 
 Run from the repository root::
 
@@ -25,6 +28,7 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.graph import END, START, StateGraph
 
 OUT = Path(__file__).with_name("sample-app.sqlite")
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _config(thread_id: str) -> dict:
@@ -175,6 +179,24 @@ def write_nested(saver: SqliteSaver) -> None:
     graph.invoke(None, config)
 
 
+def write_support_chat(saver: SqliteSaver) -> None:
+    """A chat with tool calls, a subgraph, a paused approval and an edited fork."""
+    sys.path.insert(0, str(ROOT))
+    from langchain_core.messages import HumanMessage
+
+    from examples.support_chat import build_graph
+
+    graph = build_graph(saver)
+    config = _config("chat/refund")
+    graph.invoke({"messages": [HumanMessage("Where is my order A17?", id="h1")]}, config)
+    answered = graph.get_state(config).config
+    graph.invoke({"messages": [HumanMessage("Please refund A17", id="h2")]}, config)
+    # The fork: back at the end of the first answer, the customer asks about another order.
+    forked = graph.update_state(
+        answered, {"messages": [HumanMessage("Please refund B22", id="h2b")]}, as_node="triage")
+    graph.invoke(None, forked)
+
+
 def main(out: Path = OUT) -> int:
     """Write the sample database to ``out`` and print what it holds."""
     out.unlink(missing_ok=True)
@@ -182,7 +204,7 @@ def main(out: Path = OUT) -> int:
     conn = sqlite3.connect(out, check_same_thread=False)
     try:
         saver = SqliteSaver(conn)
-        for write in (write_desk, write_retry, write_research, write_nested):
+        for write in (write_desk, write_retry, write_research, write_nested, write_support_chat):
             write(saver)
         # One self-contained file: no -wal beside it, and opening it read-only creates none.
         conn.execute("PRAGMA journal_mode=DELETE")

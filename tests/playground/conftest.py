@@ -13,6 +13,8 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from playground.agent.client import TicketClient
 from playground.agent.graph import build_agent
 from playground.savers import open_sqlite_saver
+from tests import postgres
+from tests.playground import hostile_db
 from tests.playground.timetravel import sample_graphs
 from ticket_api.server import start_embedded
 
@@ -104,3 +106,24 @@ def sample_db(tmp_path_factory) -> tuple[Path, dict]:
         "long": sample_graphs.pause_graph,
     }
     return path, {thread: build(fresh) for thread, build in builders.items()}
+
+
+@pytest.fixture
+def hostile_sqlite(tmp_path: Path) -> tuple[Path, Path]:
+    """A SqliteSaver file whose values name commands (see hostile_db); returns (file, canaries).
+
+    The file sits in a folder of its own, so it can serve as the Inspect page's folder too.
+    """
+    folder = tmp_path / "inspect"
+    folder.mkdir()
+    return hostile_db.write_sqlite(folder / "hostile.sqlite", tmp_path), tmp_path
+
+
+@pytest.fixture
+def hostile_postgres(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """The same values as PostgresSaver rows in a throwaway database; returns (URL, canaries)."""
+    if not postgres.database_url():
+        pytest.skip(postgres.SKIP_REASON)
+    with postgres.throwaway_database() as url:
+        hostile_db.write_postgres(url, tmp_path)
+        yield url, tmp_path

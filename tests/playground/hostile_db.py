@@ -104,13 +104,16 @@ def huge_array_blob() -> bytes:
     return b"\xdd" + struct.pack(">I", 2**32 - 1) + b"\xc0" * 8
 
 
-def _checkpoint(checkpoint_id: str, values: dict, versions: dict, next_node: str | None) -> dict:
+def _checkpoint(checkpoint_id: str, values: dict, versions: dict, next_node: str | None,
+                ts: str | None = None) -> dict:
     seen = {"__start__": {"__start__": "1"}}
     values = dict(values)
     if next_node:
         values[f"branch:to:{next_node}"] = None
         versions = {**versions, f"branch:to:{next_node}": "9"}
-    return {"v": 4, "ts": "2026-11-30T12:00:00+00:00", "id": checkpoint_id,
+    # Later checkpoints are newer; the hostile thread's head is the database's newest.
+    ts = ts or f"2026-11-30T12:00:{IDS.index(checkpoint_id):02d}+00:00"
+    return {"v": 4, "ts": ts, "id": checkpoint_id,
             "channel_values": values, "channel_versions": versions, "versions_seen": seen,
             "updated_channels": None}
 
@@ -159,7 +162,8 @@ def write_sqlite(path: Path, folder: Path) -> Path:
         [(THREAD, IDS[6], "t1", task_path, idx, channel, type_, blob)
          for idx, (task_path, channel, type_, blob) in enumerate(_writes(folder))],
     )
-    plain = ormsgpack.packb(_checkpoint(IDS[0], {"note": "hello"}, {"note": "1"}, None))
+    plain = ormsgpack.packb(_checkpoint(IDS[0], {"note": "hello"}, {"note": "1"}, None,
+                                        ts="2026-11-29T08:00:00+00:00"))
     conn.execute(
         "INSERT INTO checkpoints VALUES (?, '', ?, NULL, 'msgpack', ?, ?)",
         (PLAIN_THREAD, IDS[0], plain, _metadata(0, "input")),
@@ -233,5 +237,6 @@ def write_postgres(url: str, folder: Path) -> None:
         conn.execute(
             "INSERT INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, type, checkpoint,"
             " metadata) VALUES (%s, '', %s, NULL, %s, %s)",
-            (PLAIN_THREAD, IDS[0], Jsonb(_checkpoint(IDS[0], {"note": "hello"}, {}, None)),
+            (PLAIN_THREAD, IDS[0], Jsonb(_checkpoint(IDS[0], {"note": "hello"}, {}, None,
+                                                     ts="2026-11-29T08:00:00+00:00")),
              Jsonb(json.loads(_metadata(0, "input")))))

@@ -44,7 +44,10 @@ except ImportError:  # pragma: no cover - psycopg is a dependency, but Postgres 
 PREFIX = "inspect-"
 TARGET_KEY = PREFIX + "target"  # {"kind": file|upload|postgres, "target": ..., "label": ...}
 MESSAGE_KEY = PREFIX + "message"
+# The file each uploader last opened: one key each, or a file left in one uploader would be
+# opened again whenever the other is used.
 UPLOAD_ID_KEY = PREFIX + "upload-id"
+IMPORT_ID_KEY = PREFIX + "import-id"
 THREAD_KEY = PREFIX + "thread"
 NS_KEY = PREFIX + "ns"
 
@@ -72,6 +75,7 @@ def _forget_target() -> None:
         discard_upload(previous["target"])
     for key in (THREAD_KEY, NS_KEY, PREFIX + SELECTED_KEY):
         st.session_state.pop(key, None)
+    st.query_params.pop("checkpoint", None)  # a link into the old database means nothing here
 
 
 def _try_open(kind: str, target: str, label: str) -> None:
@@ -146,8 +150,8 @@ def open_controls() -> None:
             "Import thread", type=["json"], max_upload_size=MAX_UPLOAD_MB,
             key=PREFIX + "import", help="A file from Download thread or `playground export`.",
         )
-        if exported is not None and exported.file_id != st.session_state.get(UPLOAD_ID_KEY):
-            st.session_state[UPLOAD_ID_KEY] = exported.file_id
+        if exported is not None and exported.file_id != st.session_state.get(IMPORT_ID_KEY):
+            st.session_state[IMPORT_ID_KEY] = exported.file_id
             try:
                 path, thread_id = save_export(exported.name, exported.getvalue())
             except AccessRefused as exc:

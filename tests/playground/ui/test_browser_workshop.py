@@ -7,15 +7,19 @@ in assets/screenshots/ for the README (a plain test run leaves the source tree a
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from playground.timetravel.transfer import dumps_export, export_thread
+from tests.playground import hostile_db
 from tests.playground.ui.browser import (
     ARGS,
     CHROMIUM,
@@ -134,8 +138,42 @@ def test_full_workshop_path_in_chromium(server, browser, shots):
 
     tab.open("inspect").click("Open")  # the bundled sample database, read-only
     assert "sample-app.sqlite" in tab.text() and "Checkpoint #" in tab.text()
+    # Its newest thread is the support chat, paused at the refund approval: a conversation.
+    shown = tab.text()
+    assert "tools asks: Approve a refund of $12.50 for order B22?" in shown
+    assert "Where is my order A17?" in shown and "lookup_order(order_id='A17')" in shown
     tab.shot("inspect")
+    with tab.page.expect_download() as download:
+        tab.page.get_by_role("button", name="Download thread").click()
+    exported = json.loads(Path(download.value.path()).read_text())
+    assert exported["thread_id"] == "chat/refund" and len(exported["checkpoints"]) == 18
     context.close()
+
+
+def test_inspect_upload_and_import_of_hostile_data_run_nothing(server, browser, tmp_path):
+    path = hostile_db.write_sqlite(tmp_path / "theirs.sqlite", tmp_path)
+    with sqlite3.connect(path) as conn:
+        (tmp_path / "thread.json").write_text(
+            dumps_export(export_thread(conn, hostile_db.THREAD)))
+    conn.close()
+    tab = WorkshopTab(browser.new_context(viewport={"width": 1400, "height": 2000}),
+                      server).open("inspect")
+
+    for label, upload in (("Upload a file", path), ("Import thread", tmp_path / "thread.json")):
+        tab.page.get_by_role("tab", name=label).click()
+        before = tab.runs
+        tab.page.locator('[data-testid="stTabPanel"]:visible input[type="file"]').set_input_files(
+            str(upload))
+        tab._wait_for_run_after(before, f"uploading {upload.name}")
+        shown = tab.text()
+        assert f"Open: {upload.name}" in shown
+        assert "approve asks: Approve a refund of $40 for order A17?" in shown, shown[-4000:]
+        assert "charge failed: ValueError('card declined')" in shown
+        for _ in range(len(hostile_db.IDS) - 1):
+            tab.click("Previous")
+            assert "Traceback" not in tab.text()
+        assert "Where is my order A17?" in tab.text()
+    assert hostile_db.canaries(tmp_path) == []
 
 
 def test_two_browser_contexts_work_in_separate_workspaces(server, browser):

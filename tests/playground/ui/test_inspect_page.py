@@ -12,7 +12,7 @@ from playground.ui.inspect_access import SAMPLES_DIR
 
 SAMPLE = SAMPLES_DIR / "sample-app.sqlite"
 SAMPLE_THREADS = {"support/ana", "support/ana-edited", "support/ben", "jobs/retry-loop",
-                  "research/fan-out", "docs/subgraph"}
+                  "research/fan-out", "docs/subgraph", "chat/refund"}
 
 
 def _digest(path: Path) -> str:
