@@ -4,11 +4,14 @@ Pure core plus one adapter per kind of storage. Nothing here imports Streamlit o
 pages and the CLI call these modules and render what they return.
 
 Where to look:
+    decode.py        the one safe decoder: blobs to plain data, never importing or calling
     source.py        open a SQLite file, a Postgres URL or a saver (read-only unless asked)
     records.py       what one checkpoint is, as the engine sees it (pure)
     tree.py          the whole checkpoint tree of a thread, with forks, head and branch
     display.py       a drawable view of a tree of any size (collapsed runs, DOT)
     sizes.py         bytes per checkpoint, resume-load vs stored, growth
+    messages.py      chat messages in state, read as a conversation
+    signals.py       interrupt questions, resume answers and node errors of a checkpoint
     diff.py          what changed between two states
     edit.py          update_state, validated first
     replay.py        replay from a checkpoint, fork with an edit
