@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from playground.apps.loader import AppLoadError
 from playground.cli import agent, engine
 
 
@@ -30,6 +31,6 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.handler(args)
-    except engine.USER_ERRORS as exc:
+    except (*engine.USER_ERRORS, AppLoadError) as exc:
         print(f"playground {args.command}: {exc}", file=sys.stderr)
         return 2

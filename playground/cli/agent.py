@@ -13,10 +13,10 @@ from pathlib import Path
 from playground.agent.client import TicketClient
 from playground.agent.graph import build_agent
 from playground.agent.state import SCHEMAS
+from playground.agent.ticket_service import DEFAULT_TICKETS_DB, ticket_api_url
 from playground.agent.turns import resume, start_turn
-from playground.compare import DEFINITIONS, compare, format_table
+from playground.lessons.compare import DEFINITIONS, compare, format_table
 from playground.savers import DEFAULT_CHECKPOINTS, open_saver, sqlite_timeout
-from playground.ticket_service import DEFAULT_TICKETS_DB, ticket_api_url
 
 
 def _add_agent_options(parser: argparse.ArgumentParser) -> None:
@@ -43,8 +43,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     run.add_argument("--port", type=int, default=8501)
     run.add_argument("--host", default="127.0.0.1", help="address to bind (loopback by default)")
     run.add_argument("--api-url", help="ticket API to use (default: start one embedded)")
-    run.add_argument("--checkpoints", default=str(DEFAULT_CHECKPOINTS),
-                     help="SQLite checkpoint file")
+    which = run.add_mutually_exclusive_group()
+    which.add_argument("--graph", metavar="SPEC",
+                       help="your graph: path/to/file.py:ATTR or package.module:ATTR (a compiled "
+                       "graph, a StateGraph, or a factory taking a RunnableConfig)")
+    which.add_argument("--config", metavar="LANGGRAPH_JSON",
+                       help="your app's langgraph.json (graphs, env, dependencies)")
+    run.add_argument("--graph-name", metavar="NAME",
+                     help="which graph of the langgraph.json (when it has several)")
+    run.add_argument("--checkpoints",
+                     help="SQLite checkpoint file or postgresql:// URL (default: "
+                     f"{DEFAULT_CHECKPOINTS}, or .playground/<graph-name>.sqlite with --graph)")
     run.add_argument("--database", metavar="URL",
                      help="postgresql:// URL for checkpoints (and tickets, when the API is "
                      "embedded); replicas sharing it share every thread")
@@ -149,7 +158,7 @@ def _edit(args: argparse.Namespace) -> int:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from playground.demo import run_demo
+    from playground.lessons.demo import run_demo
 
     with tempfile.TemporaryDirectory(prefix="playground-demo-") as tmp:
         checkpoints = Path(args.checkpoints or Path(tmp) / "checkpoints.sqlite")
@@ -197,7 +206,20 @@ def _compare(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from playground.web import serve
+    from playground.apps.launch import AppChoice, load_app
+    from playground.ui.server import serve
 
+    if args.graph_name and not args.config:
+        raise ValueError("--graph-name picks a graph of a langgraph.json: give --config too")
+    choice = AppChoice(args.graph, args.config, args.graph_name)
+    # Load it here first: a spec that does not load is one line and exit 2, before the server
+    # starts and before any file is written.
+    app = load_app(choice)
+    stem = "".join(c if c.isalnum() or c in "-_." else "-" for c in app.name)
+    checkpoints = args.checkpoints or str(
+        DEFAULT_CHECKPOINTS if app.builtin else Path(".playground") / f"{stem}.sqlite")
+    if not app.builtin:
+        print(f"graph {app.name} ({app.spec}): nodes {', '.join(app.nodes)}; "
+              f"checkpoints in {checkpoints}", flush=True)
     return serve(host=args.host, port=args.port, api_url=args.api_url,
-                 checkpoints=args.checkpoints, database=args.database)
+                 checkpoints=checkpoints, database=args.database, app_env=choice.to_env())

@@ -67,7 +67,7 @@ def state_fields(graph: Any) -> dict[str, Any]:
         Keys of a graph without a state schema map to ``Any``: they come from its channels.
     """
     schema = getattr(getattr(graph, "builder", None), "state_schema", None)
-    if schema is not None and (hints := _schema_hints(schema)):
+    if schema is not None and (hints := schema_hints(schema)):
         return hints
     # Graphs built without a StateGraph (a bare Pregel, the functional API) have channels only;
     # "__start__", "__pregel_tasks" and "branch:to:<node>" are LangGraph's own bookkeeping.
@@ -125,7 +125,7 @@ def validate_edit(graph: Any, values: Mapping[str, Any], as_node: str | None = N
         raise EditRefused(f"unknown {noun} {names}: the state has {known}{hint}")
     problems: list[str] = []
     for key, value in values.items():
-        problems.extend(_misfits(key, value, _value_hint(fields[key])))
+        problems.extend(misfits(key, value, fields[key]))
     if problems:
         raise EditRefused("; ".join(problems))
 
@@ -205,7 +205,8 @@ def edit_state(
 # --- type hints -----------------------------------------------------------------------------
 
 
-def _schema_hints(schema: type) -> dict[str, Any]:
+def schema_hints(schema: type) -> dict[str, Any]:
+    """A schema's public fields and their hints (``Annotated`` kept), in declaration order."""
     try:
         hints = typing.get_type_hints(schema, include_extras=True)
     except Exception:  # a forward reference that does not resolve: keep the names, check nothing
@@ -243,6 +244,15 @@ def _reducer_right_hint(reducer: Callable[..., Any]) -> Any | None:
     if len(params) != 2:
         return None
     return hints.get(params[1].name)
+
+
+def misfits(path: str, value: Any, hint: Any) -> list[str]:
+    """Why a value written to a field does not fit it (empty when it fits or is not checked).
+
+    A field with a reducer takes what the reducer's right side takes (``add_messages`` takes
+    one message as well as a list).
+    """
+    return _misfits(path, value, _value_hint(hint))
 
 
 def _misfits(path: str, value: Any, hint: Any) -> list[str]:

@@ -208,3 +208,37 @@ class TreeCache:
                 while len(self._trees) > self._size:
                     self._trees.popitem(last=False)
         return tree
+
+
+class ValuesCache:
+    """Decoded state values of recently shown checkpoints.
+
+    A checkpoint's values change only when a migration rewrites the head's blob in place, which
+    the thread's fingerprint catches; so values are cached by checkpoint and fingerprint, and a
+    page rerun on a long chat does not decode its thousand messages again.
+    """
+
+    def __init__(self, size: int = 64) -> None:
+        self._size = size
+        self._values: OrderedDict[tuple, dict] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, source: CheckpointSource, tree: CheckpointTree, checkpoint_id: str) -> dict:
+        """The values of one checkpoint of ``tree``, decoded once.
+
+        Raises:
+            UnreadableCheckpoint: the blob cannot be decoded (not cached).
+        """
+        fingerprint = source.fingerprint(tree.thread_id, tree.checkpoint_ns)
+        key = (source.label, tree.thread_id, tree.checkpoint_ns, checkpoint_id, fingerprint)
+        with self._lock:
+            if fingerprint is not None and key in self._values:
+                self._values.move_to_end(key)
+                return self._values[key]
+        values = source.values(tree.thread_id, checkpoint_id, tree.checkpoint_ns)
+        if fingerprint is not None:
+            with self._lock:
+                self._values[key] = values
+                while len(self._values) > self._size:
+                    self._values.popitem(last=False)
+        return values

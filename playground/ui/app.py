@@ -6,6 +6,8 @@ from pathlib import Path
 
 import streamlit as st
 
+from playground.apps.loader import AppLoadError
+from playground.ui import resources
 from playground.ui.session import THREAD_KEY, page_context
 from playground.ui.workspace import normalize_room
 
@@ -15,18 +17,34 @@ st.set_page_config(
     page_title="Time-travel playground", page_icon=":material/history:", layout="wide"
 )
 
-pages = [
-    st.Page(PAGES / "start.py", title="Start", icon=":material/flag:", url_path="start",
-            default=True),
-    st.Page(PAGES / "agent.py", title="Agent", icon=":material/smart_toy:", url_path="agent"),
-    st.Page(PAGES / "history.py", title="History", icon=":material/account_tree:",
-            url_path="history"),
-    st.Page(PAGES / "conflicts.py", title="Conflicts", icon=":material/sync_problem:",
-            url_path="conflicts"),
-    st.Page(PAGES / "sizes.py", title="Sizes", icon=":material/database:", url_path="sizes"),
-    st.Page(PAGES / "schema.py", title="Schema", icon=":material/schema:", url_path="schema"),
-    st.Page(PAGES / "inspect.py", title="Inspect", icon=":material/search:", url_path="inspect"),
+
+def _page(file: str, title: str, icon: str, default: bool = False) -> st.Page:
+    return st.Page(PAGES / file, title=title, icon=icon, url_path=file.removesuffix(".py"),
+                   default=default)
+
+
+# The graph's pages work for any app; the workshop lessons are about the ticket agent. A server
+# started with --graph opens on Run, the built-in one on Start.
+try:
+    builtin = resources.app().builtin
+except AppLoadError as exc:  # the graph's file changed since `playground run` checked it
+    st.error(f"The graph does not load: {exc}", icon=":material/error:")
+    st.caption("Fix the file and reload this page.")
+    st.stop()
+graph_pages = [
+    _page("run.py", "Run", ":material/play_circle:", default=not builtin),
+    _page("history.py", "History", ":material/account_tree:"),
+    _page("sizes.py", "Sizes", ":material/database:"),
+    _page("inspect.py", "Inspect", ":material/search:"),
 ]
+start = _page("start.py", "Start", ":material/flag:", default=builtin)
+pages = {"": [start], "Graph": graph_pages}
+if builtin:
+    pages["Workshop lessons"] = [
+        _page("agent.py", "Agent", ":material/smart_toy:"),
+        _page("conflicts.py", "Conflicts", ":material/sync_problem:"),
+        _page("schema.py", "Schema", ":material/schema:"),
+    ]
 navigation = st.navigation(pages)
 
 context = page_context()
@@ -45,7 +63,8 @@ with st.sidebar:
                 st.session_state.pop("flash", None)
                 st.rerun()
     thread = st.text_input(
-        "Thread", key=THREAD_KEY, help="A conversation with the agent; each has its own history."
+        "Thread", key=THREAD_KEY, help="A conversation with the graph; each has its own "
+        "history. Start with / to open a thread the app wrote itself (/abc is thread abc)."
     )
     if thread and st.query_params.get("thread") != thread:
         st.query_params["thread"] = thread  # deep links carry the thread

@@ -1,4 +1,5 @@
-"""Long-lived objects of the Streamlit server: the embedded ticket API and the checkpoint saver.
+"""Long-lived objects of the Streamlit server: the app it runs, the embedded ticket API, the
+checkpoint saver, and caches of what sessions read.
 
 They live in ``st.cache_resource``, one per server process, shared by every browser session.
 """
@@ -12,10 +13,38 @@ from pathlib import Path
 import streamlit as st
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
+from playground.agent.ticket_service import DEFAULT_TICKETS_DB
+from playground.apps.app import App
+from playground.apps.launch import choice_from_env, load_app, reload_app
 from playground.savers import DEFAULT_CHECKPOINTS, is_postgres_url, postgres_saver, sqlite_saver
-from playground.ticket_service import DEFAULT_TICKETS_DB
-from playground.timetravel.tree import TreeCache
+from playground.timetravel.tree import TreeCache, ValuesCache
 from ticket_api.server import EmbeddedServer, start_embedded
+
+
+@st.cache_resource
+def _app_holder() -> dict[str, App]:
+    # A holder, not the app itself: Reload graph swaps in a new app only when it loads.
+    return {"app": load_app(choice_from_env())}
+
+
+def app() -> App:
+    """The app this server runs: the graph named by ``playground run``, or the ticket agent.
+
+    Raises:
+        AppLoadError: the graph no longer loads (its file changed since the server started).
+    """
+    return _app_holder()["app"]
+
+
+def reload() -> App:
+    """Import the app's module again (after its author fixed it) for every session.
+
+    Raises:
+        AppLoadError: the code still does not give a graph; the app loaded before stays.
+    """
+    holder = _app_holder()
+    holder["app"] = reload_app(holder["app"], choice_from_env())
+    return holder["app"]
 
 
 @st.cache_resource(on_release=lambda server: server.stop())
@@ -64,11 +93,14 @@ def _generation() -> dict[str, int]:
 # under it crashes the server. An evicted SQLite connection closes once nobody holds it.
 @st.cache_resource(max_entries=3)
 def _saver(target: str, generation: int) -> BaseCheckpointSaver:
+    # The serializer allows the app's declared state classes and LangGraph's safe types only.
+    serde = app().serde()
     if is_postgres_url(target):
-        return postgres_saver(target)  # a pool: every session, every replica's own connections
+        # a pool: every session, every replica's own connections
+        return postgres_saver(target, serde=serde)
     Path(target).parent.mkdir(parents=True, exist_ok=True)
     # One connection for every session: SqliteSaver serializes its calls with its own lock.
-    return sqlite_saver(sqlite3.connect(target, check_same_thread=False, timeout=30))
+    return sqlite_saver(sqlite3.connect(target, check_same_thread=False, timeout=30), serde)
 
 
 def saver() -> BaseCheckpointSaver:
@@ -93,3 +125,9 @@ def restart_process() -> None:
 def tree_cache() -> TreeCache:
     """Checkpoint trees shared by every session; each is re-read only when its thread changed."""
     return TreeCache()
+
+
+@st.cache_resource
+def values_cache() -> ValuesCache:
+    """Decoded checkpoint values shared by every session, keyed by checkpoint and fingerprint."""
+    return ValuesCache()

@@ -1,4 +1,4 @@
-"""What every page needs for one run: the workspace, its API client, the agent, the thread.
+"""What every page needs for one run: the workspace, its API client, the app's graph, the thread.
 
 Pages call :func:`page_context` once at the top and get one object; nothing here draws.
 """
@@ -10,6 +10,7 @@ from functools import cached_property
 
 import streamlit as st
 from langgraph.graph.state import CompiledStateGraph
+from langgraph.pregel import Pregel
 
 from playground.agent.client import TicketClient
 from playground.agent.graph import build_agent
@@ -37,8 +38,13 @@ class PageContext:
         for client in self._clients:
             client.close()
 
+    def graph(self) -> Pregel:
+        """The app's graph on the server's saver (for the ticket agent: this room's client)."""
+        return resources.app().graph(resources.saver(), self)
+
     def agent(self, schema: str = "etag", actor: str | None = None) -> CompiledStateGraph:
-        """The ticket agent compiled on the server's saver for this workspace."""
+        """The ticket agent compiled on the server's saver for this workspace (its lessons use
+        schema variants and other actors than the app's own graph)."""
         client = self.client if actor is None else self.client_as(actor)
         return build_agent(client, resources.saver(), schema=schema)
 
@@ -80,3 +86,11 @@ def show_flash() -> None:
     if kept:
         kind, text = kept
         getattr(st, kind if kind in ("success", "error", "warning") else "info")(text)
+
+
+def where_runs_start() -> tuple[str, str, str]:
+    """(page file, page name, icon) of the page where this app's runs start: the ticket agent's
+    Agent lesson, or Run for any other graph."""
+    if resources.app().builtin:
+        return "views/agent.py", "Agent", ":material/smart_toy:"
+    return "views/run.py", "Run", ":material/play_circle:"

@@ -28,13 +28,29 @@ class Workspace:
         return f"room-{self.room}"
 
     def thread_id(self, thread: str) -> str:
-        """The checkpoint thread id of a thread name, scoped to this workspace."""
+        """The checkpoint thread id of a thread name, scoped to this workspace.
+
+        A name that starts with ``/`` names a thread the app wrote itself, outside any room
+        (``/abc`` is thread ``abc``), so a user can open their own app's threads. Another
+        room's thread can never be named that way: such an id stays inside this room.
+        """
+        if thread.startswith("/") and thread[1:] and not in_a_room(thread[1:]):
+            return thread[1:]
         return f"{self.room}/{thread}"
 
     def thread_name(self, thread_id: str) -> str | None:
-        """The thread name inside this workspace, or None for another workspace's thread."""
+        """The thread name inside this workspace (``/id`` for a thread outside every room),
+        or None for another workspace's thread."""
         prefix = f"{self.room}/"
-        return thread_id[len(prefix):] if thread_id.startswith(prefix) else None
+        if thread_id.startswith(prefix):
+            return thread_id[len(prefix):]
+        return None if in_a_room(thread_id) else f"/{thread_id}"
+
+
+def in_a_room(thread_id: str) -> bool:
+    """True for an id the playground made in some room (``room/name``)."""
+    room, sep, _ = thread_id.partition("/")
+    return bool(sep) and bool(ROOM_PATTERN.match(room))
 
 
 def normalize_room(code: str) -> str | None:

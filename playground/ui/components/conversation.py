@@ -5,6 +5,8 @@ Reads the engine's plain message records (``timetravel.messages``); nothing here
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import streamlit as st
 
 from playground.timetravel.decode import to_jsonable
@@ -28,7 +30,11 @@ def _raw(message: ChatMessage, key: str) -> None:
         st.caption(f"key {key}")
 
 
-def _bubble(turn: ChatTurn, key: str) -> None:
+# What a page adds to a bubble (Edit and fork, Regenerate): called inside it with a unique key.
+Actions = Callable[[ChatTurn, str], None]
+
+
+def _bubble(turn: ChatTurn, key: str, actions: Actions | None) -> None:
     message = turn.message
     name, avatar = _BUBBLES.get(message.role, (message.role, None))
     with st.chat_message(name, avatar=avatar):
@@ -49,16 +55,27 @@ def _bubble(turn: ChatTurn, key: str) -> None:
                 st.caption("no result stored yet")
             else:
                 st.code(reply.text or "(empty)", language=None, wrap_lines=True)
-        _raw(message, key)
+        raw_col, action_col = st.columns([1, 3]) if actions else (st.container(), None)
+        with raw_col:
+            _raw(message, key)
+        if action_col is not None:
+            with action_col:
+                actions(turn, key)
 
 
-def conversation(messages: list[ChatMessage], key: str) -> None:
-    """Draw messages as chat bubbles, each tool result under the call it answers."""
+def conversation(messages: list[ChatMessage], key: str, actions: Actions | None = None) -> None:
+    """Draw messages as chat bubbles, each tool result under the call it answers.
+
+    Args:
+        messages: the conversation.
+        key: a prefix for widget keys, unique on the page.
+        actions: draws a page's buttons inside each bubble.
+    """
     chat = turns(messages)
-    hidden = max(len(chat) - SHOWN_TURNS, 0)
+    hidden, first = max(len(chat) - SHOWN_TURNS, 0), 0
     if hidden and not st.toggle(f"Show {hidden:,} earlier turns", key=f"{key}-all"):
-        chat = chat[hidden:]
+        chat, first = chat[hidden:], hidden
     calls = sum(len(turn.results) for turn in chat)
     st.caption(f"{len(messages):,} messages · {calls:,} tool calls shown with their results")
-    for index, turn in enumerate(chat):
-        _bubble(turn, f"{key}-{index}")
+    for index, turn in enumerate(chat, first):  # keys by position in the whole conversation
+        _bubble(turn, f"{key}-{index}", actions)

@@ -6,8 +6,8 @@ import streamlit as st
 
 from playground.agent.client import ApiUnavailable
 from playground.agent.turns import resume, start_turn, thread_config
-from playground.explain import explain_outcome
-from playground.graph_view import graph_dot
+from playground.apps.drawing import graph_dot
+from playground.lessons.explain import explain_outcome
 from playground.ui import resources
 from playground.ui.session import flash, page_context, show_flash
 

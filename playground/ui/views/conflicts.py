@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from playground.lab.conflicts import (
+from playground.lessons.conflicts import (
     COLLEAGUE,
     THREADS,
     agent_actor,
@@ -19,7 +19,7 @@ from playground.lab.conflicts import (
     timeline_dot,
     write_timeline,
 )
-from playground.lab.race import RACE_THREAD, RaceResult, race_resumes
+from playground.lessons.race import RACE_THREAD, RaceResult, race_resumes
 from playground.ui import resources
 from playground.ui.session import flash, page_context, show_flash
 

@@ -26,7 +26,7 @@ from playground.ui.components.checkpoints import (
     stepper,
     tree_chart,
 )
-from playground.ui.session import flash, page_context, show_flash
+from playground.ui.session import flash, page_context, show_flash, where_runs_start
 
 context = page_context()
 st.title(":material/account_tree: History")
@@ -35,15 +35,16 @@ st.caption(
     "from it or fork it with an edit: the old branch stays, a new one grows beside it."
 )
 
-graph = context.agent()
+graph = context.graph()
 resources.saver()  # make sure the file and its tables exist before opening it read-only
 source = open_source(resources.checkpoints_target())
 try:
     tree = resources.tree_cache().get(source, context.thread_id)
 except UnknownThread:
-    st.info(f"Thread `{context.thread}` has no checkpoints yet: run a turn on the Agent page.",
+    page, name, icon = where_runs_start()
+    st.info(f"Thread `{context.thread}` has no checkpoints yet: run a turn on the {name} page.",
             icon=":material/info:")
-    st.page_link("views/agent.py", label="Open Agent", icon=":material/smart_toy:")
+    st.page_link(page, label=f"Open {name}", icon=icon)
     st.stop()
 
 

@@ -7,7 +7,7 @@ import json
 
 import streamlit as st
 
-from playground.lab.schema_lesson import (
+from playground.lessons.schema_lesson import (
     ADD_REMOVE,
     ADD_REMOVE_REQUEST,
     NEW,

@@ -7,14 +7,20 @@ import pandas as pd
 import streamlit as st
 
 from playground.agent.client import ApiUnavailable, TicketClient
-from playground.compare import APPROACHES, DEFINITIONS, POSTGRES_APPROACHES, Measure, compare
+from playground.lessons.compare import (
+    APPROACHES,
+    DEFINITIONS,
+    POSTGRES_APPROACHES,
+    Measure,
+    compare,
+)
 from playground.timetravel.errors import UnknownThread
 from playground.timetravel.pg_prune import prune_keep_latest_pg
 from playground.timetravel.prune import PruneRefused, PruneReport, prune_keep_latest
 from playground.timetravel.sizes import SizeReport, size_report
 from playground.timetravel.source import open_source
 from playground.ui import resources
-from playground.ui.session import page_context
+from playground.ui.session import page_context, where_runs_start
 
 COMPARE_KEY = "sizes-compare"
 PRUNED_KEY = "sizes-pruned"
@@ -25,8 +31,8 @@ context = page_context()
 st.title(":material/database: Sizes")
 st.caption(
     "A resume loads one checkpoint: the newest. The database keeps every checkpoint of every "
-    "branch. This page shows that gap for your thread, what four ways of carrying state cost, "
-    "and how pruning closes the gap."
+    "branch. This page shows that gap for your thread, how pruning closes it and, for the "
+    "ticket agent, what four ways of carrying state cost."
 )
 
 
@@ -70,9 +76,10 @@ def thread_section() -> None:
     try:
         report = size_report(context.thread_id, source.records(context.thread_id))
     except UnknownThread:
-        st.info(f"Thread `{context.thread}` has no checkpoints yet: run a turn on the Agent "
+        page, name, icon = where_runs_start()
+        st.info(f"Thread `{context.thread}` has no checkpoints yet: run a turn on the {name} "
                 "page, then come back to see its bytes.", icon=":material/info:")
-        st.page_link("views/agent.py", label="Open Agent", icon=":material/smart_toy:")
+        st.page_link(page, label=f"Open {name}", icon=icon)
         return
     finally:
         source.close()
@@ -243,8 +250,9 @@ def compare_section() -> None:
                    "keeping whole responses copies every one of them into every checkpoint.")
 
 thread_section()
-st.divider()
-compare_section()
+if resources.app().builtin:  # a workshop lesson about the ticket agent's own state
+    st.divider()
+    compare_section()
 st.caption(
     ":material/info: Sizes here are SqliteSaver's, which inlines every channel value in each "
     "checkpoint blob; PostgresSaver stores one blob per channel version instead, so its numbers "

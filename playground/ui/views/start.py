@@ -1,9 +1,12 @@
-"""Start page: what the playground teaches, and a guided tour through the other pages."""
+"""Start page: the playground's two uses, the workshop's guided tour, and your own graph."""
 
 from __future__ import annotations
 
 import streamlit as st
 
+from playground.ui import resources
+
+app = resources.app()
 st.title(":material/history: Time-travel playground")
 st.markdown(
     "A LangGraph agent that edits tickets through a REST API, and every checkpoint it keeps, "
@@ -32,17 +35,51 @@ TOUR = [
      "to `version`: the resume does nothing. Add-then-remove works; a repair unsticks it."),
 ]
 
+OWN_GRAPH = [
+    ("run.py", "Run it", "On **Run**, send a message (or fill the input form): each node's "
+     "update streams in and the graph lights up the node that runs. Set **Pause before** or "
+     "**Pause after** on a node, or step mode, and **Continue** from there."),
+    ("run.py", "Answer it", "When a node calls `interrupt()`, its question shows: type an "
+     "**Answer** and press **Resume**. A node that raises shows your traceback; fix the file, "
+     "press **Reload graph**, then **Retry**."),
+    ("history.py", "Fork it", "On **History**, the thread's every checkpoint is a tree: replay "
+     "from any of them, or edit a state and fork. On Run, **Edit and fork** a message."),
+    ("sizes.py", "Weigh it", "On **Sizes**, what each checkpoint stores and what a resume "
+     "loads; prune old checkpoints."),
+]
+
+
+def tour(steps: list[tuple[str, str, str]]) -> None:
+    """Numbered steps, each with a link to its page."""
+    for number, (page, title, text) in enumerate(steps, 1):
+        with st.container(border=True):
+            left, right = st.columns([5, 1], vertical_alignment="center")
+            left.markdown(f"**{number}. {title}.** {text}")
+            right.page_link(f"views/{page}", label="Open", icon=":material/arrow_forward:")
+
+
+if not app.builtin:
+    st.markdown(
+        f"This server runs **your graph**, `{app.name}` (`{app.spec}`), on your machine: no "
+        "account, and nothing leaves it. Every run checkpoints to the playground's saver, so "
+        "each thread can be paused, answered, replayed and forked."
+    )
+    st.subheader("Debugging your graph")
+    tour(OWN_GRAPH)
+    st.caption("The ticket agent's workshop (412 conflicts, schema renames) runs when the "
+               "server is started without --graph: `make run`.")
+    st.stop()
+
 st.subheader("Guided tour")
-for number, (page, title, text) in enumerate(TOUR, 1):
-    with st.container(border=True):
-        left, right = st.columns([5, 1], vertical_alignment="center")
-        left.markdown(f"**{number}. {title}.** {text}")
-        right.page_link(f"views/{page}", label="Open", icon=":material/arrow_forward:")
+tour(TOUR)
 
 st.subheader("Debugging your own app")
 st.markdown(
+    "Start the playground on your own graph, `playground run --graph path/to/app.py:graph` "
+    "(or `--config langgraph.json`), and every page works on it: **Run** runs it with "
+    "breakpoints and answers its `interrupt()`s, **History** replays and forks its threads. "
     "**Inspect** opens the checkpoint database of any LangGraph app (a SQLite file or a "
-    "Postgres URL) read-only, and shows its threads with the same tree and inspector."
+    "Postgres URL) read-only, safely: nothing in it is ever run."
 )
 st.caption(
     "Each browser tab works in its own room: its own tickets and threads. The room code is in "

@@ -7,7 +7,8 @@ import pytest
 from playground.ui.workspace import Workspace, normalize_room
 
 
-@pytest.mark.parametrize("thread", ["thread-1", "../other/thread-1", "other/thread-1", "", "/"])
+@pytest.mark.parametrize("thread", ["thread-1", "../other/thread-1", "other/thread-1", "", "/",
+                                    "/other/thread-1", "/abc/x"])
 def test_any_thread_name_stays_inside_its_room(thread):
     mine = Workspace("mine")
 
@@ -30,3 +31,11 @@ def test_room_codes_are_short_plain_names(code, expected):
 def test_each_room_is_its_own_api_tenant():
     assert Workspace("a").tenant != Workspace("b").tenant
     assert Workspace("a").tenant == "room-a"
+
+
+def test_slash_names_a_thread_the_app_wrote_outside_every_room():
+    mine = Workspace("mine")
+
+    assert mine.thread_id("/chat-42") == "chat-42"
+    assert mine.thread_name("chat-42") == "/chat-42"
+    assert Workspace("other").thread_name("chat-42") == "/chat-42"

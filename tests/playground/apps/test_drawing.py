@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from playground.agent.graph import build_agent
-from playground.graph_view import graph_dot
+from playground.apps.drawing import graph_dot
 
 
 def _node_attrs(dot: str, node: str) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from playground.agent.client import TicketClient
 from playground.agent.graph import build_agent
-from playground.lab.conflicts import (
+from playground.lessons.conflicts import (
     THREADS,
     agent_actor,
     colleague_edit,
@@ -17,7 +17,7 @@ from playground.lab.conflicts import (
     timeline_dot,
     write_timeline,
 )
-from playground.lab.race import RACE_THREAD, race_resumes
+from playground.lessons.race import RACE_THREAD, race_resumes
 from playground.savers import open_sqlite_saver
 
 A, B = THREADS

@@ -18,7 +18,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from playground.agent.client import ApiResult, TicketClient
 from playground.agent.graph import build_agent
 from playground.agent.turns import TurnResult, resume, start_turn, thread_config
-from playground.lab.conflicts import agent_actor
+from playground.lessons.conflicts import agent_actor
 from playground.timetravel.display import tree_view, view_dot
 from playground.timetravel.source import open_source
 from playground.timetravel.tree import load_tree

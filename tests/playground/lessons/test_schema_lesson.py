@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from playground.lab.schema_lesson import (
+from playground.lessons.schema_lesson import (
     ADD_REMOVE,
     STRANDED,
     add_then_remove,

@@ -7,7 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-APP = Path(__file__).parent / "ui" / "app.py"
+from playground.timetravel.source import is_postgres_url
+
+APP = Path(__file__).parent / "app.py"
 
 
 def serve(
@@ -16,15 +18,19 @@ def serve(
     api_url: str | None = None,
     checkpoints: str | None = None,
     database: str | None = None,
+    app_env: dict[str, str] | None = None,
 ) -> int:
     """Run ``streamlit run`` on the playground until it is stopped; return its exit code.
 
-    Settings reach the app through environment variables, which every Streamlit session reads.
+    Settings reach the app through environment variables, which every Streamlit session reads;
+    ``app_env`` names the graph to run (``playground.apps.launch``).
     """
-    env = dict(os.environ)
+    env = {**os.environ, **(app_env or {})}
     if api_url:
         env["PLAYGROUND_API_URL"] = api_url
-    if checkpoints:
+    if checkpoints and is_postgres_url(checkpoints):
+        database = database or checkpoints
+    elif checkpoints:
         env["PLAYGROUND_CHECKPOINTS"] = checkpoints
     if database:
         env["PLAYGROUND_DATABASE_URL"] = database

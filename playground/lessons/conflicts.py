@@ -20,7 +20,7 @@ from langgraph.graph.state import CompiledStateGraph
 from playground.agent.client import TicketClient
 from playground.agent.planner import PRIORITIES
 from playground.agent.turns import TurnResult, resume, start_turn, thread_config
-from playground.explain import explain_outcome
+from playground.lessons.explain import explain_outcome
 
 THREADS = ("conflict-a", "conflict-b")
 COLLEAGUE = "colleague"

@@ -1,0 +1,287 @@
+"""Run any app's graph node by node: input, breakpoints, interrupt answers, errors, outcome.
+
+A :class:`GraphRun` streams one call of ``graph.stream`` (modes ``updates`` and ``tasks``, with
+subgraphs) and turns what LangGraph yields into :class:`RunStep` records a page can show as they
+arrive: a node starting, a node's update, a pause. When the stream ends, ``outcome`` says how the
+run stopped, read back from the checkpointer: finished, paused at a breakpoint, waiting for an
+answer to ``interrupt()``, failed in a node (with the user's traceback), or stopped at the
+recursion limit. Nothing here imports Streamlit.
+
+Verified on LangGraph 1.2.24: breakpoints passed at call time work when non-empty, and a
+``Continue`` with the same breakpoints does not stop again where it stopped; ``interrupt()``
+resumes with ``Command(resume=answer)``, or ``Command(resume={id: answer})`` when several wait.
+"""
+
+from __future__ import annotations
+
+import json
+import sysconfig
+import traceback
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from langgraph.errors import GraphRecursionError
+from langgraph.types import Command
+
+from playground.timetravel.messages import as_message
+from playground.timetravel.signals import as_text, question_of
+
+DEFAULT_RECURSION_LIMIT = 25
+_LIBRARIES = (sysconfig.get_paths()["purelib"], str(Path(__file__).resolve().parents[1]))
+
+
+@dataclass(frozen=True)
+class Breakpoints:
+    """Where a run pauses: before or after these nodes, or after every node (step mode)."""
+
+    before: tuple[str, ...] = ()
+    after: tuple[str, ...] = ()
+    step: bool = False
+
+    def stream_kwargs(self) -> dict[str, Any]:
+        """``interrupt_before``/``interrupt_after`` for ``graph.stream``; empty ones left out,
+        because an empty list at call time is ignored (DESIGN.md)."""
+        kwargs: dict[str, Any] = {}
+        if self.before:
+            kwargs["interrupt_before"] = list(self.before)
+        if self.step:
+            kwargs["interrupt_after"] = "*"
+        elif self.after:
+            kwargs["interrupt_after"] = list(self.after)
+        return kwargs
+
+
+@dataclass(frozen=True)
+class Question:
+    """An ``interrupt()`` waiting for an answer."""
+
+    interrupt_id: str | None
+    node: str
+    text: str
+    value: Any
+
+
+@dataclass(frozen=True)
+class NodeFailure:
+    """A node that raised: which, what, and the traceback of the user's code."""
+
+    node: str
+    error: str
+    traceback: str
+
+
+@dataclass(frozen=True)
+class RunStep:
+    """One thing a run did, in the order it happened.
+
+    Attributes:
+        kind: ``start`` (a node began), ``update`` (a node finished and wrote), ``pause`` (a
+            breakpoint or an interrupt stopped the run).
+        node: the node; for a subgraph's node, ``subgraph/node``.
+        lines: what the node wrote, one line per change (messages as ``ai: ...``).
+    """
+
+    kind: str
+    node: str
+    lines: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class RunOutcome:
+    """How a run ended, as the checkpointer left the thread.
+
+    Attributes:
+        status: ``finished``, ``paused`` (a breakpoint), ``waiting`` (an interrupt asks),
+            ``failed`` (a node raised), ``recursion`` (the recursion limit stopped it).
+        next: nodes due next (where it paused, waits or failed).
+        questions: interrupts waiting for an answer.
+        failure: the node error, for ``failed``.
+        message: one line for a person.
+    """
+
+    status: str
+    next: tuple[str, ...] = ()
+    questions: tuple[Question, ...] = ()
+    failure: NodeFailure | None = None
+    message: str = ""
+
+
+def parse_answer(text: str) -> Any:
+    """An answer as typed: JSON when it parses (``true``, ``{"ok": 1}``, ``3``), else the text."""
+    stripped = text.strip()
+    try:
+        return json.loads(stripped)
+    except (json.JSONDecodeError, ValueError):
+        return text
+
+
+def resume_command(questions: Sequence[Question], answers: Mapping[str | None, Any]) -> Command:
+    """``Command(resume=...)`` for the waiting questions: one answer, or one per interrupt id."""
+    if len(questions) <= 1:
+        only = questions[0].interrupt_id if questions else None
+        return Command(resume=answers.get(only, next(iter(answers.values()), None)))
+    return Command(resume={q.interrupt_id: answers.get(q.interrupt_id) for q in questions})
+
+
+def user_traceback(exc: BaseException) -> str:
+    """The traceback of ``exc`` with LangGraph's and the playground's frames left out."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    own = [f for f in frames if not f.filename.startswith(_LIBRARIES)]
+    lines = traceback.format_list(own or frames)
+    lines += traceback.format_exception_only(type(exc), exc)
+    return "Traceback (most recent call last):\n" + "".join(lines)
+
+
+def _plain_message(value: Any) -> dict | None:
+    kind = getattr(value, "type", None)
+    if not isinstance(kind, str) or not hasattr(value, "content"):
+        return None
+    return {"type": kind, "content": value.content, "id": getattr(value, "id", None),
+            "name": getattr(value, "name", None), "tool_calls": getattr(value, "tool_calls", None),
+            "tool_call_id": getattr(value, "tool_call_id", None)}
+
+
+def describe_update(update: Any, limit: int = 160) -> tuple[str, ...]:
+    """A node's update in lines: ``messages + ai: ...``, ``topic = 'refund'``."""
+    if not isinstance(update, Mapping):
+        return () if update is None else (as_text(update, limit),)
+    lines = []
+    for key, value in update.items():
+        items = value if isinstance(value, list) else [value]
+        messages = [as_message(m) for m in (_plain_message(item) for item in items) if m]
+        if messages and all(messages):
+            lines.extend(f"{key} + {line}" for message in messages for line in message.lines())
+        else:
+            lines.append(f"{key} = {as_text(value, limit)}")
+    return tuple(lines)
+
+
+def _node_name(namespace: tuple[str, ...], name: str) -> str:
+    parents = [part.split(":", 1)[0] for part in namespace]
+    return "/".join([*parents, name])
+
+
+@dataclass
+class GraphRun:
+    """One call of the graph, streamed.
+
+    Args:
+        graph: the app's compiled graph, on the playground's saver.
+        config: the thread's config (``{"configurable": {"thread_id": ...}}``, optionally a
+            ``checkpoint_id`` to run from).
+        payload: the input, a ``Command`` (an answer), or None (continue, retry, replay).
+        breakpoints: where to pause.
+        recursion_limit: LangGraph's step limit for this call.
+    """
+
+    graph: Any
+    config: dict
+    payload: Any = None
+    breakpoints: Breakpoints = field(default_factory=Breakpoints)
+    recursion_limit: int = DEFAULT_RECURSION_LIMIT
+    outcome: RunOutcome | None = field(default=None, init=False)
+    running: str | None = field(default=None, init=False)
+    _failed_node: str | None = field(default=None, init=False, repr=False)
+
+    def __iter__(self) -> Iterator[RunStep]:
+        config = {**self.config, "recursion_limit": self.recursion_limit}
+        try:
+            for namespace, mode, data in self.graph.stream(
+                self.payload, config, stream_mode=["updates", "tasks"], subgraphs=True,
+                **self.breakpoints.stream_kwargs(),
+            ):
+                step = self._step(namespace, mode, data)
+                if step is not None:
+                    yield step
+        except GraphRecursionError:
+            self.outcome = RunOutcome(
+                "recursion", self._next(),
+                message=f"stopped at the recursion limit ({self.recursion_limit} steps): the "
+                "graph kept looping. Raise the limit, or look at the last steps for the loop",
+            )
+            return
+        except Exception as exc:
+            node = self._failed_node or self.running or "?"
+            self.outcome = RunOutcome(
+                "failed", self._next(),
+                failure=NodeFailure(node, f"{type(exc).__name__}: {exc}", user_traceback(exc)),
+                message=f"{node} failed: {type(exc).__name__}: {exc}",
+            )
+            return
+        self.running = None
+        self.outcome = outcome_of(self.graph, self.config)
+
+    def _step(self, namespace: tuple[str, ...], mode: str, data: Any) -> RunStep | None:
+        if mode == "tasks":
+            node = _node_name(namespace, data.get("name", "?"))
+            if "input" in data:  # a task starting
+                self.running = node
+                return RunStep("start", node)
+            if data.get("error") is not None:
+                self._failed_node = node
+            return None
+        for name, update in (data or {}).items():
+            if name == "__interrupt__":
+                return RunStep("pause", _node_name(namespace, self.running or ""))
+            return RunStep("update", _node_name(namespace, name), describe_update(update))
+        return None
+
+    def _next(self) -> tuple[str, ...]:
+        try:
+            return tuple(self.graph.get_state(_thread(self.config)).next)
+        except Exception:  # the saver itself failed: nothing more to say
+            return ()
+
+
+def _thread(config: dict) -> dict:
+    configurable = {k: v for k, v in config.get("configurable", {}).items()
+                    if k not in ("checkpoint_id", "checkpoint_ns")}
+    return {**config, "configurable": configurable}
+
+
+def questions_of(snapshot: Any) -> tuple[Question, ...]:
+    """The interrupts a thread's snapshot waits on, with the node that raised each."""
+    found = []
+    for task in getattr(snapshot, "tasks", ()) or ():
+        for interrupt in getattr(task, "interrupts", ()) or ():
+            value = getattr(interrupt, "value", interrupt)
+            found.append(Question(getattr(interrupt, "id", None), task.name,
+                                  question_of(value), value))
+    return tuple(found)
+
+
+def outcome_of(graph: Any, config: dict) -> RunOutcome:
+    """Where a thread stands now: finished, paused, waiting for answers, or failed."""
+    snapshot = graph.get_state(_thread(config))
+    waiting = tuple(snapshot.next)
+    questions = questions_of(snapshot)
+    if questions:
+        return RunOutcome("waiting", waiting, questions,
+                          message=f"{questions[0].node} asks: {questions[0].text}")
+    errors = [task for task in snapshot.tasks or () if getattr(task, "error", None)]
+    if errors:
+        task = errors[0]
+        return RunOutcome("failed", waiting,
+                          failure=NodeFailure(task.name, str(task.error), ""),
+                          message=f"{task.name} failed: {task.error}")
+    if waiting:
+        return RunOutcome("paused", waiting, message=f"paused before {', '.join(waiting)}")
+    return RunOutcome("finished", message="finished" if snapshot.values else "no run yet")
+
+
+def current_outcome(graph: Any, config: dict, tree: Any) -> RunOutcome:
+    """Where a thread stands, from its checkpoint tree's head when that is enough.
+
+    A head with no questions, answers or errors under it is paused before its next nodes, or
+    finished: the tree knows that without rebuilding any state. Otherwise the graph's own
+    ``get_state`` tells which questions are open and whether the error still stands.
+    """
+    if tree.signals.get(tree.head):
+        return outcome_of(graph, config)
+    detail = tree.details.get(tree.head)
+    waiting = tuple(detail.next) if detail else ()
+    if waiting:
+        return RunOutcome("paused", waiting, message=f"paused before {', '.join(waiting)}")
+    return RunOutcome("finished", message="finished")
