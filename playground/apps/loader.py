@@ -177,20 +177,33 @@ def _compiled(value: Any, spec: GraphSpec, what: str) -> Pregel | None:
     return None
 
 
-def _call_factory(factory: Any, spec: GraphSpec) -> Any:
+def _wants_config(factory: Any, spec: GraphSpec) -> bool:
+    """Whether a factory takes the RunnableConfig: a required argument, or one named or typed so.
+
+    ``build_graph(checkpointer=None)`` is called with nothing: its argument is not a config.
+    """
     try:
-        parameters = inspect.signature(factory).parameters
+        parameters = list(inspect.signature(factory).parameters.values())
     except (TypeError, ValueError):
-        parameters = {}
-    required = [p for p in parameters.values() if p.default is inspect.Parameter.empty
-                and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        return False
+    positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    required = [p for p in positional if p.default is inspect.Parameter.empty]
     if len(required) > 1:
         raise AppLoadError(
             f"{_where(spec)}: {spec.attr}() takes {len(required)} arguments; a graph factory "
             "takes none or one (a RunnableConfig)"
         )
+    if required:
+        return True
+    return bool(positional) and (positional[0].name == "config"
+                                 or "RunnableConfig" in str(positional[0].annotation))
+
+
+def _call_factory(factory: Any, spec: GraphSpec) -> Any:
     try:
-        made = factory({"configurable": {}}) if required or parameters else factory()
+        made = factory({"configurable": {}}) if _wants_config(factory, spec) else factory()
+    except AppLoadError:
+        raise
     except Exception as exc:
         raise AppLoadError(
             f"{_where(spec)}: the factory {spec.attr}() raised {type(exc).__name__}: {exc} "

@@ -1,0 +1,69 @@
+"""Small graph files written into a test's folder, as a user's project would hold them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+FLAKY = '''\
+"""A two-node graph whose second node fails until BROKEN is set to False."""
+from typing import TypedDict
+
+from langgraph.graph import END, START, StateGraph
+
+BROKEN = {broken}
+
+
+class State(TypedDict, total=False):
+    text: str
+    result: str
+
+
+def prepare(state: State) -> dict:
+    return {{"text": state["text"].strip()}}
+
+
+def shout(state: State) -> dict:
+    if BROKEN:
+        raise ValueError("shout is broken")
+    return {{"result": state["text"].upper()}}
+
+
+builder = StateGraph(State)
+builder.add_node("prepare", prepare)
+builder.add_node("shout", shout)
+builder.add_edge(START, "prepare")
+builder.add_edge("prepare", "shout")
+builder.add_edge("shout", END)
+graph = builder.compile()
+'''
+
+LOOP = '''\
+from typing import TypedDict
+
+from langgraph.graph import START, StateGraph
+
+
+class State(TypedDict, total=False):
+    n: int
+
+
+builder = StateGraph(State)
+builder.add_node("spin", lambda state: {"n": state.get("n", 0) + 1})
+builder.add_edge(START, "spin")
+builder.add_edge("spin", "spin")
+graph = builder
+'''
+
+
+def write_flaky(folder: Path, broken: bool = True, name: str = "flaky.py") -> Path:
+    """A graph file (compiled graph in ``graph``) whose node ``shout`` raises while broken."""
+    path = folder / name
+    path.write_text(FLAKY.format(broken=broken))
+    return path
+
+
+def write_loop(folder: Path) -> Path:
+    """A graph file whose ``graph`` is an uncompiled StateGraph that loops forever."""
+    path = folder / "loop.py"
+    path.write_text(LOOP)
+    return path
