@@ -123,7 +123,8 @@ def test_outcome_read_from_the_tree_matches_the_graphs_own(chat):
 
 
 @pytest.mark.parametrize(("typed", "answer"), [
-    ("yes", "yes"), ("true", True), ("3", 3), ('{"ok": 1}', {"ok": 1}), ("not json {", "not json {"),
+    ("yes", "yes"), ("true", True), ("3", 3), ('{"ok": 1}', {"ok": 1}),
+    ("not json {", "not json {"),
 ])
 def test_answer_is_json_when_it_parses_else_text(typed, answer):
     assert parse_answer(typed) == answer
