@@ -15,16 +15,17 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from playground.agent.ticket_service import DEFAULT_TICKETS_DB
 from playground.apps.app import App
-from playground.apps.launch import choice_from_env, load_app, reload_app
+from playground.apps.launch import AppChoice, choice_from_env, load_app, reload_app
 from playground.savers import DEFAULT_CHECKPOINTS, is_postgres_url, postgres_saver, sqlite_saver
 from playground.timetravel.tree import TreeCache, ValuesCache
 from ticket_api.server import EmbeddedServer, start_embedded
 
 
 @st.cache_resource
-def _app_holder() -> dict[str, App]:
-    # A holder, not the app itself: Reload graph swaps in a new app only when it loads.
-    return {"app": load_app(choice_from_env())}
+def _app_holder(choice: AppChoice) -> dict[str, App]:
+    # A holder, not the app itself: Reload graph swaps in a new app only when it loads. Keyed
+    # by the choice, which a server reads once from its environment (tests change it).
+    return {"app": load_app(choice)}
 
 
 def app() -> App:
@@ -33,7 +34,7 @@ def app() -> App:
     Raises:
         AppLoadError: the graph no longer loads (its file changed since the server started).
     """
-    return _app_holder()["app"]
+    return _app_holder(choice_from_env())["app"]
 
 
 def reload() -> App:
@@ -42,8 +43,9 @@ def reload() -> App:
     Raises:
         AppLoadError: the code still does not give a graph; the app loaded before stays.
     """
-    holder = _app_holder()
-    holder["app"] = reload_app(holder["app"], choice_from_env())
+    choice = choice_from_env()
+    holder = _app_holder(choice)
+    holder["app"] = reload_app(holder["app"], choice)
     return holder["app"]
 
 

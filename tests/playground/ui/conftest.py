@@ -29,6 +29,20 @@ def app(tmp_path, monkeypatch):
     return make
 
 
+EXAMPLES = APP.parents[2] / "examples"
+
+
+@pytest.fixture
+def graph_app(app, monkeypatch):
+    """A factory: ``graph_app(spec)`` is ``app()`` on a server started with ``--graph spec``."""
+
+    def make(spec: str, **query: str) -> AppTest:
+        monkeypatch.setenv("PLAYGROUND_GRAPH", spec)
+        return app(**query)
+
+    return make
+
+
 class UiHelpers:
     """What tests look for on a page, by what a user sees."""
 
@@ -37,6 +51,13 @@ class UiHelpers:
         """The button with this exact label (workshop scripts rely on labels)."""
         matches = [b for b in at.button if b.label == label]
         assert matches, f"no button {label!r}; buttons: {[b.label for b in at.button]}"
+        return matches[0]
+
+    @staticmethod
+    def text_area(at: AppTest, label: str):
+        """The first text area with this exact label."""
+        matches = [t for t in at.text_area if t.label == label]
+        assert matches, f"no text area {label!r}; text areas: {[t.label for t in at.text_area]}"
         return matches[0]
 
     @staticmethod
