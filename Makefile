@@ -26,10 +26,12 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m bench
 
-# The README's pictures: the browser test's screenshots, kept in assets/screenshots.
+# The README's pictures: the browser tests' screenshots, kept in assets/screenshots.
 screenshots: $(STAMP)
 	PLAYGROUND_SCREENSHOTS=$(CURDIR)/assets/screenshots $(BIN)/python -m pytest \
 		tests/playground/ui/test_browser_workshop.py -k full_workshop
+	PLAYGROUND_SCREENSHOTS=$(CURDIR)/assets/screenshots $(BIN)/python -m pytest \
+		tests/playground/ui/test_browser_own_graph.py -k "chat_question or research"
 
 clean:
 	rm -rf $(VENV) .playground

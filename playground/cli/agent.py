@@ -53,7 +53,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                      help="which graph of the langgraph.json (when it has several)")
     run.add_argument("--checkpoints",
                      help="SQLite checkpoint file or postgresql:// URL (default: "
-                     f"{DEFAULT_CHECKPOINTS}, or .playground/<graph-name>.sqlite with --graph)")
+                     f"$PLAYGROUND_CHECKPOINTS, else {DEFAULT_CHECKPOINTS}, or "
+                     ".playground/<graph-name>.sqlite with --graph)")
     run.add_argument("--database", metavar="URL",
                      help="postgresql:// URL for checkpoints (and tickets, when the API is "
                      "embedded); replicas sharing it share every thread")
@@ -216,7 +217,7 @@ def _run(args: argparse.Namespace) -> int:
     # starts and before any file is written.
     app = load_app(choice)
     stem = "".join(c if c.isalnum() or c in "-_." else "-" for c in app.name)
-    checkpoints = args.checkpoints or str(
+    checkpoints = args.checkpoints or os.environ.get("PLAYGROUND_CHECKPOINTS") or str(
         DEFAULT_CHECKPOINTS if app.builtin else Path(".playground") / f"{stem}.sqlite")
     if not app.builtin:
         print(f"graph {app.name} ({app.spec}): nodes {', '.join(app.nodes)}; "

@@ -158,8 +158,8 @@ def stream(run: GraphRun, what: str) -> None:
     logs = dict(st.session_state.get(LOG_KEY, {}))
     logs[context.thread_id] = (tuple(lines[-SHOWN_LOG:]), done.failure)
     st.session_state[LOG_KEY] = logs
-    flash({"failed": "error", "recursion": "warning"}.get(done.status, "success"),
-          f"{what}: {done.message}")
+    flash({"failed": "error", "recursion": "warning", "waiting": "info", "paused": "info"}.get(
+        done.status, "success"), f"{what}: {done.message}")
     st.rerun()
 
 

@@ -3,11 +3,16 @@ and a tab that clicks Streamlit buttons by their exact label and waits for the r
 
 from __future__ import annotations
 
+import os
 import re
+import signal
 import socket
 import subprocess
+import sys
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -48,6 +53,30 @@ def wait_until_up(url: str, process: subprocess.Popen, seconds: float = 60) -> N
             if time.monotonic() > deadline or process.poll() is not None:
                 pytest.fail(f"{url} did not come up")
             time.sleep(0.3)
+
+
+@contextmanager
+def playground_server(home: Path, *args: str) -> Iterator[str]:
+    """``playground run ARGS`` on a free port, in its own process as a user starts it, with its
+    own checkpoint and ticket files under ``home``; yields its URL and stops it afterwards."""
+    port = free_port()
+    env = dict(os.environ, PLAYGROUND_CHECKPOINTS=str(home / "checkpoints.sqlite"),
+               PLAYGROUND_TICKETS_DB=str(home / "tickets.sqlite"))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "playground.cli", "run", "--port", str(port), *args],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_up(f"{url}/_stcore/health", process)
+    except BaseException:
+        os.killpg(process.pid, signal.SIGKILL)
+        raise
+    try:
+        yield url
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=20)
 
 
 class Tab:
@@ -108,5 +137,62 @@ class Tab:
         return self
 
     def text(self) -> str:
-        """Everything the main area shows, as text."""
-        return self.page.inner_text("[data-testid='stMain']")
+        """Everything the main area shows, as text (a page with a chat input has no stMain,
+        only its block container)."""
+        return self.page.inner_text("[data-testid='stMainBlockContainer']")
+
+    def choose(self, label: str, option: str) -> Tab:
+        """Pick ``option`` in the multiselect labelled ``label`` and wait for the run.
+
+        A click that lands while its expander is still opening does not open the list, so the
+        click is repeated until the list shows, up to ten times.
+        """
+        picker = self.page.locator('[data-testid="stMultiSelect"]').filter(has_text=label)
+        listed = self.page.locator('[role="option"]', has_text=option).first
+        for _ in range(10):
+            picker.get_by_role("button", name="Open").click()
+            try:
+                listed.wait_for(state="visible", timeout=1000)
+                break
+            except Exception:  # Playwright's TimeoutError: the list did not open, click again
+                continue
+        before = self.runs
+        listed.click()
+        self._wait_for_run_after(before, f"choosing {option!r} in {label!r}")
+        self.page.keyboard.press("Escape")  # close the list
+        return self
+
+    def say(self, text: str) -> Tab:
+        """Type a message into the page's chat input, send it, and wait for the run."""
+        before = self.runs
+        box = self.page.get_by_placeholder("Message")
+        box.fill(text)
+        box.press("Enter")
+        self._wait_for_run_after(before, f"sending {text!r}")
+        return self
+
+
+class ShotTab(Tab):
+    """A tab in a new page of a browser context that also reads the History page's checkpoint
+    count and saves screenshots."""
+
+    def __init__(self, context, base: str, shots: Path | None = None) -> None:
+        super().__init__(context.new_page(), base)
+        self.shots = shots
+
+    def checkpoints(self) -> int:
+        """The checkpoint count the History page states under the tree."""
+        shown = self.text()
+        match = re.search(r"([\d,]+) checkpoints · ", shown)
+        assert match, f"no checkpoint count on the page:\n{shown[:3000]}"
+        return int(match.group(1).replace(",", ""))
+
+    def shot(self, name: str) -> None:
+        """Save a full-page screenshot as ``<shots>/<name>.png`` and check it is not blank."""
+        self.page.mouse.move(0, 0)  # no hover tooltip in the picture
+        self.page.wait_for_timeout(800)  # let charts finish drawing
+        assert self.shots is not None, "this tab was opened without a screenshot folder"
+        self.shots.mkdir(parents=True, exist_ok=True)
+        path = self.shots / f"{name}.png"
+        self.page.screenshot(path=str(path), full_page=True)
+        assert path.stat().st_size > 10_000, f"{name}.png looks empty"

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
+
+from tests.playground.ui.browser import ARGS, CHROMIUM
 
 APP = Path(__file__).resolve().parents[3] / "playground" / "ui" / "app.py"
 
@@ -92,3 +95,24 @@ def client_for():
 def ui() -> UiHelpers:
     """Helpers to find buttons and read texts."""
     return UiHelpers()
+
+
+SHOTS_ENV = "PLAYGROUND_SCREENSHOTS"  # a folder to keep the browser tests' screenshots in
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory) -> Path:
+    """Where screenshots go: $PLAYGROUND_SCREENSHOTS if set, else a temporary folder."""
+    folder = os.environ.get(SHOTS_ENV)
+    return Path(folder) if folder else tmp_path_factory.mktemp("screenshots")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium under Playwright, one per test module."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()

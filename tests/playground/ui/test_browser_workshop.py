@@ -10,26 +10,14 @@ from __future__ import annotations
 import json
 import os
 import re
-import signal
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from playground.timetravel.transfer import dumps_export, export_thread
 from tests.playground import hostile_db
-from tests.playground.ui.browser import (
-    ARGS,
-    CHROMIUM,
-    Tab,
-    chromium_missing,
-    free_port,
-    wait_until_up,
-)
-
-SHOTS_ENV = "PLAYGROUND_SCREENSHOTS"  # a folder to keep the screenshots in
+from tests.playground.ui.browser import ShotTab, chromium_missing, playground_server
 
 pytestmark = pytest.mark.skipif(
     chromium_missing() and not os.environ.get("CI"),
@@ -40,70 +28,14 @@ pytestmark = pytest.mark.skipif(
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """``playground run`` on a free port with its own checkpoint and ticket files."""
-    home = tmp_path_factory.mktemp("browser")
-    port = free_port()
-    env = dict(os.environ, PLAYGROUND_CHECKPOINTS=str(home / "checkpoints.sqlite"),
-               PLAYGROUND_TICKETS_DB=str(home / "tickets.sqlite"))
-    process = subprocess.Popen(
-        [sys.executable, "-m", "playground.cli", "run", "--port", str(port)],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_up(f"{url}/_stcore/health", process)
-    except BaseException:
-        os.killpg(process.pid, signal.SIGKILL)
-        raise
-    yield url
-    os.killpg(process.pid, signal.SIGTERM)
-    process.wait(timeout=20)
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory) -> Path:
-    """Where screenshots go: $PLAYGROUND_SCREENSHOTS if set, else a temporary folder."""
-    folder = os.environ.get(SHOTS_ENV)
-    return Path(folder) if folder else tmp_path_factory.mktemp("screenshots")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
-
-
-class WorkshopTab(Tab):
-    """A tab that also reads the tree's checkpoint count and saves screenshots."""
-
-    def __init__(self, context, base: str, shots: Path | None = None) -> None:
-        super().__init__(context.new_page(), base)
-        self.shots = shots
-
-    def checkpoints(self) -> int:
-        """The checkpoint count the History page states under the tree."""
-        shown = self.text()
-        match = re.search(r"([\d,]+) checkpoints · ", shown)
-        assert match, f"no checkpoint count on the page:\n{shown[:3000]}"
-        return int(match.group(1).replace(",", ""))
-
-    def shot(self, name: str) -> None:
-        self.page.mouse.move(0, 0)  # no hover tooltip in the picture
-        self.page.wait_for_timeout(800)  # let charts finish drawing
-        assert self.shots is not None, "this tab was opened without a screenshot folder"
-        self.shots.mkdir(parents=True, exist_ok=True)
-        path = self.shots / f"{name}.png"
-        self.page.screenshot(path=str(path), full_page=True)
-        assert path.stat().st_size > 10_000, f"{name}.png looks empty"
+    with playground_server(tmp_path_factory.mktemp("browser")) as url:
+        yield url
 
 
 def test_full_workshop_path_in_chromium(server, browser, shots):
     # Tall viewport: a full-page screenshot of Streamlit captures only the viewport (DESIGN.md).
     context = browser.new_context(viewport={"width": 1400, "height": 2300})
-    tab = WorkshopTab(context, server, shots).open()
+    tab = ShotTab(context, server, shots).open()
     tab.shot("start")
 
     tab.open("agent").click("Run turn")
@@ -156,7 +88,7 @@ def test_inspect_upload_and_import_of_hostile_data_run_nothing(server, browser, 
         (tmp_path / "thread.json").write_text(
             dumps_export(export_thread(conn, hostile_db.THREAD)))
     conn.close()
-    tab = WorkshopTab(browser.new_context(viewport={"width": 1400, "height": 2000}),
+    tab = ShotTab(browser.new_context(viewport={"width": 1400, "height": 2000}),
                       server).open("inspect")
 
     for label, upload in (("Upload a file", path), ("Import thread", tmp_path / "thread.json")):
@@ -177,8 +109,8 @@ def test_inspect_upload_and_import_of_hostile_data_run_nothing(server, browser, 
 
 
 def test_two_browser_contexts_work_in_separate_workspaces(server, browser):
-    first = WorkshopTab(browser.new_context(), server).open("agent")
-    second = WorkshopTab(browser.new_context(), server).open("agent")
+    first = ShotTab(browser.new_context(), server).open("agent")
+    second = ShotTab(browser.new_context(), server).open("agent")
 
     first.click("Run turn")
     second.open("history")

@@ -1,0 +1,95 @@
+"""A user's graph in a real browser: ``playground run --graph`` on each example, in Chromium.
+
+The support chat runs to its refund question, is answered and finishes; a ``Pause before``
+breakpoint stops it and ``Continue`` goes on; ``Edit and fork`` grows a branch that History
+draws. The research graph fans out and loops to its report. Screenshots of both are kept for
+the README by ``make screenshots``.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from tests.playground.ui.browser import ShotTab, chromium_missing, playground_server
+from tests.playground.ui.conftest import EXAMPLES
+
+pytestmark = pytest.mark.skipif(
+    chromium_missing() and not os.environ.get("CI"),
+    reason="Debian chromium is not installed (bash .ci/run installs it)",
+)
+
+
+@pytest.fixture(scope="module")
+def chat_server(tmp_path_factory):
+    with playground_server(tmp_path_factory.mktemp("chat"), "--graph",
+                           f"{EXAMPLES}/support_chat.py:graph") as url:
+        yield url
+
+
+def _tab(browser, server, shots=None) -> ShotTab:
+    context = browser.new_context(viewport={"width": 1400, "height": 1900})
+    return ShotTab(context, server, shots).open()
+
+
+def _fill(tab: ShotTab, label: str, text: str) -> None:
+    """Type into a text area and commit it (Ctrl+Enter), waiting for the run that follows."""
+    before = tab.runs
+    box = tab.page.get_by_label(label, exact=True).last
+    box.fill(text)
+    box.press("Control+Enter")
+    tab._wait_for_run_after(before, f"committing {label!r}")
+
+
+def test_chat_question_answer_and_resume_in_chromium(chat_server, browser, shots):
+    tab = _tab(browser, chat_server, shots)
+
+    tab.say("Please refund A17")
+    assert "tools asks: Approve a refund of $40.00 for order A17?" in tab.text()
+    tab.shot("run-chat")
+    _fill(tab, "Answer", "yes")
+    tab.click("Resume")
+
+    assert "Finished." in tab.text()
+    assert "Refunded $40.00 for order A17." in tab.text()
+
+
+def test_pause_before_then_continue_in_chromium(chat_server, browser):
+    tab = _tab(browser, chat_server)
+    tab.page.get_by_text("Breakpoints and settings").click()
+    tab.choose("Pause before", "tools")
+
+    tab.say("Where is my order A17?")
+    assert "Paused before tools." in tab.text()
+    tab.click("Continue")
+
+    assert "Finished." in tab.text()
+    assert "Your order A17 is shipped with DHL." in tab.text()
+
+
+def test_edit_and_fork_grows_a_branch_history_draws_in_chromium(chat_server, browser, shots):
+    tab = _tab(browser, chat_server)
+    tab.say("Where is my order A17?")
+
+    tab.page.get_by_role("button", name="Edit and fork").first.click()
+    _fill(tab, "Edited message", "Where is my order B22?")
+    if not tab.page.get_by_text("Fork from here").first.is_visible():  # the rerun closed it
+        tab.page.get_by_role("button", name="Edit and fork").first.click()
+    tab.click("Fork from here")
+    assert "Your order B22 is processing." in tab.text()
+    tab.open("history")
+
+    assert " · 2 branches · " in tab.text()
+    assert tab.page.locator("svg g.node").count() >= 10
+
+
+def test_research_graph_runs_to_its_report_in_chromium(browser, shots, tmp_path):
+    with playground_server(tmp_path, "--graph", f"{EXAMPLES}/research.py:graph") as server:
+        tab = _tab(browser, server, shots)
+        tab.page.get_by_label("topic · str").fill("checkpoints")
+        tab.click("Run")
+
+        assert "Finished." in tab.text()
+        assert "Report on checkpoints (2 rounds)" in tab.text()
+        tab.shot("run-research")
