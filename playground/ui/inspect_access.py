@@ -30,7 +30,8 @@ from playground.timetravel.source import is_postgres_url
 
 INSPECT_DIR_ENV = "PLAYGROUND_INSPECT_DIR"
 DEFAULT_INSPECT_DIR = Path(".playground") / "inspect"
-SAMPLES_DIR = Path(__file__).resolve().parents[2] / "assets" / "samples"
+# Inside the package, so a non-editable install (pip install .) has it too.
+SAMPLES_DIR = Path(__file__).resolve().parents[1] / "samples"
 DATABASE_SUFFIXES = (".sqlite", ".db")
 UPLOAD_SUFFIXES = (".sqlite", ".sqlite3", ".db")
 MAX_UPLOAD_MB = 50

@@ -9,7 +9,7 @@ asks for another refund.
 
 Run from the repository root::
 
-    .venv/bin/python assets/samples/make_samples.py
+    .venv/bin/python -m playground.samples.make_samples
 
 The file is rewritten from scratch. ``random`` is seeded, so sizes repeat; checkpoint ids and
 timestamps are new on every run.
@@ -28,7 +28,7 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.graph import END, START, StateGraph
 
 OUT = Path(__file__).with_name("sample-app.sqlite")
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[2]  # the repository: examples/ is not packaged
 
 
 def _config(thread_id: str) -> dict:
