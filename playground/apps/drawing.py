@@ -31,12 +31,15 @@ def _dot_id(node_id: str) -> str:
     return node_id.replace(":", "/")
 
 
-def _drawn(name: str, ids: set[str]) -> str | None:
-    """The drawn id of a node named ``a`` or ``a/b`` (a subgraph's node), if it is drawn."""
+def _drawn(name: str, ids: set[str]) -> set[str]:
+    """The drawn ids that stand for a node named ``a`` or ``a/b`` (a subgraph's node): itself,
+    else its subgraph's node, else (a subgraph drawn open) every node inside it."""
     if name in ids:
-        return name
+        return {name}
     outer = name.split("/", 1)[0]
-    return outer if outer in ids else None
+    if outer in ids:
+        return {outer}
+    return {node_id for node_id in ids if node_id.startswith(f"{name}/")}
 
 
 def _subgraph_names(graph) -> set[str]:
@@ -72,9 +75,9 @@ def graph_dot(
     """
     drawn = graph.get_graph(xray=1 if xray else 0)
     ids = {_dot_id(node_id) for node_id in drawn.nodes}
-    waiting = {d for d in (_drawn(n, ids) for n in waiting_at) if d}
-    now = _drawn(running, ids) if running else None
-    broken = _drawn(failed, ids) if failed else None
+    waiting = {d for n in waiting_at for d in _drawn(n, ids)}
+    now = _drawn(running, ids) if running else set()
+    broken = _drawn(failed, ids) if failed else set()
     before = set(interrupt_before if interrupt_before is not None
                  else getattr(graph, "interrupt_before_nodes", ()) or ())
     after = set(interrupt_after) | set(getattr(graph, "interrupt_after_nodes", ()) or ())
@@ -93,7 +96,7 @@ def graph_dot(
                 "label": f"{prefix} (subgraph)", "style": "dashed,rounded", "color": "#8a8a8a",
                 "fontname": "Helvetica", "fontsize": "11"})
         for node_id in members:
-            _node(target, node_id, node_id in waiting, node_id == now, node_id == broken,
+            _node(target, node_id, node_id in waiting, node_id in now, node_id in broken,
                   node_id in before, node_id in after, node_id in subgraphs)
         if prefix:
             dot.subgraph(target)

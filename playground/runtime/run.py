@@ -1,7 +1,7 @@
 """Run any app's graph node by node: input, breakpoints, interrupt answers, errors, outcome.
 
-A :class:`GraphRun` streams one call of ``graph.stream`` (modes ``updates`` and ``tasks``, with
-subgraphs) and turns what LangGraph yields into :class:`RunStep` records a page can show as they
+A :class:`GraphRun` streams one call of ``graph.stream`` (modes ``updates`` and ``tasks``) and
+turns what LangGraph yields into :class:`RunStep` records a page can show as they
 arrive: a node starting, a node's update, a pause. When the stream ends, ``outcome`` says how the
 run stopped, read back from the checkpointer: finished, paused at a breakpoint, waiting for an
 answer to ``interrupt()``, failed in a node (with the user's traceback), or stopped at the
@@ -184,15 +184,19 @@ class GraphRun:
     outcome: RunOutcome | None = field(default=None, init=False)
     running: str | None = field(default=None, init=False)
     _failed_node: str | None = field(default=None, init=False, repr=False)
+    _stopped: bool = field(default=False, init=False, repr=False)
 
     def __iter__(self) -> Iterator[RunStep]:
         config = {**self.config, "recursion_limit": self.recursion_limit}
         try:
-            for namespace, mode, data in self.graph.stream(
-                self.payload, config, stream_mode=["updates", "tasks"], subgraphs=True,
+            # Root-graph events only: streaming every subgraph's own events as well (subgraphs=
+            # True) costs a run about 12% on the support chat (bench/graph_run.py); a subgraph
+            # shows as its node, which the drawing lights up with everything inside it.
+            for mode, data in self.graph.stream(
+                self.payload, config, stream_mode=["updates", "tasks"],
                 **self.breakpoints.stream_kwargs(),
             ):
-                step = self._step(namespace, mode, data)
+                step = self._step((), mode, data)
                 if step is not None:
                     yield step
         except GraphRecursionError:
@@ -211,7 +215,10 @@ class GraphRun:
             )
             return
         self.running = None
-        self.outcome = outcome_of(self.graph, self.config)
+        # A run that ran to its end without a pause is finished: no need to read the state back.
+        # A pause (a breakpoint, an interrupt) is read back, for its next nodes and questions.
+        self.outcome = (outcome_of(self.graph, self.config) if self._stopped
+                        else RunOutcome("finished", message="finished"))
 
     def _step(self, namespace: tuple[str, ...], mode: str, data: Any) -> RunStep | None:
         if mode == "tasks":
@@ -224,6 +231,7 @@ class GraphRun:
             return None
         for name, update in (data or {}).items():
             if name == "__interrupt__":
+                self._stopped = True
                 return RunStep("pause", _node_name(namespace, self.running or ""))
             return RunStep("update", _node_name(namespace, name), describe_update(update))
         return None

@@ -21,20 +21,16 @@ _BUBBLES = {
     "chat": ("chat", ":material/chat:"),
     "remove": ("remove", ":material/delete:"),
 }
-SHOWN_TURNS = 60  # the newest turns drawn; older ones behind a toggle
-
-
-def _raw(message: ChatMessage, key: str) -> None:
-    with st.popover("Raw", icon=":material/data_object:"):
-        st.json(to_jsonable(message.raw), expanded=True)
-        st.caption(f"key {key}")
+# The newest turns drawn; older ones behind a toggle. Each bubble costs a few milliseconds of
+# script time, so a page rerun on a long chat stays near a short chat's (bench/graph_run.py).
+SHOWN_TURNS = 20
 
 
 # What a page adds to a bubble (Edit and fork, Regenerate): called inside it with a unique key.
 Actions = Callable[[ChatTurn, str], None]
 
 
-def _bubble(turn: ChatTurn, key: str, actions: Actions | None) -> None:
+def _bubble(turn: ChatTurn, key: str, actions: Actions | None, raw: bool) -> None:
     message = turn.message
     name, avatar = _BUBBLES.get(message.role, (message.role, None))
     with st.chat_message(name, avatar=avatar):
@@ -55,27 +51,32 @@ def _bubble(turn: ChatTurn, key: str, actions: Actions | None) -> None:
                 st.caption("no result stored yet")
             else:
                 st.code(reply.text or "(empty)", language=None, wrap_lines=True)
-        raw_col, action_col = st.columns([1, 3]) if actions else (st.container(), None)
-        with raw_col:
-            _raw(message, key)
-        if action_col is not None:
-            with action_col:
-                actions(turn, key)
+        if raw:
+            st.json(to_jsonable(message.raw), expanded=False)
+        if actions is not None:
+            actions(turn, key)
 
 
-def conversation(messages: list[ChatMessage], key: str, actions: Actions | None = None) -> None:
+def conversation(messages: list[ChatMessage], key: str, actions: Actions | None = None,
+                 shown: int = SHOWN_TURNS) -> None:
     """Draw messages as chat bubbles, each tool result under the call it answers.
 
     Args:
         messages: the conversation.
         key: a prefix for widget keys, unique on the page.
         actions: draws a page's buttons inside each bubble.
+        shown: how many of the newest turns to draw before "Show earlier turns".
     """
     chat = turns(messages)
-    hidden, first = max(len(chat) - SHOWN_TURNS, 0), 0
+    hidden, first = max(len(chat) - shown, 0), 0
+    count_col, raw_col = st.columns([3, 1], vertical_alignment="center")
+    # The stored value of every message, one click away (drawn only when asked: it is long).
+    raw = raw_col.toggle("Raw values", key=f"{key}-raw", help="Each message as stored: the "
+                         "plain data the safe decoder read, with the type it claims.")
     if hidden and not st.toggle(f"Show {hidden:,} earlier turns", key=f"{key}-all"):
         chat, first = chat[hidden:], hidden
     calls = sum(len(turn.results) for turn in chat)
-    st.caption(f"{len(messages):,} messages · {calls:,} tool calls shown with their results")
+    count_col.caption(f"{len(messages):,} messages · {calls:,} tool calls shown with their "
+                      "results")
     for index, turn in enumerate(chat, first):  # keys by position in the whole conversation
-        _bubble(turn, f"{key}-{index}", actions)
+        _bubble(turn, f"{key}-{index}", actions, raw)
