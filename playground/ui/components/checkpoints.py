@@ -22,6 +22,14 @@ SELECTED_KEY = "selected_checkpoint"
 EXPANDED_KEY = "expanded_runs"
 
 
+def namespace_label(namespace: str) -> str:
+    """A checkpoint namespace in words: ``(root graph)``, ``triage (subgraph, task 1f0a…)``."""
+    if not namespace:
+        return "(root graph)"
+    node, _, task = namespace.partition(":")
+    return f"{node} (subgraph, task {task[:8]}…)" if task else namespace
+
+
 def selected_checkpoint(tree: CheckpointTree, key_prefix: str = "") -> str:
     """The checkpoint the session looks at: session state, else the URL, else the head."""
     key = key_prefix + SELECTED_KEY

@@ -21,6 +21,7 @@ from playground.ui import resources
 from playground.ui.components.checkpoints import (
     download_thread,
     inspector,
+    namespace_label,
     select,
     selected_checkpoint,
     stepper,
@@ -38,8 +39,16 @@ st.caption(
 graph = context.graph()
 resources.saver()  # make sure the file and its tables exist before opening it read-only
 source = open_source(resources.checkpoints_target())
+namespaces = source.namespaces(context.thread_id)
+namespace = ""
+if len(namespaces) > 1:
+    # A subgraph keeps its own checkpoints; they are browsed here, and acted on from the root.
+    if st.session_state.get("history-ns") not in namespaces:
+        st.session_state.pop("history-ns", None)  # another thread's namespace
+    namespace = st.selectbox("Namespace", namespaces, format_func=namespace_label,
+                             key="history-ns")
 try:
-    tree = resources.tree_cache().get(source, context.thread_id)
+    tree = resources.tree_cache().get(source, context.thread_id, namespace)
 except UnknownThread:
     page, name, icon = where_runs_start()
     st.info(f"Thread `{context.thread}` has no checkpoints yet: run a turn on the {name} page.",
@@ -74,6 +83,12 @@ with left:
     tree_chart(source, tree, selected)
 with right:
     inspector(source, tree, selected)
+    if namespace:
+        st.caption("Replay and fork start from the root graph's checkpoints: pick "
+                   "(root graph) above to act on this thread.")
+        source.close()
+        context.close()
+        st.stop()
 
     st.divider()
     st.markdown("**Actions on this checkpoint**")

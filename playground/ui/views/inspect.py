@@ -14,6 +14,7 @@ from playground.ui.components.checkpoints import (
     SELECTED_KEY,
     download_thread,
     inspector,
+    namespace_label,
     selected_checkpoint,
     stepper,
     tree_chart,
@@ -164,13 +165,6 @@ def open_controls() -> None:
                    "deleted when you close it.")
 
 
-def _short_ns(namespace: str) -> str:
-    if not namespace:
-        return "(root graph)"
-    node, _, task = namespace.partition(":")
-    return f"{node} (subgraph, task {task[:8]}…)" if task else namespace
-
-
 def browse(source: CheckpointSource, target: str) -> None:
     """The thread table, a thread and namespace picker, then the tree, stepper and inspector."""
     threads = source.threads()
@@ -195,7 +189,7 @@ def browse(source: CheckpointSource, target: str) -> None:
         if st.session_state.get(NS_KEY) not in namespaces:
             st.session_state.pop(NS_KEY, None)
         namespace = ns_col.selectbox(
-            "Namespace", namespaces, key=NS_KEY, format_func=_short_ns,
+            "Namespace", namespaces, key=NS_KEY, format_func=namespace_label,
             help="A subgraph keeps its own checkpoints under its own namespace.",
         )
     try:

@@ -133,3 +133,16 @@ def test_every_graph_page_renders_for_a_users_graph(graph_app, page):
     at.switch_page(page).run()
 
     assert not at.exception and not at.error
+
+
+def test_history_browses_a_subgraphs_namespace_and_acts_on_the_root_only(graph_app, ui):
+    at = _say(graph_app(CHAT), "Where is my order A17?")
+    at.switch_page("views/history.py").run()
+
+    namespaces = at.selectbox(key="history-ns")
+    assert namespaces.options[0] == "(root graph)" and "triage (subgraph" in namespaces.options[1]
+    namespaces.select_index(1).run()
+
+    assert not at.exception
+    assert "Replay and fork start from the root graph's checkpoints" in ui.texts(at)
+    assert not [b for b in at.button if b.label == "Replay from here"]
