@@ -12,12 +12,13 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from langgraph.checkpoint.serde.base import SerializerProtocol
-from langgraph.checkpoint.sqlite import SqliteSaver
-
-from playground.serde import graph_serde
 from playground.timetravel.source import is_postgres_url
+
+if TYPE_CHECKING:  # imported where a saver is made: the CLI's read-only commands need neither
+    from langgraph.checkpoint.serde.base import SerializerProtocol
+    from langgraph.checkpoint.sqlite import SqliteSaver
 
 DEFAULT_CHECKPOINTS = Path(".playground") / "checkpoints.sqlite"
 DEFAULT_SQLITE_TIMEOUT = 30.0
@@ -48,6 +49,10 @@ def sqlite_timeout() -> float:
 
 def sqlite_saver(conn: sqlite3.Connection, serde: SerializerProtocol | None = None) -> SqliteSaver:
     """A SqliteSaver on an open connection, tables set up, with the allowlisted serializer."""
+    from langgraph.checkpoint.sqlite import SqliteSaver
+
+    from playground.serde import graph_serde
+
     saver = SqliteSaver(conn, serde=serde or graph_serde())
     saver.setup()
     return saver
@@ -81,6 +86,8 @@ def postgres_saver(url: str, max_size: int = 10, serde: SerializerProtocol | Non
     from langgraph.checkpoint.postgres import PostgresSaver
     from psycopg.rows import dict_row
     from psycopg_pool import ConnectionPool
+
+    from playground.serde import graph_serde
 
     # PostgresSaver needs autocommit and dict rows; prepared statements break behind poolers.
     pool = ConnectionPool(

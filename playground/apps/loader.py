@@ -28,9 +28,9 @@ from typing import Any
 from langgraph.graph import StateGraph
 from langgraph.pregel import Pregel
 
+from playground.apps.errors import AppLoadError
 
-class AppLoadError(Exception):
-    """A graph spec that cannot be loaded; the message is one line for a person."""
+__all__ = ["AppLoadError", "GraphSpec", "load_graph", "parse_spec", "reload_graph"]
 
 
 @dataclass(frozen=True)

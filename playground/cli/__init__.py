@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from playground.apps.loader import AppLoadError
+from playground.apps.errors import AppLoadError
 from playground.cli import agent, engine
 
 

@@ -1,4 +1,8 @@
-"""``playground`` subcommands that run the agent: run, turn, resume, demo, compare."""
+"""``playground`` subcommands that run the agent: run, turn, resume, edit, demo, compare.
+
+Only the parser is built at import; each command imports what it runs, so the read-only engine
+commands of the same ``playground`` process never pay for LangGraph, httpx or the agent.
+"""
 
 from __future__ import annotations
 
@@ -10,12 +14,8 @@ import tempfile
 import uuid
 from pathlib import Path
 
-from playground.agent.client import TicketClient
-from playground.agent.graph import build_agent
 from playground.agent.state import SCHEMAS
 from playground.agent.ticket_service import DEFAULT_TICKETS_DB, ticket_api_url
-from playground.agent.turns import resume, start_turn
-from playground.lessons.compare import DEFINITIONS, compare, format_table
 from playground.savers import DEFAULT_CHECKPOINTS, open_saver, sqlite_timeout
 
 
@@ -106,6 +106,10 @@ def _checkpoints(args: argparse.Namespace) -> str:
 
 
 def _agent_turn(args: argparse.Namespace) -> int:
+    from playground.agent.client import TicketClient
+    from playground.agent.graph import build_agent
+    from playground.agent.turns import resume, start_turn
+
     try:
         with (
             ticket_api_url(args.api_url, args.tickets_db) as url,
@@ -140,6 +144,7 @@ def _agent_turn(args: argparse.Namespace) -> int:
 
 def _edit(args: argparse.Namespace) -> int:
     """Write a validated edit as a new checkpoint; a refused edit writes nothing (exit 2)."""
+    from playground.agent.graph import build_agent
     from playground.timetravel.edit import edit_state, parse_values
 
     values = parse_values(args.values)  # EditRefused is a ValueError: one line, exit 2
@@ -171,6 +176,9 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def _compare(args: argparse.Namespace) -> int:
+    from playground.agent.client import TicketClient
+    from playground.lessons.compare import DEFINITIONS, compare, format_table
+
     try:
         turns = sorted({int(part) for part in args.turns.split(",") if part.strip()})
     except ValueError:

@@ -16,8 +16,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-import graphviz
-
 from playground.timetravel.signals import TaskSignal
 from playground.timetravel.source import CheckpointSource
 from playground.timetravel.tree import CheckpointTree, ensure_details
@@ -222,8 +220,10 @@ def _cap(tree, drawn, edges, stand_for, selected, max_drawn):
     return new_drawn, new_edges, len(members_hidden)
 
 
-def view_dot(view: TreeView) -> graphviz.Digraph:
-    """Render a :class:`TreeView` as DOT, oldest at the top."""
+def view_dot(view: TreeView):
+    """Render a :class:`TreeView` as DOT (a ``graphviz.Digraph``), oldest at the top."""
+    import graphviz  # only for drawing: the CLI's other commands never load it
+
     dot = graphviz.Digraph("checkpoints", graph_attr={"rankdir": "TB", "bgcolor": "transparent",
                                                       "nodesep": "0.25", "ranksep": "0.3"})
     dot.attr("node", fontname="Helvetica", fontsize="10", style="filled", color="#888888")

@@ -18,7 +18,6 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable
 
-from playground.serde import graph_serde
 from playground.timetravel.decode import bounded_json_loads, decode_typed, is_unread
 from playground.timetravel.errors import CheckpointDbError, UnknownThread, UnreadableCheckpoint
 from playground.timetravel.records import (
@@ -100,6 +99,8 @@ class PostgresSource:
         if not self.writable:
             raise CheckpointDbError(f"{self.label} is open read-only: reopen it writable to edit")
         from langgraph.checkpoint.postgres import PostgresSaver
+
+        from playground.serde import graph_serde
 
         return PostgresSaver(self.conn, serde=serde or graph_serde())
 

@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from langgraph.checkpoint.base import BaseCheckpointSaver
-
 from playground.timetravel.records import CheckpointDetail, CheckpointRecord, ThreadSummary
 
 if TYPE_CHECKING:
+    from langgraph.checkpoint.base import BaseCheckpointSaver
+
     from playground.timetravel.signals import TaskSignal
 
 
@@ -81,7 +81,7 @@ def open_source(
     Raises:
         CheckpointDbError: the target is not a readable LangGraph checkpoint database.
     """
-    if isinstance(target, BaseCheckpointSaver):
+    if not isinstance(target, (str, Path)):  # a saver object: no LangGraph import otherwise
         from playground.timetravel.saver_source import SaverSource
 
         return SaverSource(target)

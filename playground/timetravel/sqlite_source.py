@@ -15,10 +15,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 import orjson
-from langgraph.checkpoint.serde.base import SerializerProtocol
-from langgraph.checkpoint.sqlite import SqliteSaver
 
-from playground.serde import graph_serde
 from playground.timetravel.decode import decode_checkpoint, decode_typed
 from playground.timetravel.errors import CheckpointDbError, UnknownThread, UnreadableCheckpoint
 from playground.timetravel.records import (
@@ -101,15 +98,21 @@ class SqliteSource:
         # Touch the data: a damaged file often passes the schema read and fails here.
         self.conn.execute("SELECT checkpoint_id FROM checkpoints LIMIT 1").fetchone()
 
-    def saver(self, serde: SerializerProtocol | None = None) -> SqliteSaver:
+    def saver(self, serde=None):
         """A SqliteSaver on this file (for edits and replays, which need a graph too).
 
         Args:
             serde: the serializer of the graph that will run on it; by default LangGraph's with
-                only its own safe types allowed (:func:`playground.savers.graph_serde`).
+                only its own safe types allowed (:func:`playground.serde.graph_serde`).
         """
         if not self.writable:
             raise CheckpointDbError(f"{self.path} is open read-only: reopen it writable to edit")
+        # Imported here: reading a file needs none of LangGraph, and a CLI that only reads
+        # should not pay for importing it.
+        from langgraph.checkpoint.sqlite import SqliteSaver
+
+        from playground.serde import graph_serde
+
         return SqliteSaver(self.conn, serde=serde or graph_serde())
 
     def close(self) -> None:

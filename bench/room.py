@@ -1,0 +1,306 @@
+"""A room of N browser tabs on one ``playground run``, measured in Streamlit's own protocol.
+
+Each tab is a websocket to ``/_stcore/stream`` that speaks what the browser speaks: a page open
+or a click is a ``BackMsg.rerun_script`` whose widget states carry the button's trigger (the
+button found by its label among the elements of the tab's last run), and the action is over
+when the server says ``script_finished`` FINISHED_SUCCESSFULLY (a run cut short for an
+``st.rerun()`` is followed by the run that counts). Streamlit's own protobuf classes encode and
+decode every message, so the server cannot tell these tabs from Chromium's.
+
+Every tab walks the workshop path, all tabs clicking at the same moment (a barrier before each
+action, as when a facilitator says "now press Run turn"):
+
+open Agent, Run turn, Resume, open Conflicts, Run turn, Simulate concurrent edit, Resume (the
+412), open History, Replay from here, Fork with edit.
+
+Reported per action: p50 and p95 of the time from sending the message to the run's end, the
+errors (a run that raised, a page without the button to click, an outcome that is not the
+expected one), and the server's CPU seconds per action (the server process and its children,
+from /proc). ``python -m bench.room --sessions 1,10,30 [--url http://...]`` starts its own
+``playground run`` unless given a URL.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import secrets
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import websockets
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+DONE = ForwardMsg.FINISHED_SUCCESSFULLY
+CUT_SHORT = ForwardMsg.FINISHED_EARLY_FOR_RERUN
+TIMEOUT_S = 120
+
+# (action name, page to open or None, button label to click or None, text a finished run shows)
+PATH: tuple[tuple[str, str | None, str | None, str | None], ...] = (
+    ("open Agent", "agent", None, "Run turn"),
+    ("Run turn", None, "Run turn", "proposed"),
+    ("Resume", None, "Resume", "resumed with ticket t7"),
+    ("open Conflicts", "conflicts", None, "Simulate concurrent edit"),
+    ("Run turn (conflict)", None, "Run turn", None),
+    ("Simulate concurrent edit", None, "Simulate concurrent edit", None),
+    ("Resume (412)", None, "Resume", "412"),
+    ("open History", "history", None, "Replay from here"),
+    ("Replay from here", None, "Replay from here", "Replayed from"),
+    ("Fork with edit", None, "Fork with edit", None),
+)
+
+
+class ActionFailed(Exception):
+    """An action that did not do what a user would see it do."""
+
+
+@dataclass
+class Run:
+    """What one script run sent: its elements' texts and its buttons by label."""
+
+    buttons: dict[str, WidgetState] = field(default_factory=dict)
+    texts: list[str] = field(default_factory=list)
+    exception: str | None = None
+
+
+def _text_of(element) -> str | None:
+    kind = element.WhichOneof("type")
+    if kind == "markdown":
+        return element.markdown.body
+    if kind == "alert":
+        return element.alert.body
+    if kind == "exception":
+        return element.exception.message
+    if kind == "code":
+        return element.code.code_text
+    return None
+
+
+class StreamlitTab:
+    """One browser tab: a websocket session on the server, in its own room."""
+
+    def __init__(self, url: str, room: str) -> None:
+        self.ws_url = url.replace("http://", "ws://").rstrip("/") + "/_stcore/stream"
+        self.room = room
+        self.page = ""
+        self.last = Run()
+        self._socket = None
+        self._cache: dict[str, ForwardMsg] = {}
+
+    async def connect(self) -> None:
+        """Open the websocket, as the page's script does on load."""
+        self._socket = await websockets.connect(self.ws_url, subprotocols=["streamlit"],
+                                                max_size=None, open_timeout=TIMEOUT_S)
+
+    async def close(self) -> None:
+        """Close the websocket (the tab is closed)."""
+        if self._socket is not None:
+            await self._socket.close()
+
+    def _back(self, widgets: list[WidgetState]) -> bytes:
+        message = BackMsg()
+        state = message.rerun_script
+        state.query_string = f"room={self.room}"
+        state.page_name = self.page
+        state.widget_states.widgets.extend(widgets)
+        return message.SerializeToString()
+
+    async def _run(self, widgets: list[WidgetState]) -> float:
+        """Send one rerun and read until the run that counts has finished; its duration."""
+        started = time.perf_counter()
+        await self._socket.send(self._back(widgets))
+        run = Run()
+        deadline = started + TIMEOUT_S
+        while True:
+            raw = await asyncio.wait_for(self._socket.recv(), max(deadline - time.perf_counter(),
+                                                                   0.001))
+            message = ForwardMsg.FromString(raw)
+            if message.WhichOneof("type") == "ref_hash":
+                message = self._cache.get(message.ref_hash, message)
+            elif message.metadata.cacheable and message.hash:
+                self._cache[message.hash] = message
+            kind = message.WhichOneof("type")
+            if kind == "delta" and message.delta.WhichOneof("type") == "new_element":
+                element = message.delta.new_element
+                if element.WhichOneof("type") == "button":
+                    button = element.button
+                    run.buttons.setdefault(button.label, button)
+                text = _text_of(element)
+                if text:
+                    run.texts.append(text)
+                if element.WhichOneof("type") == "exception":
+                    run.exception = element.exception.message
+            elif kind == "script_finished":
+                if message.script_finished == DONE:
+                    self.last = run
+                    return time.perf_counter() - started
+                if message.script_finished == CUT_SHORT:
+                    run = Run()  # the run st.rerun() asked for follows
+                    continue
+                raise ActionFailed(f"the run ended with status {message.script_finished}")
+
+    async def open(self, page: str) -> float:
+        """Open a page of the room (a navigation: no widget states carried over)."""
+        self.page = page
+        return await self._run([])
+
+    async def click(self, label: str) -> float:
+        """Click the button with exactly this label in the last run's elements."""
+        button = self.last.buttons.get(label)
+        if button is None:
+            raise ActionFailed(f"no button {label!r} on {self.page}: "
+                               f"{sorted(self.last.buttons)}")
+        trigger = WidgetState(id=button.id, trigger_value=True)
+        return await self._run([trigger])
+
+
+@dataclass
+class Timings:
+    """Seconds per action, errors per action, and the server's CPU seconds per action."""
+
+    seconds: dict[str, list[float]] = field(default_factory=dict)
+    errors: dict[str, list[str]] = field(default_factory=dict)
+    cpu: dict[str, float] = field(default_factory=dict)
+
+    def row(self, action: str) -> dict:
+        """p50/p95 in ms, error count, server CPU ms per action."""
+        times = sorted(self.seconds.get(action, []))
+        if not times:
+            return {"p50": None, "p95": None, "n": 0, "errors": len(self.errors.get(action, [])),
+                    "cpu_ms": None}
+        p95 = times[min(len(times) - 1, max(0, round(0.95 * len(times)) - 1))]
+        return {"p50": statistics.median(times) * 1000, "p95": p95 * 1000, "n": len(times),
+                "errors": len(self.errors.get(action, [])),
+                "cpu_ms": self.cpu.get(action, 0) * 1000 / max(len(times), 1)}
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU of a process and its waited-for children, from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = sum(int(value) for value in fields[11:15])  # utime stime cutime cstime
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+async def _act(tab: StreamlitTab, page: str | None, label: str | None,
+               expect: str | None) -> float:
+    took = await (tab.open(page) if page else tab.click(label))
+    if tab.last.exception:
+        raise ActionFailed(f"the page raised: {tab.last.exception[:200]}")
+    if expect and not any(expect in text for text in tab.last.texts):
+        raise ActionFailed(f"expected {expect!r} on the page after the action")
+    return took
+
+
+async def walk_room(url: str, sessions: int, server_pid: int | None = None,
+                    progress=None) -> Timings:
+    """``sessions`` tabs, each in a new room, walk the path together; their timings."""
+    tabs = [StreamlitTab(url, f"load-{secrets.token_hex(4)}") for _ in range(sessions)]
+    await asyncio.gather(*(tab.connect() for tab in tabs))
+    timings = Timings()
+    alive = list(tabs)
+    try:
+        for index, (action, page, label, expect) in enumerate(PATH, 1):
+            before = _cpu_seconds(server_pid) if server_pid else 0.0
+            results = await asyncio.gather(*(_act(tab, page, label, expect) for tab in alive),
+                                           return_exceptions=True)
+            timings.cpu[action] = (_cpu_seconds(server_pid) - before) if server_pid else 0.0
+            for tab, result in zip(list(alive), results, strict=True):
+                if isinstance(result, BaseException):
+                    timings.errors.setdefault(action, []).append(f"{type(result).__name__}: "
+                                                                 f"{result}")
+                    alive.remove(tab)  # a tab that lost its way stops walking
+                else:
+                    timings.seconds.setdefault(action, []).append(result)
+            if progress:
+                progress(index, len(PATH), action)
+    finally:
+        await asyncio.gather(*(tab.close() for tab in tabs), return_exceptions=True)
+    return timings
+
+
+def start_server(home: Path, *args: str) -> tuple[str, subprocess.Popen]:
+    """``playground run`` on a free port as users start it; (URL, process)."""
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    env = dict(os.environ, PLAYGROUND_CHECKPOINTS=str(home / "checkpoints.sqlite"),
+               PLAYGROUND_TICKETS_DB=str(home / "tickets.sqlite"))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "playground.cli", "run", "--port", str(port), *args],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2):
+                return url, process
+        except OSError:
+            if time.monotonic() > deadline or process.poll() is not None:
+                os.killpg(process.pid, signal.SIGKILL)
+                raise RuntimeError("playground run did not come up") from None
+            time.sleep(0.3)
+
+
+def stop_server(process: subprocess.Popen) -> None:
+    """Stop a server started by :func:`start_server`."""
+    os.killpg(process.pid, signal.SIGTERM)
+    process.wait(timeout=30)
+
+
+def measure(counts: list[int], url: str | None = None, *server_args: str) -> dict[int, Timings]:
+    """Walk rooms of each size in ``counts`` on one server (a fresh one, unless ``url``)."""
+    results = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        process = None
+        if url is None:
+            url, process = start_server(Path(tmp), *server_args)
+        try:
+            asyncio.run(walk_room(url, 1))  # a warm server: the first run imports everything
+            for count in counts:
+                def progress(done: int, total: int, action: str, count: int = count) -> None:
+                    print(f"\r  {count} sessions: {done}/{total} {action:<28}", end="",
+                          file=sys.stderr, flush=True)
+
+                results[count] = asyncio.run(walk_room(
+                    url, count, process.pid if process else None, progress))
+                print(file=sys.stderr)
+        finally:
+            if process is not None:
+                stop_server(process)
+    return results
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sessions", default="1,10,30", help="room sizes, comma-separated")
+    parser.add_argument("--url", help="a running playground (default: start one)")
+    args = parser.parse_args()
+    counts = [int(n) for n in args.sessions.split(",")]
+    for count, timings in measure(counts, args.url).items():
+        print(f"{count} sessions")
+        for action, *_ in PATH:
+            row = timings.row(action)
+            p50 = f"{row['p50']:.0f}" if row["p50"] is not None else "-"
+            p95 = f"{row['p95']:.0f}" if row["p95"] is not None else "-"
+            cpu = f"{row['cpu_ms']:.0f}" if row["cpu_ms"] is not None else "-"
+            print(f"  {action:<26} p50 {p50:>6} ms  p95 {p95:>6} ms  errors {row['errors']}"
+                  f"  server CPU {cpu} ms/action")
+        for action, errors in timings.errors.items():
+            print(f"  ! {action}: {errors[0]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
