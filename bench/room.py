@@ -184,10 +184,34 @@ class Timings:
                 "cpu_ms": self.cpu.get(action, 0) * 1000 / max(len(times), 1)}
 
 
+def _tree(pid: int) -> list[int]:
+    """A process and all its descendants (``playground run`` starts Streamlit as a child)."""
+    found, pending = [], [pid]
+    while pending:
+        current = pending.pop()
+        found.append(current)
+        try:
+            tasks = list(Path(f"/proc/{current}/task").iterdir())
+        except FileNotFoundError:  # exited in between
+            continue
+        for task in tasks:
+            try:
+                children = (task / "children").read_text().split()
+            except FileNotFoundError:  # a thread that ended in between
+                continue
+            pending.extend(int(child) for child in children)
+    return found
+
+
 def _cpu_seconds(pid: int) -> float:
-    """User + system CPU of a process and its waited-for children, from /proc."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    ticks = sum(int(value) for value in fields[11:15])  # utime stime cutime cstime
+    """User + system CPU seconds of a process tree, from /proc."""
+    ticks = 0
+    for member in _tree(pid):
+        try:
+            fields = Path(f"/proc/{member}/stat").read_text().rsplit(")", 1)[1].split()
+        except FileNotFoundError:  # exited in between
+            continue
+        ticks += sum(int(value) for value in fields[11:15])  # utime stime cutime cstime
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
@@ -196,7 +220,7 @@ async def _act(tab: StreamlitTab, page: str | None, label: str | None,
     took = await (tab.open(page) if page else tab.click(label))
     if tab.last.exception:
         raise ActionFailed(f"the page raised: {tab.last.exception[:200]}")
-    if expect and not any(expect in text for text in tab.last.texts):
+    if expect and not any(expect in text for text in (*tab.last.texts, *tab.last.buttons)):
         raise ActionFailed(f"expected {expect!r} on the page after the action")
     return took
 

@@ -20,8 +20,11 @@ def ticket_agent() -> App:
     """The built-in app: the ticket agent (read -> plan -> pause -> write)."""
 
     def build(saver, context: Any) -> Any:
-        client = getattr(context, "client", None)
-        return build_agent(client, saver)
+        # A page context keeps one compiled agent per room (playground.ui.session.agent);
+        # anything else (a script, a test) gets one built on the spot.
+        if hasattr(context, "agent"):
+            return context.agent()
+        return build_agent(getattr(context, "client", None), saver)
 
     return App("ticket-agent", SPEC, build_agent(None, None), build=build, builtin=True,
                description="reads a ticket, plans a change, pauses, writes it with If-Match")

@@ -13,6 +13,8 @@ from pathlib import Path
 import streamlit as st
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
+from playground.agent.client import TicketClient
+from playground.agent.graph import build_agent
 from playground.agent.ticket_service import DEFAULT_TICKETS_DB
 from playground.apps.app import App
 from playground.apps.launch import AppChoice, choice_from_env, load_app, reload_app
@@ -133,3 +135,21 @@ def tree_cache() -> TreeCache:
 def values_cache() -> ValuesCache:
     """Decoded checkpoint values shared by every session, keyed by checkpoint and fingerprint."""
     return ValuesCache()
+
+
+@st.cache_resource(max_entries=512)
+def _agent(target: str, generation: int, api: str, tenant: str, actor: str, schema: str):
+    # Keyed by the saver's generation too: after Restart process the agent runs on the new saver.
+    client = TicketClient(api, tenant=tenant, actor=actor)
+    return build_agent(client, _saver(target, generation), schema=schema)
+
+
+def agent(tenant: str, actor: str, schema: str = "etag"):
+    """The ticket agent of one workspace and actor on the server's saver, compiled once.
+
+    A compiled graph and its client are safe to share: every call is keyed by its thread, and
+    the client's connections are pooled.
+    """
+    target = checkpoints_target()
+    generation = 0 if is_postgres_url(target) else _generation()["restarts"]
+    return _agent(target, generation, api_url(), tenant, actor, schema)

@@ -1,15 +1,50 @@
-"""Start the Streamlit playground as a server process."""
+"""Start the Streamlit playground as a server process, and the ticket API beside it.
+
+For the built-in ticket agent, the bundled API runs as a process of its own (``ticket-api`` on a
+free loopback port) rather than as a thread inside the Streamlit server: a room of attendees
+then spends the API's CPU on the other core instead of in the GIL their script runs need.
+"""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
+from playground.agent.ticket_service import DEFAULT_TICKETS_DB
 from playground.timetravel.source import is_postgres_url
 
 APP = Path(__file__).parent / "app.py"
+API_STARTUP_S = 30
+
+
+def start_ticket_api(tickets_db: str, env: dict[str, str]) -> tuple[subprocess.Popen, str]:
+    """``ticket-api --port 0`` on ``tickets_db``; (process, its URL) once it listens.
+
+    Raises:
+        RuntimeError: the API did not start (its own message included).
+    """
+    if not is_postgres_url(tickets_db):
+        Path(tickets_db).parent.mkdir(parents=True, exist_ok=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "ticket_api.server", "--port", "0", "--db", tickets_db,
+         "--log-level", "warning"], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        text=True)
+    line = process.stdout.readline() if process.stdout else ""
+    marker = "serving "
+    if marker not in line:
+        process.kill()
+        raise RuntimeError(f"the ticket API did not start: {line.strip() or 'no output'}")
+    # Whatever it says later goes on to our stderr: an unread pipe would block it once full.
+    threading.Thread(target=_forward, args=(process.stdout,), daemon=True).start()
+    return process, line.split(marker, 1)[1].split()[0]
+
+
+def _forward(stream) -> None:
+    for line in stream:
+        sys.stderr.write(line)
 
 
 def serve(
@@ -26,8 +61,15 @@ def serve(
     ``app_env`` names the graph to run (``playground.apps.launch``).
     """
     env = {**os.environ, **(app_env or {})}
+    api = None
+    builtin = not (app_env or {})
     if api_url:
         env["PLAYGROUND_API_URL"] = api_url
+    elif builtin and not env.get("PLAYGROUND_API_URL"):
+        tickets = (env.get("PLAYGROUND_TICKETS_DB") or database
+                   or (checkpoints if checkpoints and is_postgres_url(checkpoints) else None)
+                   or str(DEFAULT_TICKETS_DB))
+        api, env["PLAYGROUND_API_URL"] = start_ticket_api(tickets, env)
     if checkpoints and is_postgres_url(checkpoints):
         database = database or checkpoints
     elif checkpoints:
@@ -42,9 +84,21 @@ def serve(
         "--browser.gatherUsageStats", "false",
         # A workshop tool, not an app to deploy: no "Deploy" button in the toolbar.
         "--client.toolbarMode", "minimal",
+        # No source watcher: after every script run it walks all of sys.modules on the event
+        # loop (a third of the server's CPU with 10 sessions, and the loop that sends every
+        # page stalls meanwhile). A graph's author reloads with the Run page's Reload graph.
+        "--server.fileWatcherType", "none",
+        # No full garbage collection after every script run: with LangGraph, pandas and Arrow
+        # loaded it takes ~100 ms holding the GIL, and the run's script_finished waits behind
+        # it (the "87 ms inside a warm Run turn"). Python's own collector still runs.
+        "--runner.postScriptGC", "false",
     ]
     print(f"playground on http://{host}:{port} (Ctrl+C stops it)", flush=True)
     try:
         return subprocess.call(argv, env=env)
     except KeyboardInterrupt:
         return 0
+    finally:
+        if api is not None:
+            api.terminate()
+            api.wait(timeout=15)
