@@ -11,6 +11,7 @@ without it a subgraph is one node marked ``▸``.
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 from collections.abc import Iterable
 
@@ -49,7 +50,23 @@ def _subgraph_names(graph) -> set[str]:
         return set()
 
 
-def graph_dot(
+def graph_dot(graph, waiting_at: Iterable[str] = (), interrupt_before: Iterable[str] | None = None,
+              **options) -> graphviz.Digraph:
+    """:func:`draw_graph`, remembered for the same graph and highlights (pages redraw the same
+    picture on most reruns, and building it walks the whole compiled graph)."""
+    before = None if interrupt_before is None else tuple(interrupt_before)
+    key = tuple(sorted((k, tuple(v) if isinstance(v, (list, set)) else v)
+                       for k, v in options.items()))
+    return _remembered(graph, tuple(waiting_at), before, key)
+
+
+@functools.lru_cache(maxsize=256)
+def _remembered(graph, waiting_at: tuple, interrupt_before: tuple | None,
+                options: tuple) -> graphviz.Digraph:
+    return draw_graph(graph, waiting_at, interrupt_before, **dict(options))
+
+
+def draw_graph(
     graph,
     waiting_at: Iterable[str] = (),
     interrupt_before: Iterable[str] | None = None,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import threading
 from pathlib import Path
 
 import streamlit as st
@@ -22,12 +23,23 @@ from playground.savers import DEFAULT_CHECKPOINTS, is_postgres_url, postgres_sav
 from playground.timetravel.tree import TreeCache, ValuesCache
 from ticket_api.server import EmbeddedServer, start_embedded
 
+# Process-wide, by hand rather than st.cache_resource: these are read several times on every
+# page run, and Streamlit's hashing of the arguments cost more than the lookups they save.
+_LOCK = threading.Lock()
+_APPS: dict[AppChoice, dict[str, App]] = {}
+_AGENTS: dict[tuple, object] = {}
+_MAX_AGENTS = 512
 
-@st.cache_resource
+
 def _app_holder(choice: AppChoice) -> dict[str, App]:
     # A holder, not the app itself: Reload graph swaps in a new app only when it loads. Keyed
     # by the choice, which a server reads once from its environment (tests change it).
-    return {"app": load_app(choice)}
+    holder = _APPS.get(choice)
+    if holder is None:
+        with _LOCK:
+            holder = _APPS.get(choice) or {"app": load_app(choice)}
+            _APPS[choice] = holder
+    return holder
 
 
 def app() -> App:
@@ -137,11 +149,18 @@ def values_cache() -> ValuesCache:
     return ValuesCache()
 
 
-@st.cache_resource(max_entries=512)
 def _agent(target: str, generation: int, api: str, tenant: str, actor: str, schema: str):
     # Keyed by the saver's generation too: after Restart process the agent runs on the new saver.
-    client = TicketClient(api, tenant=tenant, actor=actor)
-    return build_agent(client, _saver(target, generation), schema=schema)
+    key = (target, generation, api, tenant, actor, schema)
+    graph = _AGENTS.get(key)
+    if graph is None:
+        client = TicketClient(api, tenant=tenant, actor=actor)
+        graph = build_agent(client, _saver(target, generation), schema=schema)
+        with _LOCK:
+            while len(_AGENTS) >= _MAX_AGENTS:  # the oldest room's agents go first
+                _AGENTS.pop(next(iter(_AGENTS)))
+            _AGENTS[key] = graph
+    return graph
 
 
 def agent(tenant: str, actor: str, schema: str = "etag"):
