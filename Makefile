@@ -4,7 +4,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench screenshots clean
+.PHONY: run test lint bench screenshots workshop clean
+
+REPLICAS ?= 3
+PORT ?= 8500
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +35,10 @@ screenshots: $(STAMP)
 		tests/playground/ui/test_browser_workshop.py -k full_workshop
 	PLAYGROUND_SCREENSHOTS=$(CURDIR)/assets/screenshots $(BIN)/python -m pytest \
 		tests/playground/ui/test_browser_own_graph.py -k "chat_question or research"
+
+# A big room: REPLICAS playground replicas behind nginx on PostgreSQL (deploy/workshop.py).
+workshop: $(STAMP)
+	$(BIN)/python -m deploy.workshop --replicas $(REPLICAS) --port $(PORT)
 
 clean:
 	rm -rf $(VENV) .playground

@@ -90,17 +90,38 @@ class StreamlitTab:
     """One browser tab: a websocket session on the server, in its own room."""
 
     def __init__(self, url: str, room: str) -> None:
-        self.ws_url = url.replace("http://", "ws://").rstrip("/") + "/_stcore/stream"
+        self.url = url.rstrip("/")
+        self.ws_url = self.url.replace("http://", "ws://") + "/_stcore/stream"
         self.room = room
         self.page = ""
         self.last = Run()
+        self.cookies: dict[str, str] = {}
+        self.replica: str | None = None
         self._socket = None
         self._cache: dict[str, ForwardMsg] = {}
 
+    def load(self) -> str | None:
+        """GET the page as a browser does before its script connects: keeps the cookies a load
+        balancer sets (the sticky one) and returns the replica it names, if any."""
+        request = urllib.request.Request(f"{self.url}/?room={self.room}")
+        if self.cookies:
+            request.add_header("Cookie", self._cookie_header())
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            for header in answer.headers.get_all("Set-Cookie") or ():
+                name, _, value = header.split(";", 1)[0].partition("=")
+                self.cookies[name.strip()] = value.strip()
+            self.replica = answer.headers.get("X-Playground-Replica")
+        return self.replica
+
+    def _cookie_header(self) -> str:
+        return "; ".join(f"{name}={value}" for name, value in self.cookies.items())
+
     async def connect(self) -> None:
-        """Open the websocket, as the page's script does on load."""
+        """Open the websocket, as the page's script does on load (sending the page's cookies)."""
+        headers = {"Cookie": self._cookie_header()} if self.cookies else None
         self._socket = await websockets.connect(self.ws_url, subprotocols=["streamlit"],
-                                                max_size=None, open_timeout=TIMEOUT_S)
+                                                max_size=None, open_timeout=TIMEOUT_S,
+                                                additional_headers=headers)
 
     async def close(self) -> None:
         """Close the websocket (the tab is closed)."""

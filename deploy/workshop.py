@@ -1,0 +1,215 @@
+"""A big room: N ``playground run`` replicas behind nginx, one ticket API, one PostgreSQL database.
+
+``make workshop REPLICAS=3 PORT=8500`` runs this. Every replica and the API share the database
+in ``PLAYGROUND_DATABASE_URL`` (default: a ``playground_workshop`` database on the PostgreSQL
+server at 127.0.0.1:5432, made if missing), so a thread started through one replica resumes
+through any other. nginx (Debian's package) keeps each browser on one replica, since a
+Streamlit session lives in one replica's memory, and sends it to a live one if its replica
+dies. Everything listens on loopback unless ``--host`` says otherwise; Ctrl+C stops it all.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+TEMPLATE = Path(__file__).with_name("nginx.conf.template")
+LOCAL_SERVER = "postgresql://postgres@127.0.0.1:5432"
+WORKSHOP_DB = "playground_workshop"
+STARTUP_S = 60
+
+
+class WorkshopError(Exception):
+    """Something the room needs is missing; the message says what to install or set."""
+
+
+def free_port() -> int:
+    """A loopback port nobody listens on right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_until_up(url: str, process: subprocess.Popen, what: str) -> None:
+    """Poll ``url`` until it answers; fail when the process exits or time runs out."""
+    deadline = time.monotonic() + STARTUP_S
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return
+        except OSError:
+            if process.poll() is not None:
+                raise WorkshopError(f"{what} exited with code {process.returncode}") from None
+            if time.monotonic() > deadline:
+                raise WorkshopError(f"{what} did not answer at {url} within {STARTUP_S} s"
+                                    ) from None
+            time.sleep(0.3)
+
+
+def workshop_database() -> str:
+    """``PLAYGROUND_DATABASE_URL``, else the local server's workshop database (made if new)."""
+    url = os.environ.get("PLAYGROUND_DATABASE_URL")
+    if url:
+        return url
+    try:
+        import psycopg
+
+        with psycopg.connect(f"{LOCAL_SERVER}/postgres", autocommit=True,
+                             connect_timeout=3) as admin:
+            exists = admin.execute("SELECT 1 FROM pg_database WHERE datname = %s",
+                                   (WORKSHOP_DB,)).fetchone()
+            if not exists:
+                admin.execute(f'CREATE DATABASE "{WORKSHOP_DB}"')
+    except Exception as exc:
+        raise WorkshopError(
+            "a room of replicas needs PostgreSQL: set PLAYGROUND_DATABASE_URL=postgresql://... "
+            f"or run a server on 127.0.0.1:5432 with trust auth ({type(exc).__name__})"
+        ) from None
+    return f"{LOCAL_SERVER}/{WORKSHOP_DB}"
+
+
+def nginx_config(prefix: Path, host: str, port: int, replicas: list[int]) -> str:
+    """The nginx configuration for these replica ports."""
+    servers = "\n".join(f"        server 127.0.0.1:{p} max_fails=1 fail_timeout=5s;"
+                        for p in replicas)
+    text = TEMPLATE.read_text()  # @name@ fields: nginx's own $variables stay as they are
+    for name, value in (("prefix", prefix), ("host", host), ("port", port), ("servers", servers)):
+        text = text.replace(f"@{name}@", str(value))
+    return text
+
+
+@dataclass
+class Replica:
+    """One ``playground run`` process behind nginx."""
+
+    port: int
+    process: subprocess.Popen
+
+    @property
+    def url(self) -> str:
+        """The replica's own address (bypassing nginx)."""
+        return f"http://127.0.0.1:{self.port}"
+
+    def kill(self) -> None:
+        """Stop the replica at once, as a crash would (SIGKILL to its process group)."""
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=10)
+
+
+@dataclass
+class Room:
+    """A running room: nginx's URL, the API's, and the replicas."""
+
+    url: str
+    api_url: str
+    database: str
+    replicas: list[Replica] = field(default_factory=list)
+
+
+def _spawn(argv: list[str], env: dict[str, str], log: Path) -> subprocess.Popen:
+    # Its own process group, so stopping it stops Streamlit's child too.
+    return subprocess.Popen(argv, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT,
+                            start_new_session=True)
+
+
+def _stop(process: subprocess.Popen) -> None:
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=10)
+
+
+@contextmanager
+def start_room(replicas: int = 3, port: int = 8500, host: str = "127.0.0.1",
+               database: str | None = None, home: Path | None = None) -> Iterator[Room]:
+    """Start the API, the replicas and nginx; yield the room; stop everything after.
+
+    Raises:
+        WorkshopError: nginx is not installed, PostgreSQL is not reachable, or a process did
+            not come up (its log is in ``home``).
+    """
+    nginx = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists()
+                                      else None)
+    if nginx is None:
+        raise WorkshopError("nginx is not installed: apt-get install nginx-light (or nginx)")
+    database = database or workshop_database()
+    with ExitStack() as stack:
+        home = home or Path(stack.enter_context(tempfile.TemporaryDirectory(
+            prefix="playground-workshop-")))
+        env = dict(os.environ)
+        api_port = free_port()
+        api = _spawn([sys.executable, "-m", "ticket_api.server", "--port", str(api_port),
+                      "--db", database, "--log-level", "warning"], env, home / "api.log")
+        stack.callback(_stop, api)
+        api_url = f"http://127.0.0.1:{api_port}"
+        wait_until_up(f"{api_url}/health", api, "the ticket API")
+        room = Room("", api_url, database)
+        for index in range(replicas):
+            replica_port = free_port()
+            process = _spawn([sys.executable, "-m", "playground.cli", "run", "--port",
+                              str(replica_port), "--database", database, "--api-url", api_url],
+                             env, home / f"replica-{index + 1}.log")
+            stack.callback(_stop, process)
+            room.replicas.append(Replica(replica_port, process))
+        for index, replica in enumerate(room.replicas, 1):
+            wait_until_up(f"{replica.url}/_stcore/health", replica.process, f"replica {index}")
+        config = home / "nginx.conf"
+        config.write_text(nginx_config(home, host, port, [r.port for r in room.replicas]))
+        proxy = _spawn([nginx, "-p", str(home), "-c", str(config)], env, home / "nginx.out")
+        stack.callback(_stop, proxy)
+        room.url = f"http://{'127.0.0.1' if host == '0.0.0.0' else host}:{port}"
+        wait_until_up(f"{room.url}/_stcore/health", proxy, "nginx")
+        yield room
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="make workshop", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--replicas", type=int, default=3)
+    parser.add_argument("--port", type=int, default=8500)
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address nginx listens on (0.0.0.0: your whole network)")
+    args = parser.parse_args(argv)
+    try:
+        with start_room(args.replicas, args.port, args.host) as room:
+            print(f"workshop room on {room.url}: {len(room.replicas)} replicas, ticket API "
+                  f"{room.api_url}, database {_redact(room.database)}. Ctrl+C stops it.",
+                  flush=True)
+            try:
+                while all(r.process.poll() is None for r in room.replicas):
+                    time.sleep(1)
+                print("a replica stopped: stopping the room", file=sys.stderr)
+                return 1
+            except KeyboardInterrupt:
+                print("stopping the room", flush=True)
+                return 0
+    except WorkshopError as exc:
+        print(f"make workshop: {exc}", file=sys.stderr)
+        return 2
+
+
+def _redact(url: str) -> str:
+    head, at, tail = url.rpartition("@")
+    if not at or ":" not in head.split("//", 1)[-1]:
+        return url
+    scheme, _, auth = head.partition("//")
+    return f"{scheme}//{auth.split(':', 1)[0]}:***@{tail}"
+
+
+if __name__ == "__main__":
+    sys.exit(main())
