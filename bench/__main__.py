@@ -21,6 +21,7 @@ from bench import (
     not_run,
     page_rerun,
     postgres_vs_sqlite,
+    room,
     turn_overhead,
 )
 
@@ -80,7 +81,8 @@ def main() -> int:
         ("safe decoder vs JsonPlusSerializer", decode_cost.run),
         ("History page rerun", page_rerun.run),
         ("your graph through the playground", graph_run.run),
-        ("30 attendees at once", load.run),
+        ("a room in Streamlit's protocol", room.run),
+        ("30 attendees at once (engine only)", load.run),
         ("30 attendees at once, Postgres", _load_on_postgres),
         ("Postgres vs SQLite", postgres_vs_sqlite.run),
     ]

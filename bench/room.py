@@ -246,19 +246,28 @@ async def _act(tab: StreamlitTab, page: str | None, label: str | None,
     return took
 
 
-async def walk_room(url: str, sessions: int, server_pid: int | None = None,
+async def walk_room(url: str, sessions: int, server_pids: tuple[int, ...] = (),
                     progress=None) -> Timings:
-    """``sessions`` tabs, each in a new room, walk the path together; their timings."""
+    """``sessions`` tabs, each in a new room, walk the path together; their timings.
+
+    Args:
+        url: the playground (or the nginx in front of its replicas).
+        sessions: how many tabs.
+        server_pids: processes whose CPU (with their children's) counts as the server's.
+        progress: called with (done, total, action) after each action.
+    """
     tabs = [StreamlitTab(url, f"load-{secrets.token_hex(4)}") for _ in range(sessions)]
+    # As a browser: load the page (a load balancer's sticky cookie), then open the websocket.
+    await asyncio.gather(*(asyncio.to_thread(tab.load) for tab in tabs))
     await asyncio.gather(*(tab.connect() for tab in tabs))
     timings = Timings()
     alive = list(tabs)
     try:
         for index, (action, page, label, expect) in enumerate(PATH, 1):
-            before = _cpu_seconds(server_pid) if server_pid else 0.0
+            before = sum(map(_cpu_seconds, server_pids))
             results = await asyncio.gather(*(_act(tab, page, label, expect) for tab in alive),
                                            return_exceptions=True)
-            timings.cpu[action] = (_cpu_seconds(server_pid) - before) if server_pid else 0.0
+            timings.cpu[action] = sum(map(_cpu_seconds, server_pids)) - before
             for tab, result in zip(list(alive), results, strict=True):
                 if isinstance(result, BaseException):
                     timings.errors.setdefault(action, []).append(f"{type(result).__name__}: "
@@ -319,12 +328,114 @@ def measure(counts: list[int], url: str | None = None, *server_args: str) -> dic
                           file=sys.stderr, flush=True)
 
                 results[count] = asyncio.run(walk_room(
-                    url, count, process.pid if process else None, progress))
+                    url, count, (process.pid,) if process else (), progress))
                 print(file=sys.stderr)
         finally:
             if process is not None:
                 stop_server(process)
     return results
+
+
+def chromium_click_ms(url: str, clicks: int = 5) -> float:
+    """Median time of a real Chromium click on Run turn, from the click to the run's end as
+    the page's websocket receives it (not to the page's repaint)."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.playground.ui.browser import ARGS, CHROMIUM, Tab
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            tab = Tab(browser.new_page(), url, f"chromium-{secrets.token_hex(3)}").open("agent")
+            finished: list[float] = []
+            tab.page.on("websocket", lambda socket: socket.on(
+                "framereceived", lambda payload: finished.append(time.perf_counter())
+                if isinstance(payload, bytes) and _is_done(payload) else None))
+            tab.open("agent")
+            times = []
+            for _ in range(clicks):
+                seen = len(finished)
+                button = tab.page.locator('[data-testid^="stBaseButton"]').filter(
+                    has_text="Run turn").first
+                started = time.perf_counter()
+                button.click()
+                while len(finished) <= seen:
+                    tab.page.wait_for_timeout(5)
+                times.append(finished[seen] - started)
+                tab.page.wait_for_selector('[data-test-script-state="notRunning"]')
+            return statistics.median(times) * 1000
+        finally:
+            browser.close()
+
+
+def _is_done(payload: bytes) -> bool:
+    message = ForwardMsg.FromString(payload)
+    return message.WhichOneof("type") == "script_finished" and message.script_finished == DONE
+
+
+def _rows(count: int, timings: Timings, alone: Timings | None, where: str) -> list[dict]:
+    rows = []
+    for action, page, _label, _expect in PATH:
+        row = timings.row(action)
+        base = alone.row(action) if alone else None
+        goal = ("<= 2000 ms p95" if page else "<= 1000 ms p95") if count >= 30 else "report"
+        rows.append({
+            "name": f"room, {count} sessions{where}: {action}",
+            "ours": f"p95 {row['p95']:.0f} ms (p50 {row['p50']:.0f}, n={row['n']}, "
+                    f"errors {row['errors']}, server CPU {row['cpu_ms']:.0f} ms/action)"
+                    if row["p95"] is not None else f"errors {row['errors']}",
+            "baseline_value": f"p95 {base['p95']:.0f} ms" if base and base["p95"] else "-",
+            "baseline": "1 session alone, same server",
+            "ratio": round(row["p95"] / base["p95"], 2) if base and base["p95"] and row["p95"]
+            else "n/a",
+            "goal": goal,
+        })
+    return rows
+
+
+def run(counts: tuple[int, ...] = (1, 10, 30), replicas: int = 3, room_of: int = 100) -> dict:
+    """``make bench``: rooms of each size on one server, a Chromium click beside one
+    session's, and ``room_of`` sessions across ``replicas`` behind nginx (when there is
+    PostgreSQL and nginx)."""
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        url, process = start_server(Path(tmp))
+        try:
+            asyncio.run(walk_room(url, 1))  # warm: the first run imports everything
+            results = {}
+            for count in counts:
+                results[count] = asyncio.run(walk_room(url, count, (process.pid,)))
+                rows += _rows(count, results[count], results.get(1), "")
+            browser = chromium_click_ms(url)
+            alone = results[counts[0]].row("Run turn")["p50"]
+            rows.append({
+                "name": "Run turn, 1 session: a real Chromium click",
+                "ours": f"{browser:.0f} ms (median)",
+                "baseline_value": f"{alone:.0f} ms (p50)",
+                "baseline": "the protocol-level tab, same server",
+                "ratio": round(browser / alone, 2), "goal": "report"})
+        finally:
+            stop_server(process)
+    rows += _replica_rows(replicas, room_of)
+    return {"rows": rows}
+
+
+def _replica_rows(replicas: int, count: int) -> list[dict]:
+    from deploy.workshop import WorkshopError, free_port, start_room, workshop_database
+
+    try:
+        database = workshop_database()
+        with tempfile.TemporaryDirectory() as tmp, start_room(
+                replicas, free_port(), database=database, home=Path(tmp)) as room:
+            pids = (room.api_pid, *(r.process.pid for r in room.replicas))
+            asyncio.run(walk_room(room.url, 1))
+            alone = asyncio.run(walk_room(room.url, 1, pids))
+            crowd = asyncio.run(walk_room(room.url, count, pids))
+            return _rows(count, crowd, alone, f" across {replicas} replicas (nginx, Postgres)")
+    except WorkshopError as exc:
+        return [{"name": f"room, {count} sessions across {replicas} replicas", "ours": "not run",
+                 "baseline_value": "-", "baseline": str(exc), "ratio": "n/a",
+                 "goal": "report"}]
 
 
 def main() -> int:

@@ -116,6 +116,7 @@ class Room:
     url: str
     api_url: str
     database: str
+    api_pid: int = 0
     replicas: list[Replica] = field(default_factory=list)
 
 
@@ -159,7 +160,7 @@ def start_room(replicas: int = 3, port: int = 8500, host: str = "127.0.0.1",
         stack.callback(_stop, api)
         api_url = f"http://127.0.0.1:{api_port}"
         wait_until_up(f"{api_url}/health", api, "the ticket API")
-        room = Room("", api_url, database)
+        room = Room("", api_url, database, api.pid)
         for index in range(replicas):
             replica_port = free_port()
             process = _spawn([sys.executable, "-m", "playground.cli", "run", "--port",

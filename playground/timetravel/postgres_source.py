@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 
 from playground.timetravel.decode import bounded_json_loads, decode_typed, is_unread
 from playground.timetravel.errors import CheckpointDbError, UnknownThread, UnreadableCheckpoint
@@ -42,6 +43,13 @@ def redact(url: str) -> str:
     return _PASSWORD.sub(r"\1***@", url)
 
 
+def _bounded(conn) -> None:
+    # JSONB written by someone else may nest beyond Python's recursion limit: decode it with
+    # the bounded loader, which gives a marker instead of raising.
+    from psycopg.types.json import set_json_loads
+
+    set_json_loads(bounded_json_loads, conn)
+
 
 def has_postgres_saver_tables(conn) -> bool:
     """True when the database (current schema) has all three PostgresSaver tables.
@@ -65,26 +73,28 @@ class PostgresSource:
 
     kind = "postgres"
 
-    def __init__(self, url: str, writable: bool = False) -> None:
+    def __init__(self, url: str, writable: bool = False, pool=None) -> None:
         import psycopg
         from psycopg.rows import dict_row
-        from psycopg.types.json import set_json_loads
 
         self.writable = writable
         self.label = redact(url)
-        try:
-            self.conn = psycopg.connect(url, autocommit=True, prepare_threshold=0,
-                                        row_factory=dict_row, connect_timeout=10)
-        except psycopg.Error as exc:
-            raise CheckpointDbError(f"{redact(url)}: cannot connect ({exc})".strip()) from None
-        # JSONB written by someone else may nest beyond Python's recursion limit: decode it
-        # with the bounded loader, which gives a marker instead of raising.
-        set_json_loads(bounded_json_loads, self.conn)
-        if not writable:
-            # Inspection writes nothing: the server refuses any write on this session.
-            self.conn.execute("SET default_transaction_read_only = on")
-        if not has_postgres_saver_tables(self.conn):
-            self.conn.close()
+        self._pool = pool
+        if pool is None:
+            try:
+                self.conn = psycopg.connect(url, autocommit=True, prepare_threshold=0,
+                                            row_factory=dict_row, connect_timeout=10)
+            except psycopg.Error as exc:
+                raise CheckpointDbError(f"{redact(url)}: cannot connect ({exc})".strip()
+                                        ) from None
+            _bounded(self.conn)
+            if not writable:
+                # Inspection writes nothing: the server refuses any write on this session.
+                self.conn.execute("SET default_transaction_read_only = on")
+        with self._connection() as conn:
+            found = has_postgres_saver_tables(conn)
+        if not found:
+            self.close()
             raise CheckpointDbError(
                 f"{redact(url)}: not a LangGraph checkpoint database (no PostgresSaver tables)"
             )
@@ -104,29 +114,54 @@ class PostgresSource:
 
         return PostgresSaver(self.conn, serde=serde or graph_serde())
 
+    @classmethod
+    def on_pool(cls, pool, url: str) -> PostgresSource:
+        """A source that borrows a connection from a pool (a server's saver's) for each query
+        and gives it back at once, so a page run that never closes it cannot keep one.
+
+        Args:
+            pool: a psycopg ``ConnectionPool`` of autocommit, dict-row connections.
+            url: the database's URL, for the label (its password is never shown).
+        """
+        return cls(url, writable=False, pool=pool)
+
+    @contextmanager
+    def _connection(self) -> Iterator:
+        if self._pool is None:
+            yield self.conn
+            return
+        with self._pool.connection() as conn:
+            _bounded(conn)
+            yield conn
+
+    def _rows(self, sql: str, params: object = None) -> list[dict]:
+        with self._connection() as conn:
+            return conn.execute(sql, params).fetchall()
+
     def close(self) -> None:
-        """Close the connection."""
-        self.conn.close()
+        """Close the connection (a pool's connections go back to the pool after each query)."""
+        if self._pool is None:
+            self.conn.close()
 
     def namespaces(self, thread_id: str) -> list[str]:
         """Checkpoint namespaces of a thread: "" for the root, then subgraphs."""
-        return [row["checkpoint_ns"] for row in self.conn.execute(
+        return [row["checkpoint_ns"] for row in self._rows(
             "SELECT DISTINCT checkpoint_ns FROM checkpoints WHERE thread_id = %s "
             "ORDER BY checkpoint_ns", (thread_id,))]
 
     def threads(self) -> list[ThreadSummary]:
         """Every thread (root namespace), newest first, with SQL aggregates."""
-        rows = self.conn.execute(
+        rows = self._rows(
             "SELECT c.thread_id, count(*) AS n, max(c.checkpoint_id) AS head, "
             "sum(octet_length(c.checkpoint::text) + octet_length(c.metadata::text)) AS bytes, "
             "count(*) FILTER (WHERE NOT EXISTS (SELECT 1 FROM checkpoints k WHERE "
             "  k.thread_id = c.thread_id AND k.checkpoint_ns = '' AND "
             "  k.parent_checkpoint_id = c.checkpoint_id)) AS leaves "
             "FROM checkpoints c WHERE c.checkpoint_ns = '' GROUP BY c.thread_id"
-        ).fetchall()
+        )
         extra = {
             row["thread_id"]: row["size"] or 0
-            for row in self.conn.execute(
+            for row in self._rows(
                 "SELECT thread_id, sum(size) AS size FROM ("
                 " SELECT thread_id, octet_length(blob) AS size FROM checkpoint_blobs "
                 "  WHERE checkpoint_ns = ''"
@@ -157,19 +192,19 @@ class PostgresSource:
             UnknownThread: the thread has no checkpoints in this namespace.
         """
         key = {"thread_id": thread_id, "ns": checkpoint_ns}
-        rows = self.conn.execute(
+        rows = self._rows(
             "SELECT checkpoint_id, parent_checkpoint_id, metadata->>'step' AS step, "
             "metadata->>'source' AS source, octet_length(checkpoint::text) AS blob, "
             "octet_length(metadata::text) AS meta, checkpoint->'channel_versions' AS versions "
             "FROM checkpoints WHERE thread_id = %(thread_id)s AND checkpoint_ns = %(ns)s "
             "ORDER BY checkpoint_id",
             key,
-        ).fetchall()
+        )
         if not rows:
             raise UnknownThread(f"no thread {thread_id!r} in {self.label}")
         blob_sizes = {
             (row["channel"], row["version"]): row["size"] or 0
-            for row in self.conn.execute(
+            for row in self._rows(
                 "SELECT channel, version, octet_length(blob) AS size FROM checkpoint_blobs "
                 "WHERE thread_id = %(thread_id)s AND checkpoint_ns = %(ns)s",
                 key,
@@ -177,7 +212,7 @@ class PostgresSource:
         }
         writes = {
             row["checkpoint_id"]: row["size"]
-            for row in self.conn.execute(
+            for row in self._rows(
                 "SELECT checkpoint_id, sum(octet_length(blob)) AS size FROM checkpoint_writes "
                 "WHERE thread_id = %(thread_id)s AND checkpoint_ns = %(ns)s "
                 "GROUP BY checkpoint_id",
@@ -215,7 +250,7 @@ class PostgresSource:
         ``channels`` are LIKE patterns: only blobs of matching channels are read and decoded
         (``["%"]`` for all of them; :data:`_TRIGGERS` for what next-node detection needs).
         """
-        rows = self.conn.execute(
+        rows = self._rows(
             "SELECT c.checkpoint_id, c.parent_checkpoint_id, c.checkpoint, "
             " (SELECT array_agg(array[bl.channel::bytea, bl.type::bytea, bl.blob]) "
             "  FROM jsonb_each_text(CASE jsonb_typeof(c.checkpoint->'channel_versions') "
@@ -226,7 +261,7 @@ class PostgresSource:
             "FROM checkpoints c WHERE c.thread_id = %(t)s AND c.checkpoint_ns = %(ns)s "
             "AND c.checkpoint_id = ANY(%(ids)s)",
             {"t": thread_id, "ns": checkpoint_ns, "ids": checkpoint_ids, "channels": channels},
-        ).fetchall()
+        )
         found = {}
         for row in rows:
             checkpoint = row["checkpoint"]
@@ -276,12 +311,12 @@ class PostgresSource:
         return state_values(checkpoint)
 
     def _writes(self, thread_id: str, checkpoint_ns: str, where: str, params: dict) -> list:
-        return self.conn.execute(
+        return self._rows(
             "SELECT checkpoint_id, task_path, channel, type, blob FROM checkpoint_writes "
             f"WHERE thread_id = %(t)s AND checkpoint_ns = %(ns)s AND {where} "
             "ORDER BY checkpoint_id, task_path, task_id, idx",
             {"t": thread_id, "ns": checkpoint_ns, **params},
-        ).fetchall()
+        )
 
     def pending_writes(
         self, thread_id: str, checkpoint_id: str, checkpoint_ns: str = ""
@@ -308,7 +343,7 @@ class PostgresSource:
 
     def fingerprint(self, thread_id: str, checkpoint_ns: str = "") -> tuple | None:
         """Count, newest id and a hash of the head row: changes whenever the thread does."""
-        row = self.conn.execute(
+        row = self._rows(
             "SELECT count(*) AS n, max(checkpoint_id) AS newest, "
             "(SELECT md5(checkpoint::text) FROM checkpoints WHERE thread_id = %(t)s AND "
             " checkpoint_ns = %(ns)s ORDER BY checkpoint_id DESC LIMIT 1) AS head, "
@@ -316,5 +351,5 @@ class PostgresSource:
             " checkpoint_ns = %(ns)s) AS writes "
             "FROM checkpoints WHERE thread_id = %(t)s AND checkpoint_ns = %(ns)s",
             {"t": thread_id, "ns": checkpoint_ns},
-        ).fetchone()
+        )[0]
         return (row["n"], row["newest"], row["head"], row["writes"]) if row["n"] else None

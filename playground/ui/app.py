@@ -69,4 +69,10 @@ with st.sidebar:
     if thread and st.query_params.get("thread") != thread:
         st.query_params["thread"] = thread  # deep links carry the thread
 
-navigation.run()
+try:
+    navigation.run()
+except resources.database_errors() as exc:
+    # The checkpoint database went away under the page (a Postgres server that is down or
+    # full, a file locked too long): one line, and the next click tries again.
+    st.error(f"The checkpoint database could not be read just now: {exc}",
+             icon=":material/error:")

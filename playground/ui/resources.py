@@ -20,6 +20,7 @@ from playground.agent.ticket_service import DEFAULT_TICKETS_DB
 from playground.apps.app import App
 from playground.apps.launch import AppChoice, choice_from_env, load_app, reload_app
 from playground.savers import DEFAULT_CHECKPOINTS, is_postgres_url, postgres_saver, sqlite_saver
+from playground.timetravel.source import open_source
 from playground.timetravel.tree import TreeCache, ValuesCache
 from ticket_api.server import EmbeddedServer, start_embedded
 
@@ -172,3 +173,35 @@ def agent(tenant: str, actor: str, schema: str = "etag"):
     target = checkpoints_target()
     generation = 0 if is_postgres_url(target) else _generation()["restarts"]
     return _agent(target, generation, api_url(), tenant, actor, schema)
+
+
+def own_source():
+    """The server's own checkpoint database as a source, for one page run.
+
+    On Postgres it borrows a connection of the saver's pool for each query (a page run that
+    opened a connection of its own made a room of 100 exhaust the server's), so a page that
+    never closes it keeps nothing; on SQLite it opens the file, which costs nothing.
+    """
+    target = checkpoints_target()
+    if is_postgres_url(target):
+        from playground.timetravel.postgres_source import PostgresSource
+
+        return PostgresSource.on_pool(saver().conn, target)
+    saver()  # the file and its tables exist before it is opened read-only
+    return open_source(target)
+
+
+def database_errors() -> tuple[type[Exception], ...]:
+    """What reading a checkpoint database can raise, shown as one line and never a traceback:
+    a file that is not one, a lock held too long, a Postgres server that is down or full."""
+    from playground.timetravel.errors import CheckpointDbError
+
+    errors: tuple[type[Exception], ...] = (CheckpointDbError, sqlite3.Error)
+    try:
+        import psycopg
+        import psycopg_pool
+
+        errors += (psycopg.Error, psycopg_pool.PoolTimeout)
+    except ImportError:  # pragma: no cover - both are dependencies; Postgres stays optional
+        pass
+    return errors

@@ -16,7 +16,6 @@ from playground.timetravel.edit import (
 )
 from playground.timetravel.errors import UnknownThread
 from playground.timetravel.replay import fork_with_edit, replay_from
-from playground.timetravel.source import open_source
 from playground.ui import resources
 from playground.ui.components.checkpoints import (
     download_thread,
@@ -37,8 +36,7 @@ st.caption(
 )
 
 graph = context.graph()
-resources.saver()  # make sure the file and its tables exist before opening it read-only
-source = open_source(resources.checkpoints_target())
+source = resources.own_source()
 namespaces = source.namespaces(context.thread_id)
 namespace = ""
 if len(namespaces) > 1:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 import streamlit as st
 
 from playground.timetravel.errors import CheckpointDbError, UnknownThread
@@ -32,15 +30,6 @@ from playground.ui.inspect_access import (
     save_upload,
 )
 from playground.ui.session import page_context
-
-# What reading a database someone else wrote can raise, shown as one line, never a traceback.
-READ_ERRORS: tuple[type[Exception], ...] = (CheckpointDbError, sqlite3.DatabaseError)
-try:
-    import psycopg
-
-    READ_ERRORS += (psycopg.Error,)
-except ImportError:  # pragma: no cover - psycopg is a dependency, but Postgres is optional
-    pass
 
 PREFIX = "inspect-"
 TARGET_KEY = PREFIX + "target"  # {"kind": file|upload|postgres, "target": ..., "label": ...}
@@ -239,7 +228,7 @@ else:
                        "on the playground's own threads.")
             try:
                 browse(source, target)
-            except READ_ERRORS as exc:
+            except resources.database_errors() as exc:
                 # A damaged file can pass the checks at open and fail on a later page read.
                 st.error(f"Could not read {current['label']}: {exc}", icon=":material/error:")
         finally:

@@ -30,7 +30,6 @@ from playground.timetravel.decode import to_jsonable
 from playground.timetravel.edit import EditRefused
 from playground.timetravel.errors import UnknownThread
 from playground.timetravel.messages import ChatTurn, conversations
-from playground.timetravel.source import open_source
 from playground.ui import resources
 from playground.ui.components.conversation import conversation
 from playground.ui.session import THREAD_KEY, flash, page_context, show_flash
@@ -57,8 +56,7 @@ st.caption(
 
 def _threads() -> list[str]:
     """Thread names this session may open: its room's, and the app's own (``/id``)."""
-    resources.saver()  # the file and its tables exist before it is opened read-only
-    source = open_source(resources.checkpoints_target())
+    source = resources.own_source()
     try:
         ids = [t.thread_id for t in source.threads()]
     finally:
@@ -108,7 +106,7 @@ breakpoints = Breakpoints(tuple(pause_before), tuple(pause_after), step_mode)
 
 # -- the thread now ---------------------------------------------------------------------------
 
-source = open_source(resources.checkpoints_target())
+source = resources.own_source()
 try:
     tree = resources.tree_cache().get(source, context.thread_id)
 except UnknownThread:

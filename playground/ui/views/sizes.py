@@ -71,8 +71,7 @@ def _prune(keep: int, dry_run: bool) -> PruneReport:
 def thread_section() -> None:
     """The current thread's bytes, and the prune action; or a pointer to the Agent page."""
     st.subheader(f"Thread `{context.thread}`")
-    resources.saver()  # make sure the file and its tables exist before opening it read-only
-    source = open_source(resources.checkpoints_target())
+    source = resources.own_source()
     try:
         report = size_report(context.thread_id, source.records(context.thread_id))
     except UnknownThread:
