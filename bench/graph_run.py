@@ -20,13 +20,13 @@ from pathlib import Path
 
 from langchain_core.messages import AIMessage, HumanMessage
 
+from bench.page_rerun import rerun_ms
 from playground.apps.launch import AppChoice, load_app
 from playground.runtime.run import GraphRun
 from playground.savers import open_sqlite_saver
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
-APP = ROOT / "playground" / "ui" / "app.py"
 
 
 def _inputs(name: str, i: int):
@@ -83,22 +83,6 @@ def _chat_thread(path: Path, thread_id: str, messages: int) -> None:
             graph.update_state(config, {"messages": history}, as_node="assistant")
 
 
-def _rerun_ms(thread: str, runs: int = 7) -> float:
-    from streamlit.testing.v1 import AppTest
-
-    at = AppTest.from_file(str(APP), default_timeout=120)
-    at.query_params["room"] = "bench"
-    at.query_params["thread"] = thread
-    at.run()
-    assert not at.exception, at.exception
-    times = []
-    for _ in range(runs):
-        started = time.perf_counter()
-        at.run()
-        times.append((time.perf_counter() - started) * 1000)
-    return statistics.median(times)
-
-
 def _chat_rerun() -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "chat.sqlite"
@@ -110,7 +94,7 @@ def _chat_rerun() -> dict:
         try:
             _chat_thread(path, "bench/small", 10)
             _chat_thread(path, "bench/big", 1000)
-            small, big = _rerun_ms("small"), _rerun_ms("big")
+            small, big = rerun_ms("small", page=None), rerun_ms("big", page=None)
         finally:
             for key, value in saved.items():
                 if value is None:

@@ -18,14 +18,16 @@ from bench.engine_scale import make_thread
 APP = Path(__file__).resolve().parents[1] / "playground" / "ui" / "app.py"
 
 
-def _rerun_ms(thread: str, runs: int = 7) -> float:
+def rerun_ms(thread: str, page: str | None = "views/history.py", runs: int = 7) -> float:
+    """Median warm rerun of a page (None: the app's first page) on a thread of room "bench"."""
     from streamlit.testing.v1 import AppTest
 
     at = AppTest.from_file(str(APP), default_timeout=120)
     at.query_params["room"] = "bench"
     at.query_params["thread"] = thread
     at.run()
-    at.switch_page("views/history.py").run()
+    if page:
+        at.switch_page(page).run()
     assert not at.exception, at.exception
     times = []
     for _ in range(runs):
@@ -48,8 +50,8 @@ def run() -> dict:
         make_thread(path, 2, thread_id="bench/small")
         make_thread(path, 2000, progress, thread_id="bench/big")
         print(file=sys.stderr)
-        small = _rerun_ms("small")
-        big = _rerun_ms("big")
+        small = rerun_ms("small")
+        big = rerun_ms("big")
     return {
         "rows": [{
             "name": "History page rerun (AppTest), 10,000-checkpoint thread",

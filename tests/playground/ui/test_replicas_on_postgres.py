@@ -15,8 +15,6 @@ import uuid
 import pytest
 
 from tests.playground.ui.browser import (
-    ARGS,
-    CHROMIUM,
     Tab,
     chromium_missing,
     free_port,
@@ -57,16 +55,6 @@ def replicas():
     for process in processes:
         os.killpg(process.pid, signal.SIGTERM)
         process.wait(timeout=20)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
 
 
 def _tab(browser, base: str, room: str) -> Tab:
