@@ -1,0 +1,1 @@
+"""Deploying a big room: nginx in front of playground replicas (workshop.py, make workshop)."""

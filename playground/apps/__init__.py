@@ -2,6 +2,7 @@
 
 app.py       an App: a graph, its name, state and input schema, and the graph on a saver
 loader.py    ``file.py:attr`` and ``package.module:attr`` specs, factories, clear load errors
+errors.py    AppLoadError, the one-line error every way of loading reports
 config.py    the ecosystem's ``langgraph.json`` (graphs, env, dependencies)
 builtin.py   the ticket agent, registered as an app like any other
 launch.py    which app a process runs (--graph, --config, or the built-in agent)

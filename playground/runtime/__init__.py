@@ -1,0 +1,6 @@
+"""Running any app's graph: no Streamlit here, the Run page only draws what these return.
+
+run.py    a streamed run (GraphRun): steps as they happen, breakpoints, answers to interrupt(),
+          node failures with the user's traceback, the recursion limit, where a thread stands
+chat.py   chat actions on a thread: edit a human message and fork, regenerate an AI message
+"""
