@@ -16,6 +16,7 @@ from playground.timetravel.messages import conversations, describe
 from playground.timetravel.source import CheckpointSource, open_source
 from playground.timetravel.transfer import dumps_export, export_from
 from playground.timetravel.tree import CheckpointTree, ensure_details
+from playground.ui import resources
 from playground.ui.components.conversation import conversation
 
 SELECTED_KEY = "selected_checkpoint"
@@ -154,8 +155,10 @@ def signals_panel(tree: CheckpointTree, selected: str) -> None:
 
 
 def _values(source: CheckpointSource, tree: CheckpointTree, checkpoint_id: str) -> dict | None:
+    # Decoded once per checkpoint for the server (a checkpoint's values never change but by a
+    # migration, which changes the thread's fingerprint): reruns and other tabs reuse them.
     try:
-        return source.values(tree.thread_id, checkpoint_id, tree.checkpoint_ns)
+        return resources.values_cache().get(source, tree, checkpoint_id)
     except UnreadableCheckpoint:
         return None
 
@@ -231,9 +234,11 @@ def inspector(source: CheckpointSource, tree: CheckpointTree, selected: str) -> 
         else:
             st.caption("No writes are stored under this checkpoint.")
     with tabs["Bytes"]:
-        st.dataframe(
-            [{"part": "checkpoint blob (what a resume loads)", "bytes": record.blob_bytes},
-             {"part": "metadata", "bytes": record.metadata_bytes},
-             {"part": "pending writes", "bytes": record.writes_bytes}],
-            hide_index=True, width="stretch",
+        # Three rows: a markdown table, not a dataframe (which builds a pandas frame and Arrow
+        # batch on every rerun of the page).
+        st.markdown(
+            "| part | bytes |\n| --- | ---: |\n"
+            f"| checkpoint blob (what a resume loads) | {record.blob_bytes:,} |\n"
+            f"| metadata | {record.metadata_bytes:,} |\n"
+            f"| pending writes | {record.writes_bytes:,} |"
         )
