@@ -4,7 +4,8 @@ LangGraph's ``JsonPlusSerializer``, made without arguments, is permissive: readi
 imports and calls any class the data names (DESIGN.md, "Untrusted data never runs"). A graph the
 playground runs gets a serializer that rebuilds only LangGraph's own safe types
 (``SAFE_MSGPACK_TYPES``: datetimes, UUIDs, sets, LangChain messages, ``Send``, ``Interrupt``...)
-plus the classes that graph's state schema declares. Anything else in a checkpoint comes back as its plain payload.
+plus the classes that graph's state schema declares. Anything else in a checkpoint comes back as
+its plain payload.
 
 Reading a database for display never goes through here: that is ``timetravel.decode``.
 """
