@@ -67,3 +67,37 @@ def write_loop(folder: Path) -> Path:
     path = folder / "loop.py"
     path.write_text(LOOP)
     return path
+
+SLOW = '''\
+import time
+from typing import TypedDict
+
+from langgraph.graph import END, START, StateGraph
+
+
+class State(TypedDict, total=False):
+    n: int
+
+
+def tick(state: State) -> dict:
+    time.sleep(0.4)
+    return {"n": state.get("n", 0) + 1}
+
+
+def again(state: State) -> str:
+    return END if state.get("n", 0) >= 12 else "tick"
+
+
+builder = StateGraph(State)
+builder.add_node("tick", tick)
+builder.add_edge(START, "tick")
+builder.add_conditional_edges("tick", again, ["tick", END])
+graph = builder.compile()
+'''
+
+
+def write_slow(folder: Path) -> Path:
+    """A graph file whose node ``tick`` takes 0.4 s and runs 12 times: a run to stop."""
+    path = folder / "slow.py"
+    path.write_text(SLOW)
+    return path

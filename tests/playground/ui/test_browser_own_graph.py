@@ -12,6 +12,7 @@ import os
 
 import pytest
 
+from tests.playground.apps import user_graphs
 from tests.playground.ui.browser import ShotTab, chromium_missing, playground_server
 from tests.playground.ui.conftest import EXAMPLES
 
@@ -93,3 +94,18 @@ def test_research_graph_runs_to_its_report_in_chromium(browser, shots, tmp_path)
         assert "Finished." in tab.text()
         assert "Report on checkpoints (2 rounds)" in tab.text()
         tab.shot("run-research")
+
+
+def test_stop_ends_a_long_run_between_two_steps_in_chromium(browser, tmp_path):
+    spec = f"{user_graphs.write_slow(tmp_path)}:graph"
+    with playground_server(tmp_path, "--graph", spec) as server:
+        tab = _tab(browser, server)
+        tab.page.get_by_label("n · int").fill("0")
+        tab.page.get_by_role("button", name="Run").click()
+        tab.page.get_by_text("running tick").first.wait_for(timeout=60_000)
+        tab.click("Stop")
+
+        assert "Stopped: the thread keeps every step that finished" in tab.text()
+        assert "Paused before tick." in tab.text()  # where the run stopped
+        tab.click("Continue")
+        assert "Finished." in tab.text()
