@@ -11,7 +11,8 @@ Every tab walks the workshop path, all tabs clicking at the same moment (a barri
 action, as when a facilitator says "now press Run turn"):
 
 open Agent, Run turn, Resume, open Conflicts, Run turn, Simulate concurrent edit, Resume (the
-412), open History, Replay from here, Fork with edit.
+412), open History, Previous twice, Replay from here (a new branch), Fork with edit (priority
+typed as "low", as the browser test types it).
 
 Reported per action: p50 and p95 of the time from sending the message to the run's end, the
 errors (a run that raised, a page without the button to click, an outcome that is not the
@@ -45,18 +46,22 @@ DONE = ForwardMsg.FINISHED_SUCCESSFULLY
 CUT_SHORT = ForwardMsg.FINISHED_EARLY_FOR_RERUN
 TIMEOUT_S = 120
 
-# (action name, page to open or None, button label to click or None, text a finished run shows)
-PATH: tuple[tuple[str, str | None, str | None, str | None], ...] = (
-    ("open Agent", "agent", None, "Run turn"),
-    ("Run turn", None, "Run turn", "proposed"),
-    ("Resume", None, "Resume", "resumed with ticket t7"),
-    ("open Conflicts", "conflicts", None, "Simulate concurrent edit"),
-    ("Run turn (conflict)", None, "Run turn", None),
-    ("Simulate concurrent edit", None, "Simulate concurrent edit", None),
-    ("Resume (412)", None, "Resume", "412"),
-    ("open History", "history", None, "Replay from here"),
-    ("Replay from here", None, "Replay from here", "Replayed from"),
-    ("Fork with edit", None, "Fork with edit", None),
+# (action name, page to open or None, button label to click or None, text a finished run shows,
+# text typed into inputs with the click, by the start of their label)
+PATH: tuple[tuple[str, str | None, str | None, str | None, dict | None], ...] = (
+    ("open Agent", "agent", None, "Run turn", None),
+    ("Run turn", None, "Run turn", "proposed", None),
+    ("Resume", None, "Resume", "resumed with ticket t7", None),
+    ("open Conflicts", "conflicts", None, "Simulate concurrent edit", None),
+    ("Run turn (conflict)", None, "Run turn", None, None),
+    ("Simulate concurrent edit", None, "Simulate concurrent edit", None, None),
+    ("Resume (412)", None, "Resume", "412", None),
+    ("open History", "history", None, "Replay from here", None),
+    ("Previous", None, "Previous", None, None),
+    ("Previous (again)", None, "Previous", None, None),
+    ("Replay from here", None, "Replay from here", "new branch", None),
+    ("Fork with edit", None, "Fork with edit", "Forked #",
+     {"changes": '{"priority": "low"}'}),
 )
 
 
@@ -69,6 +74,7 @@ class Run:
     """What one script run sent: its elements' texts and its buttons by label."""
 
     buttons: dict[str, WidgetState] = field(default_factory=dict)
+    inputs: dict[str, str] = field(default_factory=dict)  # text input label -> widget id
     texts: list[str] = field(default_factory=list)
     exception: str | None = None
 
@@ -156,6 +162,8 @@ class StreamlitTab:
                 if element.WhichOneof("type") == "button":
                     button = element.button
                     run.buttons.setdefault(button.label, button)
+                elif element.WhichOneof("type") == "text_input":
+                    run.inputs.setdefault(element.text_input.label, element.text_input.id)
                 text = _text_of(element)
                 if text:
                     run.texts.append(text)
@@ -175,14 +183,25 @@ class StreamlitTab:
         self.page = page
         return await self._run([])
 
-    async def click(self, label: str) -> float:
-        """Click the button with exactly this label in the last run's elements."""
+    async def click(self, label: str, typed: dict[str, str] | None = None) -> float:
+        """Click the button with exactly this label in the last run's elements.
+
+        Args:
+            label: the button's label.
+            typed: text to send in text inputs with it, by the start of their label (a form
+                submits its inputs' values with its button, as a browser does).
+        """
         button = self.last.buttons.get(label)
         if button is None:
             raise ActionFailed(f"no button {label!r} on {self.page}: "
                                f"{sorted(self.last.buttons)}")
-        trigger = WidgetState(id=button.id, trigger_value=True)
-        return await self._run([trigger])
+        widgets = [WidgetState(id=button.id, trigger_value=True)]
+        for prefix, text in (typed or {}).items():
+            found = [wid for name, wid in self.last.inputs.items() if name.startswith(prefix)]
+            if not found:
+                raise ActionFailed(f"no text input {prefix!r}... on {self.page}")
+            widgets.append(WidgetState(id=found[0], string_value=text))
+        return await self._run(widgets)
 
 
 @dataclass
@@ -237,8 +256,8 @@ def _cpu_seconds(pid: int) -> float:
 
 
 async def _act(tab: StreamlitTab, page: str | None, label: str | None,
-               expect: str | None) -> float:
-    took = await (tab.open(page) if page else tab.click(label))
+               expect: str | None, typed: dict | None) -> float:
+    took = await (tab.open(page) if page else tab.click(label, typed))
     if tab.last.exception:
         raise ActionFailed(f"the page raised: {tab.last.exception[:200]}")
     if expect and not any(expect in text for text in (*tab.last.texts, *tab.last.buttons)):
@@ -263,10 +282,10 @@ async def walk_room(url: str, sessions: int, server_pids: tuple[int, ...] = (),
     timings = Timings()
     alive = list(tabs)
     try:
-        for index, (action, page, label, expect) in enumerate(PATH, 1):
+        for index, (action, page, label, expect, typed) in enumerate(PATH, 1):
             before = sum(map(_cpu_seconds, server_pids))
-            results = await asyncio.gather(*(_act(tab, page, label, expect) for tab in alive),
-                                           return_exceptions=True)
+            results = await asyncio.gather(
+                *(_act(tab, page, label, expect, typed) for tab in alive), return_exceptions=True)
             timings.cpu[action] = sum(map(_cpu_seconds, server_pids)) - before
             for tab, result in zip(list(alive), results, strict=True):
                 if isinstance(result, BaseException):
@@ -375,7 +394,7 @@ def _is_done(payload: bytes) -> bool:
 
 def _rows(count: int, timings: Timings, alone: Timings | None, where: str) -> list[dict]:
     rows = []
-    for action, page, _label, _expect in PATH:
+    for action, page, _label, _expect, _typed in PATH:
         row = timings.row(action)
         base = alone.row(action) if alone else None
         goal = ("<= 2000 ms p95" if page else "<= 1000 ms p95") if count >= 30 else "report"
