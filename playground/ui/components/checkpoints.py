@@ -48,19 +48,22 @@ def select(checkpoint_id: str, key_prefix: str = "") -> None:
 
 
 def stepper(tree: CheckpointTree, selected: str, key_prefix: str = "") -> str:
-    """Previous / next buttons, a slider over creation order, and a picker; returns the choice."""
+    """Previous / next buttons, a slider over creation order, and a picker; returns the choice.
+
+    The buttons select in their ``on_click`` callback, which runs before the page does, so one
+    script run draws the new selection (not a run that selects, then ``st.rerun()``).
+    """
     ids = list(tree.nodes)
     index = ids.index(selected)
     prev_col, next_col, head_col, slider_col = st.columns([1, 1, 1, 5], vertical_alignment="bottom")
-    if prev_col.button("Previous", icon=":material/arrow_back:", disabled=index == 0,
-                       key=key_prefix + "prev", width="stretch"):
-        index -= 1
-    if next_col.button("Next", icon=":material/arrow_forward:", disabled=index == len(ids) - 1,
-                       key=key_prefix + "next", width="stretch"):
-        index += 1
-    if head_col.button("Head", icon=":material/vertical_align_bottom:", key=key_prefix + "head",
-                       width="stretch"):
-        index = ids.index(tree.head)
+    prev_col.button("Previous", icon=":material/arrow_back:", disabled=index == 0,
+                    key=key_prefix + "prev", width="stretch", on_click=select,
+                    args=(ids[max(index - 1, 0)], key_prefix))
+    next_col.button("Next", icon=":material/arrow_forward:", disabled=index == len(ids) - 1,
+                    key=key_prefix + "next", width="stretch", on_click=select,
+                    args=(ids[min(index + 1, len(ids) - 1)], key_prefix))
+    head_col.button("Head", icon=":material/vertical_align_bottom:", key=key_prefix + "head",
+                    width="stretch", on_click=select, args=(tree.head, key_prefix))
     if len(ids) > 1:
         # The slider is keyed by the selection so buttons and picks move it too.
         picked = slider_col.slider(

@@ -71,6 +71,49 @@ def _after_run(what: str, result, origin: str) -> None:
     select(result.head_config["configurable"]["checkpoint_id"])
 
 
+def _replay(checkpoint_id: str) -> None:
+    try:
+        _after_run(f"Replayed from #{tree.ordinal(checkpoint_id)}",
+                   replay_from(graph, _config(checkpoint_id)), checkpoint_id)
+    except ValueError as exc:
+        flash("error", f"Not replayed: {exc}")
+
+
+def _resume_head() -> None:
+    result = resume(graph, context.thread_id)
+    flash("success" if result.ok else "error", result.line)
+    select(graph.get_state({"configurable": {"thread_id": context.thread_id}})
+           .config["configurable"]["checkpoint_id"])
+
+
+def _fork(checkpoint_id: str, fields: dict, values: dict, as_node: str) -> None:
+    """Fork with what the form holds; a refused edit writes nothing and says why.
+
+    A field the browser did not send keeps the value the form showed.
+    """
+    state = st.session_state
+    typed = {key: state.get(f"field-{key}-{checkpoint_id}", json.dumps(values.get(key)))
+             for key in fields}
+    try:
+        changes = {}
+        for key, text in typed.items():
+            try:
+                value = json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise EditRefused(f"{key}: not valid JSON ({exc.msg} at column "
+                                  f"{exc.colno}); strings need quotes, like \"high\"") from None
+            if value != values.get(key):
+                changes[key] = value
+        changes.update(parse_values(state.get(f"extra-{checkpoint_id}", "{}")))
+        result = fork_with_edit(graph, _config(checkpoint_id), changes,
+                                as_node=state.get(f"as-node-{checkpoint_id}", as_node))
+    except (EditRefused, ValueError) as exc:
+        flash("error", f"Edit refused, nothing was written: {exc}")
+    else:
+        _after_run(f"Forked #{tree.ordinal(checkpoint_id)} with {json.dumps(changes)}", result,
+                   checkpoint_id)
+
+
 selected = selected_checkpoint(tree)
 show_flash()
 stepper(tree, selected)
@@ -91,58 +134,29 @@ with right:
     st.divider()
     st.markdown("**Actions on this checkpoint**")
     replay_col, resume_col = st.columns(2)
-    if replay_col.button("Replay from here", icon=":material/replay:", type="primary",
-                         width="stretch"):
-        try:
-            _after_run(f"Replayed from #{tree.ordinal(selected)}",
-                       replay_from(graph, _config(selected)), selected)
-        except ValueError as exc:
-            flash("error", f"Not replayed: {exc}")
-        st.rerun()
-    if resume_col.button("Resume the head", icon=":material/resume:", width="stretch",
-                         disabled=tree.head not in tree.paused):
-        result = resume(graph, context.thread_id)
-        flash("success" if result.ok else "error", result.line)
-        select(graph.get_state({"configurable": {"thread_id": context.thread_id}})
-               .config["configurable"]["checkpoint_id"])
-        st.rerun()
+    # Each action runs in its button's on_click callback, before the page's next run, so that
+    # one run draws the result (not a run that acts, then st.rerun() to draw).
+    replay_col.button("Replay from here", icon=":material/replay:", type="primary",
+                      width="stretch", on_click=_replay, args=(selected,))
+    resume_col.button("Resume the head", icon=":material/resume:", width="stretch",
+                      disabled=tree.head not in tree.paused, on_click=_resume_head)
 
     fields = state_fields(graph)
-    values = source.values(context.thread_id, selected)
+    values = resources.values_cache().get(source, tree, selected)
     with st.form("fork_form", border=True):
         st.markdown("**Edit this state and fork**: change any value (as JSON), then run on.")
-        typed = {}
         for key, hint in fields.items():
-            typed[key] = st.text_input(
-                f"{key} · {describe_hint(hint)}", value=json.dumps(values.get(key)),
-                key=f"field-{key}-{selected}",
-            )
-        extra = st.text_area("Other keys (JSON object)", value="{}", key=f"extra-{selected}",
-                             help="Keys outside the schema are refused, never silently dropped.")
+            st.text_input(f"{key} · {describe_hint(hint)}", value=json.dumps(values.get(key)),
+                          key=f"field-{key}-{selected}")
+        st.text_area("Other keys (JSON object)", value="{}", key=f"extra-{selected}",
+                     help="Keys outside the schema are refused, never silently dropped.")
         nodes = list(graph_nodes(graph))
         writer = next(iter(tree.details[selected].writers), None)
-        as_node = st.selectbox("As node", nodes, index=nodes.index(writer) if writer in nodes
-                               else 0, help="The edit acts as if this node had written it; "
-                               "what runs next follows from that node's edges.")
-        submitted = st.form_submit_button("Fork with edit", icon=":material/call_split:")
-    if submitted:
-        try:
-            changes = {}
-            for key, text in typed.items():
-                try:
-                    value = json.loads(text)
-                except json.JSONDecodeError as exc:
-                    raise EditRefused(f"{key}: not valid JSON ({exc.msg} at column "
-                                      f"{exc.colno}); strings need quotes, like \"high\"") from None
-                if value != values.get(key):
-                    changes[key] = value
-            changes.update(parse_values(extra))
-            result = fork_with_edit(graph, _config(selected), changes, as_node=as_node)
-        except (EditRefused, ValueError) as exc:
-            flash("error", f"Edit refused, nothing was written: {exc}")
-        else:
-            _after_run(f"Forked #{tree.ordinal(selected)} with {json.dumps(changes)}", result,
-                       selected)
-        st.rerun()
+        default_node = writer if writer in nodes else nodes[0]
+        st.selectbox("As node", nodes, index=nodes.index(default_node), key=f"as-node-{selected}",
+                     help="The edit acts as if this node had written it; what runs next follows "
+                     "from that node's edges.")
+        st.form_submit_button("Fork with edit", icon=":material/call_split:", on_click=_fork,
+                              args=(selected, fields, values, default_node))
 source.close()
 context.close()
