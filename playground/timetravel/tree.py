@@ -7,6 +7,7 @@ for any other checkpoint only when something asks for them (the drawn ones, the 
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
@@ -34,6 +35,8 @@ class CheckpointTree:
         details: decoded details by checkpoint id; a cache that :func:`ensure_details` fills.
         signals: questions (``interrupt()``), answers and node errors stored under each
             checkpoint, by checkpoint id (only checkpoints that have any).
+        fingerprint: the source's fingerprint of the thread when the tree was read (set by
+            :class:`TreeCache`), so what is cached beside the tree needs no second query.
     """
 
     thread_id: str
@@ -46,6 +49,7 @@ class CheckpointTree:
     paused: frozenset[str]
     details: dict[str, CheckpointDetail]
     signals: Mapping[str, tuple[TaskSignal, ...]] = field(default_factory=dict)
+    fingerprint: tuple | None = None
 
     def __len__(self) -> int:
         return len(self.nodes)
@@ -201,7 +205,8 @@ class TreeCache:
             if fingerprint is not None and cached and cached[0] == fingerprint:
                 self._trees.move_to_end(key)
                 return cached[1]
-        tree = load_tree(source, thread_id, checkpoint_ns)
+        tree = dataclasses.replace(load_tree(source, thread_id, checkpoint_ns),
+                                   fingerprint=fingerprint)
         if fingerprint is not None:
             with self._lock:
                 self._trees[key] = (fingerprint, tree)
@@ -229,7 +234,7 @@ class ValuesCache:
         Raises:
             UnreadableCheckpoint: the blob cannot be decoded (not cached).
         """
-        fingerprint = source.fingerprint(tree.thread_id, tree.checkpoint_ns)
+        fingerprint = tree.fingerprint or source.fingerprint(tree.thread_id, tree.checkpoint_ns)
         key = (source.label, tree.thread_id, tree.checkpoint_ns, checkpoint_id, fingerprint)
         with self._lock:
             if fingerprint is not None and key in self._values:
