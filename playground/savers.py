@@ -95,8 +95,47 @@ def postgres_saver(url: str, max_size: int = 10, serde: SerializerProtocol | Non
         kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row},
     )
     saver = PostgresSaver(pool, serde=serde or graph_serde())
-    saver.setup()
+    with pool.connection() as conn:
+        setup_postgres_tables(conn)
     return saver
+
+
+# Any 64-bit number no other application on the database uses for an advisory lock.
+SETUP_LOCK_KEY = 0x706C_6179_6772_6E64  # "playgrnd"
+_SETUP_LOCK_POLL = 0.05
+
+
+def setup_postgres_tables(conn, timeout: float = 120.0) -> None:
+    """Create or migrate PostgresSaver's tables, one process at a time per database.
+
+    PostgresSaver's migrations build indexes ``CONCURRENTLY``; two processes doing that at once
+    (replicas of a workshop starting together on an empty database) deadlock, and Postgres
+    kills one of them. A session advisory lock serializes them, so the second finds the
+    migrations done. The lock is taken by polling ``pg_try_advisory_lock``: a process blocked
+    inside ``pg_advisory_lock`` would hold a snapshot that the first one's index build waits for.
+
+    ``conn`` is an autocommit psycopg connection with dict rows, as PostgresSaver needs.
+
+    Raises:
+        TimeoutError: another process held the lock for ``timeout`` seconds.
+    """
+    import time
+
+    from langgraph.checkpoint.postgres import PostgresSaver
+
+    deadline = time.monotonic() + timeout
+    while not conn.execute(
+        "SELECT pg_try_advisory_lock(%s) AS taken", (SETUP_LOCK_KEY,)
+    ).fetchone()["taken"]:
+        if time.monotonic() > deadline:
+            raise TimeoutError(
+                f"another process has been setting up the checkpoint tables for {timeout:.0f} s"
+            )
+        time.sleep(_SETUP_LOCK_POLL)
+    try:
+        PostgresSaver(conn).setup()
+    finally:
+        conn.execute("SELECT pg_advisory_unlock(%s)", (SETUP_LOCK_KEY,))
 
 
 def close_postgres_saver(saver) -> None:

@@ -130,10 +130,12 @@ def _postgres_series(
     from langgraph.checkpoint.postgres import PostgresSaver
     from psycopg.rows import dict_row
 
+    from playground.savers import setup_postgres_tables
+
     thread_id = f"compare-{uuid.uuid4().hex}"
     with psycopg.connect(url, autocommit=True, prepare_threshold=0, row_factory=dict_row) as conn:
+        setup_postgres_tables(conn)
         saver = PostgresSaver(conn, serde=graph_serde())
-        saver.setup()
         graph = _read_graph(state_type, read).compile(checkpointer=saver)
         config = {"configurable": {"thread_id": thread_id}}
         series = []

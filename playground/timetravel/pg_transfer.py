@@ -162,9 +162,9 @@ def import_thread_pg(conn, data: dict[str, Any], thread_id: str | None = None) -
     if not isinstance(target, str) or not target:
         raise TransferRefused("thread_id must be a non-empty string")
     if not has_postgres_saver_tables(conn):
-        from langgraph.checkpoint.postgres import PostgresSaver
+        from playground.savers import setup_postgres_tables
 
-        PostgresSaver(conn).setup()
+        setup_postgres_tables(conn)
     try:
         with conn.transaction():
             taken = conn.execute(
