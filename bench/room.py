@@ -4,7 +4,10 @@ Each tab is a websocket to ``/_stcore/stream`` that speaks what the browser spea
 or a click is a ``BackMsg.rerun_script`` whose widget states carry the button's trigger (the
 button found by its label among the elements of the tab's last run), and the action is over
 when the server says ``script_finished`` FINISHED_SUCCESSFULLY (a run cut short for an
-``st.rerun()`` is followed by the run that counts). Streamlit's own protobuf classes encode and
+``st.rerun()`` is followed by the run that counts). A button drawn inside an ``st.fragment``
+is clicked as the browser clicks it: the rerun names the fragment, only the fragment runs,
+and the rest of the page stays as the last full run drew it. Every click carries the text of
+each text input on the page, as a browser's does. Streamlit's own protobuf classes encode and
 decode every message, so the server cannot tell these tabs from Chromium's.
 
 Every tab walks the workshop path, all tabs clicking at the same moment (a barrier before each
@@ -42,7 +45,7 @@ from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
-DONE = ForwardMsg.FINISHED_SUCCESSFULLY
+DONE = (ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY)
 CUT_SHORT = ForwardMsg.FINISHED_EARLY_FOR_RERUN
 TIMEOUT_S = 120
 
@@ -77,6 +80,23 @@ class Run:
     inputs: dict[str, str] = field(default_factory=dict)  # text input label -> widget id
     texts: list[str] = field(default_factory=list)
     exception: str | None = None
+    fragments: dict[str, str] = field(default_factory=dict)  # widget id -> its fragment's id
+    shown: dict[str, str] = field(default_factory=dict)  # text input id -> the text it shows
+
+    def after_fragment(self, fragment_id: str) -> Run:
+        """What the page still shows when one fragment reruns: everything drawn outside it."""
+        kept = Run()
+        for label, button in self.buttons.items():
+            if self.fragments.get(button.id) != fragment_id:
+                kept.buttons[label] = button
+                kept.fragments[button.id] = self.fragments.get(button.id, "")
+        for label, widget_id in self.inputs.items():
+            if self.fragments.get(widget_id) != fragment_id:
+                kept.inputs[label] = widget_id
+                kept.fragments[widget_id] = self.fragments.get(widget_id, "")
+                if widget_id in self.shown:
+                    kept.shown[widget_id] = self.shown[widget_id]
+        return kept
 
 
 def _text_of(element) -> str | None:
@@ -134,19 +154,21 @@ class StreamlitTab:
         if self._socket is not None:
             await self._socket.close()
 
-    def _back(self, widgets: list[WidgetState]) -> bytes:
+    def _back(self, widgets: list[WidgetState], fragment_id: str = "") -> bytes:
         message = BackMsg()
         state = message.rerun_script
         state.query_string = f"room={self.room}"
         state.page_name = self.page
+        state.fragment_id = fragment_id
         state.widget_states.widgets.extend(widgets)
         return message.SerializeToString()
 
-    async def _run(self, widgets: list[WidgetState]) -> float:
-        """Send one rerun and read until the run that counts has finished; its duration."""
+    async def _run(self, widgets: list[WidgetState], fragment_id: str = "") -> float:
+        """Send one rerun (of the page, or of one fragment) and read until the run that counts
+        has finished; its duration."""
         started = time.perf_counter()
-        await self._socket.send(self._back(widgets))
-        run = Run()
+        await self._socket.send(self._back(widgets, fragment_id))
+        run = self.last.after_fragment(fragment_id) if fragment_id else Run()
         deadline = started + TIMEOUT_S
         while True:
             raw = await asyncio.wait_for(self._socket.recv(), max(deadline - time.perf_counter(),
@@ -162,15 +184,19 @@ class StreamlitTab:
                 if element.WhichOneof("type") == "button":
                     button = element.button
                     run.buttons.setdefault(button.label, button)
+                    run.fragments[button.id] = message.delta.fragment_id
                 elif element.WhichOneof("type") == "text_input":
-                    run.inputs.setdefault(element.text_input.label, element.text_input.id)
+                    field_ = element.text_input
+                    run.inputs.setdefault(field_.label, field_.id)
+                    run.fragments[field_.id] = message.delta.fragment_id
+                    run.shown[field_.id] = field_.value if field_.set_value else field_.default
                 text = _text_of(element)
                 if text:
                     run.texts.append(text)
                 if element.WhichOneof("type") == "exception":
                     run.exception = element.exception.message
             elif kind == "script_finished":
-                if message.script_finished == DONE:
+                if message.script_finished in DONE:
                     self.last = run
                     return time.perf_counter() - started
                 if message.script_finished == CUT_SHORT:
@@ -195,13 +221,16 @@ class StreamlitTab:
         if button is None:
             raise ActionFailed(f"no button {label!r} on {self.page}: "
                                f"{sorted(self.last.buttons)}")
-        widgets = [WidgetState(id=button.id, trigger_value=True)]
+        # A browser sends the value of every text input on the page with a click, typed or not.
+        texts = dict(self.last.shown)
         for prefix, text in (typed or {}).items():
             found = [wid for name, wid in self.last.inputs.items() if name.startswith(prefix)]
             if not found:
                 raise ActionFailed(f"no text input {prefix!r}... on {self.page}")
-            widgets.append(WidgetState(id=found[0], string_value=text))
-        return await self._run(widgets)
+            texts[found[0]] = text
+        widgets = [WidgetState(id=button.id, trigger_value=True)]
+        widgets += [WidgetState(id=wid, string_value=text) for wid, text in texts.items()]
+        return await self._run(widgets, self.last.fragments.get(button.id, ""))
 
 
 @dataclass

@@ -8,7 +8,7 @@ import streamlit as st
 
 from playground.apps.loader import AppLoadError
 from playground.ui import resources
-from playground.ui.session import THREAD_KEY, page_context
+from playground.ui.session import THREAD_KEY, page_context, show_database_error
 from playground.ui.workspace import normalize_room
 
 PAGES = Path(__file__).parent / "views"
@@ -72,7 +72,4 @@ with st.sidebar:
 try:
     navigation.run()
 except resources.database_errors() as exc:
-    # The checkpoint database went away under the page (a Postgres server that is down or
-    # full, a file locked too long): one line, and the next click tries again.
-    st.error(f"The checkpoint database could not be read just now: {exc}",
-             icon=":material/error:")
+    show_database_error(exc)

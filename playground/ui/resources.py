@@ -29,7 +29,16 @@ from ticket_api.server import EmbeddedServer, start_embedded
 _LOCK = threading.Lock()
 _APPS: dict[AppChoice, dict[str, App]] = {}
 _AGENTS: dict[tuple, object] = {}
-_MAX_AGENTS = 512
+_CLIENTS: dict[tuple, TicketClient] = {}
+_MAX_AGENTS = 512  # also the bound of _CLIENTS: a few per room, for hundreds of rooms
+
+
+def _keep(cache: dict, key: tuple, value):
+    """Put ``value`` in a bounded process-wide cache; the oldest entries go first."""
+    with _LOCK:
+        while len(cache) >= _MAX_AGENTS:
+            cache.pop(next(iter(cache)))
+        return cache.setdefault(key, value)
 
 
 def _app_holder(choice: AppChoice) -> dict[str, App]:
@@ -155,13 +164,25 @@ def _agent(target: str, generation: int, api: str, tenant: str, actor: str, sche
     key = (target, generation, api, tenant, actor, schema)
     graph = _AGENTS.get(key)
     if graph is None:
-        client = TicketClient(api, tenant=tenant, actor=actor)
-        graph = build_agent(client, _saver(target, generation), schema=schema)
-        with _LOCK:
-            while len(_AGENTS) >= _MAX_AGENTS:  # the oldest room's agents go first
-                _AGENTS.pop(next(iter(_AGENTS)))
-            _AGENTS[key] = graph
+        graph = _keep(_AGENTS, key, build_agent(
+            client(tenant, actor), _saver(target, generation), schema=schema))
     return graph
+
+
+def client(tenant: str, actor: str) -> TicketClient:
+    """The ticket API client of one workspace and actor, made once per server process.
+
+    Shared by every session and thread: httpx pools its connections behind a lock. Making a
+    client and its TCP connection on every page run cost a few milliseconds of CPU per click.
+    """
+    key = (api_url(), tenant, actor)
+    found = _CLIENTS.get(key)
+    if found is None:
+        made = TicketClient(key[0], tenant=tenant, actor=actor)
+        found = _keep(_CLIENTS, key, made)
+        if found is not made:  # another session made it first
+            made.close()
+    return found
 
 
 def agent(tenant: str, actor: str, schema: str = "etag"):

@@ -8,6 +8,7 @@ then spends the API's CPU on the other core instead of in the GIL their script r
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -94,11 +95,37 @@ def serve(
         "--runner.postScriptGC", "false",
     ]
     print(f"playground on http://{host}:{port} (Ctrl+C stops it)", flush=True)
+    streamlit = subprocess.Popen(argv, env=env)
+    # `kill`, a service manager or a test stops the server with SIGTERM, which would end this
+    # process at once and leave Streamlit and the ticket API running: stop them as Ctrl+C does.
+    previous = _on_sigterm(_interrupt)
     try:
-        return subprocess.call(argv, env=env)
+        return streamlit.wait()
     except KeyboardInterrupt:
         return 0
     finally:
+        _stop(streamlit)
         if api is not None:
-            api.terminate()
-            api.wait(timeout=15)
+            _stop(api)
+        _on_sigterm(previous)
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
+
+
+def _on_sigterm(handler):
+    """Set the SIGTERM handler where Python allows it (the main thread); return the old one."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.signal(signal.SIGTERM, handler if handler is not None else signal.SIG_DFL)
+
+
+def _stop(process: subprocess.Popen) -> None:
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()

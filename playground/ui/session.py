@@ -5,8 +5,9 @@ Pages call :func:`page_context` once at the top and get one object; nothing here
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from functools import cached_property
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import streamlit as st
 from langgraph.graph.state import CompiledStateGraph
@@ -25,17 +26,11 @@ class PageContext:
     """The workspace, its ticket client, and helpers to build the agent on the shared saver."""
 
     workspace: Workspace
-    _clients: list[TicketClient] = field(default_factory=list)
 
-    @cached_property
+    @property
     def client(self) -> TicketClient:
-        """The agent's client for this workspace (made on first use)."""
+        """The agent's client for this workspace (one per server process)."""
         return self.client_as("agent")
-
-    def close(self) -> None:
-        """Close every client this run opened."""
-        for client in self._clients:
-            client.close()
 
     def graph(self) -> Pregel:
         """The app's graph on the server's saver (for the ticket agent: this room's client)."""
@@ -51,10 +46,9 @@ class PageContext:
         return resources.agent(self.workspace.tenant, actor or "agent", schema)
 
     def client_as(self, actor: str) -> TicketClient:
-        """A client of the same workspace acting as ``actor`` (the agent, a colleague)."""
-        client = TicketClient(resources.api_url(), tenant=self.workspace.tenant, actor=actor)
-        self._clients.append(client)
-        return client
+        """A client of the same workspace acting as ``actor`` (the agent, a colleague); kept
+        by the server, so a page never closes it."""
+        return resources.client(self.workspace.tenant, actor)
 
     @property
     def thread(self) -> str:
@@ -96,3 +90,32 @@ def where_runs_start() -> tuple[str, str, str]:
     if resources.app().builtin:
         return "views/agent.py", "Agent", ":material/smart_toy:"
     return "views/run.py", "Run", ":material/play_circle:"
+
+
+def show_database_error(exc: BaseException) -> None:
+    """A checkpoint database that went away under the page (a Postgres server down or full, a
+    file locked too long), in one line: the next click tries again."""
+    st.error(f"The checkpoint database could not be read just now: {exc}",
+             icon=":material/error:")
+
+
+def page_fragment(draw: Callable[..., None]) -> Callable[..., None]:
+    """``st.fragment`` for the part of a page a click changes.
+
+    A click on a button inside it reruns only that part: not the sidebar, the navigation, or
+    the rest of the page, which is most of what a click cost on a busy server. A fragment's
+    rerun does not pass through app.py, so database errors are caught here as app.py catches
+    them for a whole page. The fragment is called again with the arguments of the page's last
+    full run: pass it only what a full run decides (the workspace, a picked ticket), never a
+    click.
+    """
+
+    @st.fragment
+    @functools.wraps(draw)
+    def run(*args, **kwargs) -> None:
+        try:
+            draw(*args, **kwargs)
+        except resources.database_errors() as exc:
+            show_database_error(exc)
+
+    return run

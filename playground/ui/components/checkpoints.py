@@ -18,6 +18,7 @@ from playground.timetravel.transfer import dumps_export, export_from
 from playground.timetravel.tree import CheckpointTree, ensure_details
 from playground.ui import resources
 from playground.ui.components.conversation import conversation
+from playground.ui.components.tables import arrow_rows
 
 SELECTED_KEY = "selected_checkpoint"
 EXPANDED_KEY = "expanded_runs"
@@ -230,8 +231,9 @@ def inspector(source: CheckpointSource, tree: CheckpointTree, selected: str) -> 
         writes = source.pending_writes(tree.thread_id, selected, tree.checkpoint_ns)
         if writes:
             st.dataframe(
-                [{"node": w.node, "channel": w.channel, "value": describe(w.value, 200),
-                  "bytes": w.size} for w in writes],
+                arrow_rows([{"node": w.node, "channel": w.channel,
+                             "value": describe(w.value, 200), "bytes": w.size}
+                            for w in writes]),
                 hide_index=True, width="stretch",
             )
         else:

@@ -9,7 +9,7 @@ from playground.agent.turns import resume, start_turn, thread_config
 from playground.apps.drawing import graph_dot
 from playground.lessons.explain import explain_outcome
 from playground.ui import resources
-from playground.ui.session import flash, page_context, show_flash
+from playground.ui.session import PageContext, flash, page_context, page_fragment, show_flash
 
 context = page_context()
 
@@ -19,58 +19,68 @@ st.caption(
     "resumes from the checkpoint file, even after a restart, and writes with If-Match."
 )
 
-request = st.text_input("Request", value="raise t7 to high", key="request",
-                        help='Try "set t3 priority to low", "assign t2 to dara", "close t5".')
-run_col, resume_col, restart_col, _ = st.columns([1, 1, 1.3, 2])
-if run_col.button("Run turn", type="primary", icon=":material/play_arrow:"):
-    result = start_turn(context.agent(), context.thread_id, request)
-    flash("success" if result.ok else "error", result.line)
-if resume_col.button("Resume", icon=":material/resume:"):
-    result = resume(context.agent(), context.thread_id)
-    if result.ok:
-        flash("success", result.line)
-    else:
-        ticket = result.values.get("ticket_id")
-        history = context.client.history(ticket) if ticket else []
-        explained = explain_outcome(result.values.get("outcome"), ticket, history)
-        flash("error", f"{result.line}. {explained}" if "412" in result.line else result.line)
-if restart_col.button("Restart process", icon=":material/restart_alt:"):
-    resources.restart_process()
-    flash("info", "Process restarted: nothing in memory carries over; the next step opens a new "
-          "saver on a new database connection. Resume reads the paused thread back from the "
-          "checkpoint file alone.")
+st.text_input("Request", value="raise t7 to high", key="request",
+              help='Try "set t3 priority to low", "assign t2 to dara", "close t5".')
 
-show_flash()
 
-graph = context.agent()
-snapshot = graph.get_state(thread_config(context.thread_id))
-left, right = st.columns([3, 2])
-with left:
-    st.subheader(f"Graph of thread `{context.thread}`")
-    st.graphviz_chart(graph_dot(graph, waiting_at=snapshot.next))
-    if snapshot.next:
-        st.info(f"Paused before **{', '.join(snapshot.next)}**: press **Resume** to run it.",
-                icon=":material/pause_circle:")
-    elif snapshot.values:
-        st.caption("The thread is finished. **Run turn** starts a new one on the same thread.")
-with right:
-    st.subheader("State, as the agent holds it")
-    st.json(dict(snapshot.values) or {"(empty)": "press Run turn"})
-    ticket_id = snapshot.values.get("ticket_id") or "t7"
-    st.subheader(f"Ticket {ticket_id}, as the API holds it")
-    try:
-        ticket = context.client.get_ticket(ticket_id)
-    except ApiUnavailable as exc:
-        st.error(str(exc))
-    else:
-        if ticket.status == 200:
-            held = snapshot.values.get("etag") or snapshot.values.get("version")
-            st.metric("ETag now", ticket.etag or "-",
-                      delta=None if not held or held == ticket.etag else f"agent holds {held}",
-                      delta_color="inverse")
-            st.json({k: v for k, v in ticket.body.items() if k != "comments"})
-            st.caption(f"{len(ticket.body.get('comments') or [])} comments, {ticket.size:,} "
-                       "bytes as one response: none of it is in the agent's state.")
+@page_fragment
+def turns(context: PageContext) -> None:
+    """The buttons and everything they change: the graph, the state, the ticket. A click
+    reruns only this part of the page."""
+    graph = context.agent()
+    request = st.session_state.get("request") or ""
+    run_col, resume_col, restart_col, _ = st.columns([1, 1, 1.3, 2])
+    if run_col.button("Run turn", type="primary", icon=":material/play_arrow:"):
+        result = start_turn(graph, context.thread_id, request)
+        flash("success" if result.ok else "error", result.line)
+    if resume_col.button("Resume", icon=":material/resume:"):
+        result = resume(graph, context.thread_id)
+        if result.ok:
+            flash("success", result.line)
         else:
-            st.warning(f"{ticket.status}: {ticket.error}")
-context.close()
+            ticket = result.values.get("ticket_id")
+            history = context.client.history(ticket) if ticket else []
+            explained = explain_outcome(result.values.get("outcome"), ticket, history)
+            flash("error", f"{result.line}. {explained}" if "412" in result.line else result.line)
+    if restart_col.button("Restart process", icon=":material/restart_alt:"):
+        resources.restart_process()
+        flash("info", "Process restarted: nothing in memory carries over; the next step opens "
+              "a new saver on a new database connection. Resume reads the paused thread back "
+              "from the checkpoint file alone.")
+
+    show_flash()
+
+    graph = context.agent()  # after Restart process: the agent on the new saver
+    snapshot = graph.get_state(thread_config(context.thread_id))
+    left, right = st.columns([3, 2])
+    with left:
+        st.subheader(f"Graph of thread `{context.thread}`")
+        st.graphviz_chart(graph_dot(graph, waiting_at=snapshot.next))
+        if snapshot.next:
+            st.info(f"Paused before **{', '.join(snapshot.next)}**: press **Resume** to run it.",
+                    icon=":material/pause_circle:")
+        elif snapshot.values:
+            st.caption("The thread is finished. **Run turn** starts a new one on the same thread.")
+    with right:
+        st.subheader("State, as the agent holds it")
+        st.json(dict(snapshot.values) or {"(empty)": "press Run turn"})
+        ticket_id = snapshot.values.get("ticket_id") or "t7"
+        st.subheader(f"Ticket {ticket_id}, as the API holds it")
+        try:
+            ticket = context.client.get_ticket(ticket_id)
+        except ApiUnavailable as exc:
+            st.error(str(exc))
+        else:
+            if ticket.status == 200:
+                held = snapshot.values.get("etag") or snapshot.values.get("version")
+                st.metric("ETag now", ticket.etag or "-",
+                          delta=None if not held or held == ticket.etag else f"agent holds {held}",
+                          delta_color="inverse")
+                st.json({k: v for k, v in ticket.body.items() if k != "comments"})
+                st.caption(f"{len(ticket.body.get('comments') or [])} comments, {ticket.size:,} "
+                           "bytes as one response: none of it is in the agent's state.")
+            else:
+                st.warning(f"{ticket.status}: {ticket.error}")
+
+
+turns(context)

@@ -16,6 +16,7 @@ from playground.timetravel.edit import (
 )
 from playground.timetravel.errors import UnknownThread
 from playground.timetravel.replay import fork_with_edit, replay_from
+from playground.timetravel.tree import CheckpointTree
 from playground.ui import resources
 from playground.ui.components.checkpoints import (
     download_thread,
@@ -26,7 +27,14 @@ from playground.ui.components.checkpoints import (
     stepper,
     tree_chart,
 )
-from playground.ui.session import flash, page_context, show_flash, where_runs_start
+from playground.ui.session import (
+    PageContext,
+    flash,
+    page_context,
+    page_fragment,
+    show_flash,
+    where_runs_start,
+)
 
 context = page_context()
 st.title(":material/account_tree: History")
@@ -35,9 +43,9 @@ st.caption(
     "from it or fork it with an edit: the old branch stays, a new one grows beside it."
 )
 
-graph = context.graph()
 source = resources.own_source()
 namespaces = source.namespaces(context.thread_id)
+source.close()
 namespace = ""
 if len(namespaces) > 1:
     # A subgraph keeps its own checkpoints; they are browsed here, and acted on from the root.
@@ -45,22 +53,14 @@ if len(namespaces) > 1:
         st.session_state.pop("history-ns", None)  # another thread's namespace
     namespace = st.selectbox("Namespace", namespaces, format_func=namespace_label,
                              key="history-ns")
-try:
-    tree = resources.tree_cache().get(source, context.thread_id, namespace)
-except UnknownThread:
-    page, name, icon = where_runs_start()
-    st.info(f"Thread `{context.thread}` has no checkpoints yet: run a turn on the {name} page.",
-            icon=":material/info:")
-    st.page_link(page, label=f"Open {name}", icon=icon)
-    st.stop()
 
 
-def _config(checkpoint_id: str) -> dict:
-    return {"configurable": {"thread_id": context.thread_id, "checkpoint_ns": "",
+def _config(thread_id: str, checkpoint_id: str) -> dict:
+    return {"configurable": {"thread_id": thread_id, "checkpoint_ns": "",
                              "checkpoint_id": checkpoint_id}}
 
 
-def _after_run(what: str, result, origin: str) -> None:
+def _after_run(tree: CheckpointTree, what: str, result, origin: str) -> None:
     outcome = result.values.get("outcome")
     where = f"paused before {', '.join(result.next)}" if result.next else "finished"
     # From a checkpoint that already had children the run grows a sibling branch; from a leaf
@@ -71,22 +71,23 @@ def _after_run(what: str, result, origin: str) -> None:
     select(result.head_config["configurable"]["checkpoint_id"])
 
 
-def _replay(checkpoint_id: str) -> None:
+def _replay(graph, tree: CheckpointTree, checkpoint_id: str) -> None:
     try:
-        _after_run(f"Replayed from #{tree.ordinal(checkpoint_id)}",
-                   replay_from(graph, _config(checkpoint_id)), checkpoint_id)
+        _after_run(tree, f"Replayed from #{tree.ordinal(checkpoint_id)}",
+                   replay_from(graph, _config(tree.thread_id, checkpoint_id)), checkpoint_id)
     except ValueError as exc:
         flash("error", f"Not replayed: {exc}")
 
 
-def _resume_head() -> None:
-    result = resume(graph, context.thread_id)
+def _resume_head(graph, thread_id: str) -> None:
+    result = resume(graph, thread_id)
     flash("success" if result.ok else "error", result.line)
-    select(graph.get_state({"configurable": {"thread_id": context.thread_id}})
+    select(graph.get_state({"configurable": {"thread_id": thread_id}})
            .config["configurable"]["checkpoint_id"])
 
 
-def _fork(checkpoint_id: str, fields: dict, values: dict, as_node: str) -> None:
+def _fork(graph, tree: CheckpointTree, checkpoint_id: str, fields: dict, values: dict,
+          as_node: str) -> None:
     """Fork with what the form holds; a refused edit writes nothing and says why.
 
     A field the browser did not send keeps the value the form showed.
@@ -105,41 +106,28 @@ def _fork(checkpoint_id: str, fields: dict, values: dict, as_node: str) -> None:
             if value != values.get(key):
                 changes[key] = value
         changes.update(parse_values(state.get(f"extra-{checkpoint_id}", "{}")))
-        result = fork_with_edit(graph, _config(checkpoint_id), changes,
+        result = fork_with_edit(graph, _config(tree.thread_id, checkpoint_id), changes,
                                 as_node=state.get(f"as-node-{checkpoint_id}", as_node))
     except (EditRefused, ValueError) as exc:
         flash("error", f"Edit refused, nothing was written: {exc}")
     else:
-        _after_run(f"Forked #{tree.ordinal(checkpoint_id)} with {json.dumps(changes)}", result,
-                   checkpoint_id)
+        _after_run(tree, f"Forked #{tree.ordinal(checkpoint_id)} with {json.dumps(changes)}",
+                   result, checkpoint_id)
 
 
-selected = selected_checkpoint(tree)
-show_flash()
-stepper(tree, selected)
-download_thread(resources.checkpoints_target(), context.thread_id, context.thread,
-                key="history-download")
-left, right = st.columns([1, 1])
-with left:
-    tree_chart(source, tree, selected)
-with right:
-    inspector(source, tree, selected)
-    if namespace:
-        st.caption("Replay and fork start from the root graph's checkpoints: pick "
-                   "(root graph) above to act on this thread.")
-        source.close()
-        context.close()
-        st.stop()
-
+def _actions(graph, source, tree: CheckpointTree, selected: str) -> None:
+    """Replay, resume and the fork form, for the picked checkpoint of the root graph."""
     st.divider()
     st.markdown("**Actions on this checkpoint**")
     replay_col, resume_col = st.columns(2)
     # Each action runs in its button's on_click callback, before the page's next run, so that
-    # one run draws the result (not a run that acts, then st.rerun() to draw).
+    # one run draws the result (not a run that acts, then st.rerun() to draw). The callbacks
+    # get the tree this run drew: what they say of it is what the user saw.
     replay_col.button("Replay from here", icon=":material/replay:", type="primary",
-                      width="stretch", on_click=_replay, args=(selected,))
+                      width="stretch", on_click=_replay, args=(graph, tree, selected))
     resume_col.button("Resume the head", icon=":material/resume:", width="stretch",
-                      disabled=tree.head not in tree.paused, on_click=_resume_head)
+                      disabled=tree.head not in tree.paused, on_click=_resume_head,
+                      args=(graph, tree.thread_id))
 
     fields = state_fields(graph)
     values = resources.values_cache().get(source, tree, selected)
@@ -157,6 +145,41 @@ with right:
                      help="The edit acts as if this node had written it; what runs next follows "
                      "from that node's edges.")
         st.form_submit_button("Fork with edit", icon=":material/call_split:", on_click=_fork,
-                              args=(selected, fields, values, default_node))
-source.close()
-context.close()
+                              args=(graph, tree, selected, fields, values, default_node))
+
+
+@page_fragment
+def explorer(context: PageContext, namespace: str) -> None:
+    """The tree, the inspector and the actions: stepping, replaying or forking reruns only
+    this part of the page."""
+    graph = context.graph()
+    source = resources.own_source()
+    try:
+        tree = resources.tree_cache().get(source, context.thread_id, namespace)
+    except UnknownThread:
+        page, name, icon = where_runs_start()
+        st.info(f"Thread `{context.thread}` has no checkpoints yet: run a turn on the {name} "
+                "page.", icon=":material/info:")
+        st.page_link(page, label=f"Open {name}", icon=icon)
+        return
+    try:
+        selected = selected_checkpoint(tree)
+        show_flash()
+        stepper(tree, selected)
+        download_thread(resources.checkpoints_target(), context.thread_id, context.thread,
+                        key="history-download")
+        left, right = st.columns([1, 1])
+        with left:
+            tree_chart(source, tree, selected)
+        with right:
+            inspector(source, tree, selected)
+            if namespace:
+                st.caption("Replay and fork start from the root graph's checkpoints: pick "
+                           "(root graph) above to act on this thread.")
+            else:
+                _actions(graph, source, tree, selected)
+    finally:
+        source.close()
+
+
+explorer(context, namespace)

@@ -233,4 +233,3 @@ else:
                 st.error(f"Could not read {current['label']}: {exc}", icon=":material/error:")
         finally:
             source.close()
-context.close()

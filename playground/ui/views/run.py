@@ -288,4 +288,3 @@ if app.has_messages:
     if said:
         stream(GraphRun(graph, thread_config, {"messages": [HumanMessage(said)]}, breakpoints,
                         limit), "Run")
-context.close()

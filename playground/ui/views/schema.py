@@ -114,8 +114,6 @@ def _act(action: str) -> None:
             _flash_step(resume_repaired(ctx.agent(NEW), thread))
     except MigrationRefused as exc:
         flash("error", f"Not repaired, nothing was changed: {exc}")
-    finally:
-        ctx.close()
 
 
 graph_new = context.agent(NEW)
@@ -244,4 +242,3 @@ with st.container(border=True):
         st.success(f"Resumed with the version schema and written: {stranded.outcome}",
                    icon=":material/check_circle:")
 
-context.close()

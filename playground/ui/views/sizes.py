@@ -257,4 +257,3 @@ st.caption(
     "checkpoint blob; PostgresSaver stores one blob per channel version instead, so its numbers "
     "differ."
 )
-context.close()

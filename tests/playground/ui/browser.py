@@ -26,7 +26,8 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-f
 IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
 # How a script run ends, as Streamlit's server reports it. A run cut short by st.rerun() is
 # followed by another run, so only these two mean the page is done.
-FINAL = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_WITH_COMPILE_ERROR}
+FINAL = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY,
+         ForwardMsg.FINISHED_WITH_COMPILE_ERROR}
 
 
 def chromium_missing() -> bool:
@@ -160,6 +161,15 @@ class Tab:
         listed.click()
         self._wait_for_run_after(before, f"choosing {option!r} in {label!r}")
         self.page.keyboard.press("Escape")  # close the list
+        return self
+
+    def type_into(self, label: str, text: str) -> Tab:
+        """Type into the text input labelled ``label``, press Enter, and wait for the run."""
+        before = self.runs
+        box = self.page.get_by_label(label, exact=True)
+        box.fill(text)
+        box.press("Enter")
+        self._wait_for_run_after(before, f"typing {text!r} into {label!r}")
         return self
 
     def say(self, text: str) -> Tab:

@@ -108,6 +108,17 @@ def test_inspect_upload_and_import_of_hostile_data_run_nothing(server, browser, 
     assert hostile_db.canaries(tmp_path) == []
 
 
+def test_a_click_in_the_agent_panel_runs_the_request_typed_above_it(server, browser):
+    # Run turn reruns only the panel below the Request box (a fragment): the browser still
+    # sends what the box holds.
+    tab = ShotTab(browser.new_context(), server).open("agent")
+    tab.type_into("Request", "set t3 priority to low").click("Run turn")
+
+    assert 'read t3 at "v1", proposed {"priority": "low"}' in tab.text()
+    tab.type_into("Request", "assign t2 to dara").click("Run turn")
+    assert "read t2" in tab.text() and '"assignee": "dara"' in tab.text()
+
+
 def test_two_browser_contexts_work_in_separate_workspaces(server, browser):
     first = ShotTab(browser.new_context(), server).open("agent")
     second = ShotTab(browser.new_context(), server).open("agent")
