@@ -1,8 +1,9 @@
 """One agent conversation (turn 1 + resume) through the playground vs bare LangGraph.
 
 Both sides use the same embedded ticket API, a SqliteSaver on a file and the same graph shape
-(read -> plan -> pause -> write). The baseline is written with LangGraph and httpx only: no
-TicketClient, no planner, no turn helpers. The ratio is the playground's overhead (goal <= 1.10x).
+(read -> plan -> pause -> write). The baseline is written with LangGraph and urllib3 only (the
+HTTP library TicketClient uses): no TicketClient, no planner, no turn helpers. The ratio is the
+playground's overhead (goal <= 1.10x).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import uuid
 from pathlib import Path
 from typing import TypedDict
 
-import httpx
+import urllib3
 from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.graph import END, START, StateGraph
 
@@ -34,20 +35,20 @@ class BareState(TypedDict, total=False):
     outcome: str
 
 
-def _bare_graph(http: httpx.Client, saver: SqliteSaver):
+def _bare_graph(http: urllib3.HTTPConnectionPool, saver: SqliteSaver):
     def read(state):
-        response = http.get(f"/tickets/{state['ticket_id']}")
+        response = http.request("GET", f"/tickets/{state['ticket_id']}")
         return {"etag": response.headers["etag"], "priority": response.json()["priority"]}
 
     def plan(state):
         return {"changes": {"priority": "high"}}
 
     def write(state):
-        response = http.patch(
-            f"/tickets/{state['ticket_id']}", json=state["changes"],
-            headers={"If-Match": state["etag"]},
+        response = http.request(
+            "PATCH", f"/tickets/{state['ticket_id']}", json=state["changes"],
+            headers={**http.headers, "If-Match": state["etag"]},
         )
-        return {"etag": response.headers.get("etag"), "outcome": str(response.status_code)}
+        return {"etag": response.headers.get("etag"), "outcome": str(response.status)}
 
     builder = StateGraph(BareState)
     builder.add_node("read", read)
@@ -68,7 +69,7 @@ def run(conversations: int = 60) -> dict:
         with (
             open_sqlite_saver(Path(tmp) / "ours.sqlite") as ours_saver,
             open_sqlite_saver(Path(tmp) / "bare.sqlite") as bare_saver,
-            httpx.Client(base_url=api.url, headers={"X-Tenant": tenant}) as http,
+            urllib3.connection_from_url(api.url, headers={"X-Tenant": tenant}) as http,
         ):
             client = TicketClient(api.url, tenant=tenant)
             ours = build_agent(client, ours_saver)
@@ -95,7 +96,7 @@ def run(conversations: int = 60) -> dict:
         "name": "agent conversation (turn 1 + resume), median",
         "ours": f"{ours_ms:.2f} ms",
         "baseline_value": f"{bare_ms:.2f} ms",
-        "baseline": "bare LangGraph + httpx, same graph, API and SqliteSaver file",
+        "baseline": "bare LangGraph + urllib3, same graph, API and SqliteSaver file",
         "ratio": round(ours_ms / bare_ms, 3),
         "goal": "<= 1.10x",
     }

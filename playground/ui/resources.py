@@ -172,7 +172,7 @@ def _agent(target: str, generation: int, api: str, tenant: str, actor: str, sche
 def client(tenant: str, actor: str) -> TicketClient:
     """The ticket API client of one workspace and actor, made once per server process.
 
-    Shared by every session and thread: httpx pools its connections behind a lock. Making a
+    Shared by every session and thread: its connection pool is thread-safe. Making a
     client and its TCP connection on every page run cost a few milliseconds of CPU per click.
     """
     key = (api_url(), tenant, actor)
