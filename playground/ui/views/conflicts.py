@@ -81,8 +81,6 @@ class _Places:
     cards: dict[str, DeltaGenerator]
     colleague: DeltaGenerator
     timeline: DeltaGenerator
-    race: DeltaGenerator
-    send_key: bool
 
 
 def _controls(ticket_id: str) -> tuple[_Places, tuple[str, str] | None]:
@@ -117,27 +115,11 @@ def _controls(ticket_id: str) -> tuple[_Places, tuple[str, str] | None]:
         st.caption("Reads the ticket fresh and changes its priority to a value no agent "
                    "proposes, between the agents' turns.")
 
-    timeline = st.container()
-
-    st.divider()
-    st.subheader(":material/call_split: Two resumes of one paused thread, at the same time")
-    st.caption(
-        f"Thread `{RACE_THREAD}` is emptied, runs turn 1 and pauses before write. Then two "
-        "Python threads call resume() on it at the same moment (a double click, or a retry "
-        "racing the first try). A barrier holds both PATCHes until both resumes are inside the "
-        "write, so they truly overlap."
-    )
-    key_col, race_col = st.columns([2, 2], vertical_alignment="center")
-    send_key = key_col.toggle("Send the Idempotency-Key (the agent always does)", value=True,
-                              key="race_send_key")
-    if race_col.button("Resume one paused thread twice at once", key="race",
-                       icon=":material/bolt:", width="stretch"):
-        action = ("race", "")
-    return _Places(cards, colleague, timeline, st.container(), send_key), action
+    return _Places(cards, colleague, st.container()), action
 
 
 def _act(context: PageContext, ticket_id: str, graphs: dict, thread_ids: dict[str, str],
-         action: tuple[str, str], send_key: bool) -> None:
+         action: tuple[str, str]) -> None:
     """Do what was clicked, and keep its outcome for the flash box."""
     kind, name = action
     if kind == "run":
@@ -147,23 +129,11 @@ def _act(context: PageContext, ticket_id: str, graphs: dict, thread_ids: dict[st
         done = resume_turn(graphs[name], thread_ids[name], context.client)
     elif kind == "replan":
         done = replan(graphs[name], thread_ids[name], first_request(name, ticket_id))
-    elif kind == "colleague":
+    else:  # colleague
         proposals = [graphs[n].get_state({"configurable": {"thread_id": thread_ids[n]}}).values
                      for n in THREADS]
         avoid = [str((v.get("changes") or {}).get("priority")) for v in proposals]
         done = colleague_edit(context.client_as(COLLEAGUE), ticket_id, avoid)
-    else:  # race
-        workspace = context.workspace
-        race = race_resumes(resources.api_url(), workspace.tenant, resources.saver(),
-                            resources.checkpoints_target(), thread_ids[RACE_THREAD], ticket_id,
-                            send_key=send_key)
-        st.session_state[RACE_KEY] = (workspace.room, race)
-        writes = len(race.new_writes)
-        flash("success" if race.forked else "info",
-              f"Two resumes at once: {len(race.branches)} branches from the paused checkpoint, "
-              f"{writes} write{'s' if writes != 1 else ''} in the API's history. The details "
-              "are below the timeline.")
-        return
     flash(done.kind, done.text)
 
 
@@ -271,18 +241,19 @@ def _race(race: RaceResult) -> None:
 
 @page_fragment
 def lab(context: PageContext, ticket_id: str) -> None:
-    """The agents, the colleague, the timeline and the race: a click here reruns only this.
+    """The agents, the colleague and the timeline: a click here reruns only this.
 
     Controls are drawn first and the click noted; then it is acted on; then everything it
     changed is drawn in the places the controls left.
     """
     workspace = context.workspace
     flash_box = st.container()
+    # The race's thread is on the timeline too: its two resumes are write attempts.
     thread_ids = {name: workspace.thread_id(name) for name in (*THREADS, RACE_THREAD)}
     graphs = {name: context.agent("etag", actor=agent_actor(name)) for name in THREADS}
     places, action = _controls(ticket_id)
     if action is not None:
-        _act(context, ticket_id, graphs, thread_ids, action, places.send_key)
+        _act(context, ticket_id, graphs, thread_ids, action)
     with flash_box:
         show_flash()
 
@@ -291,10 +262,40 @@ def lab(context: PageContext, ticket_id: str) -> None:
     history = context.client.history(ticket_id) if ticket.status == 200 else []
     with places.timeline:
         _timeline(write_timeline(graphs[THREADS[0]], thread_ids, ticket_id, history), ticket_id)
+
+
+@page_fragment
+def race_lab(context: PageContext, ticket_id: str) -> None:
+    """One paused thread resumed twice at the same moment, and what that did."""
+    workspace = context.workspace
+    st.divider()
+    st.subheader(":material/call_split: Two resumes of one paused thread, at the same time")
+    st.caption(
+        f"Thread `{RACE_THREAD}` is emptied, runs turn 1 and pauses before write. Then two "
+        "Python threads call resume() on it at the same moment (a double click, or a retry "
+        "racing the first try). A barrier holds both PATCHes until both resumes are inside the "
+        "write, so they truly overlap."
+    )
+    key_col, race_col = st.columns([2, 2], vertical_alignment="center")
+    send_key = key_col.toggle("Send the Idempotency-Key (the agent always does)", value=True,
+                              key="race_send_key")
+    if race_col.button("Resume one paused thread twice at once", key="race",
+                       icon=":material/bolt:", width="stretch"):
+        race = race_resumes(resources.api_url(), workspace.tenant, resources.saver(),
+                            resources.checkpoints_target(), workspace.thread_id(RACE_THREAD),
+                            ticket_id, send_key=send_key)
+        st.session_state[RACE_KEY] = (workspace.room, race)
+        writes = len(race.new_writes)
+        flash("success" if race.forked else "info",
+              f"Two resumes at once: {len(race.branches)} branches from the paused checkpoint, "
+              f"{writes} write{'s' if writes != 1 else ''} in the API's history. The details "
+              "are below the timeline.")
+        st.rerun()  # the whole page: the timeline above shows the race's writes too
     kept = st.session_state.get(RACE_KEY)
     if kept and kept[0] == workspace.room:
-        with places.race:
-            _race(kept[1])
+        _race(kept[1])
 
 
+# Two fragments: a click in the lab does not redraw the race, which it cannot change.
 lab(context, ticket_id)
+race_lab(context, ticket_id)

@@ -50,6 +50,9 @@ def test_full_workshop_path_in_chromium(server, browser, shots):
     assert "412" in tab.text()
     assert "changed t7 after the agent read it" in tab.text()
     tab.shot("conflicts")
+    tab.click("Resume one paused thread twice at once")  # its own fragment, then the page
+    assert "2 branches from the paused checkpoint" in tab.text()
+    assert "agent conflict-race" in tab.text()  # its writes are on the timeline above
 
     tab.open("history")
     before = tab.checkpoints()
