@@ -15,6 +15,7 @@ from pathlib import Path
 from bench import (
     api_throughput,
     decode_cost,
+    element_cost,
     engine_scale,
     graph_run,
     load,
@@ -99,6 +100,7 @@ def main() -> int:
         ("safe decoder vs JsonPlusSerializer", decode_cost.run),
         ("History page rerun", page_rerun.run),
         ("your graph through the playground", graph_run.run),
+        ("what a Streamlit run costs", element_cost.run),
         ("a room in Streamlit's protocol", room.run),
         ("30 attendees at once (engine only)", load.run),
         ("30 attendees at once, Postgres", _load_on_postgres),

@@ -1,0 +1,104 @@
+"""What a Streamlit script run costs the server before the page does any work of its own.
+
+Two throwaway one-button apps under ``streamlit run`` with the flags ``playground run`` uses:
+one draws nothing else, one draws 200 ``st.markdown`` lines. One protocol tab clicks the button
+100 times on each; the server's CPU per click (from /proc) gives the fixed cost of a run and the
+cost of one element (the script's call, its ForwardMsg, the event loop sending it). A page's
+clicks cost at least runs x fixed + elements x per-element, on the one interpreter lock every
+session of a server shares: that is the floor under the room rows.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+from bench.room import StreamlitTab, _cpu_seconds
+
+ELEMENTS = 200
+CLICKS = 100
+_APP = '''import os
+import streamlit as st
+
+st.button("Go")
+for i in range(int(os.environ["ELEMENTS"])):
+    st.markdown(f"line {i}")
+'''
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _cpu_ms_per_click(script: Path, elements: int) -> float:
+    port = _free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", str(script), "--server.port", str(port),
+         "--server.address", "127.0.0.1", "--server.headless", "true",
+         "--server.fileWatcherType", "none", "--runner.postScriptGC", "false",
+         "--browser.gatherUsageStats", "false"],
+        env=dict(os.environ, ELEMENTS=str(elements)),
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2):
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError("streamlit did not come up") from None
+                time.sleep(0.3)
+
+        async def clicks() -> float:
+            tab = StreamlitTab(url, "element-cost")
+            await tab.connect()
+            await tab.open("")
+            for _ in range(10):  # warm: imports, bytecode, caches
+                await tab.click("Go")
+            before = _cpu_seconds(server.pid)
+            for _ in range(CLICKS):
+                await tab.click("Go")
+            spent = _cpu_seconds(server.pid) - before
+            await tab.close()
+            return spent * 1000 / CLICKS
+
+        return asyncio.run(clicks())
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def run() -> dict:
+    """Two rows: the fixed cost of a run, and the cost of one element."""
+    with tempfile.TemporaryDirectory() as tmp:
+        script = Path(tmp) / "app.py"
+        script.write_text(_APP)
+        empty = _cpu_ms_per_click(script, 0)
+        full = _cpu_ms_per_click(script, ELEMENTS)
+    per_element = (full - empty) / ELEMENTS
+    return {"rows": [
+        {"name": "Streamlit run of a one-button page, server CPU per click",
+         "ours": f"{empty:.1f} ms", "baseline_value": f"{full:.1f} ms",
+         "baseline": f"the same page with {ELEMENTS} st.markdown lines, same server flags",
+         "ratio": round(empty / full, 3), "goal": "report"},
+        {"name": "one element (st.markdown) in a run, server CPU", "ours": f"{per_element:.3f} ms",
+         "baseline_value": f"{empty:.1f} ms",
+         "baseline": "the fixed cost of a run, measured beside it",
+         "ratio": round(per_element / empty, 3), "goal": "report"},
+    ]}
+
+
+if __name__ == "__main__":
+    for row in run()["rows"]:
+        print(row)
