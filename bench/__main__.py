@@ -75,16 +75,33 @@ BOUNDS = """## What bounds a room
 The room rows come from `bench/room.py`: tabs speaking Streamlit's websocket protocol, all
 clicking at once, timed from the message to the run's `script_finished`. Their "server CPU"
 is the CPU the playground's processes (the Streamlit server, its ticket API, the replicas)
-spent per action. A Streamlit server runs every session's script in a thread of one Python
-process, so the runs of a burst share one GIL: a burst of N clicks cannot finish before about
-N x (server CPU per action) of one core, whatever the other core does; the ticket API, a
-process of its own, uses the other core. That product is the bound of the single-server rows
-(30 x 36 ms is about 1.1 s for Run turn; the p95 stays under it because part of each action's
-CPU is the API's, on the other core). Replicas split the GIL, but on this 2-core machine the
-replicas, the API, PostgreSQL, nginx and the load driver share the same two cores, so 100
-sessions across 3 replicas are bound by the machine's CPU, not by any one process: about
-100 x 35-65 ms of CPU per action over 2 cores, 2-3 s. The database is not the bound: 0 errors
-and the pool is never exhausted (each page borrows a connection per query).
+spent per action.
+
+One server: every session's script runs in a thread of one Python process, so a burst of N
+clicks shares one interpreter lock and cannot finish before about N x (the Streamlit process's
+CPU per action) of one core; the ticket API, a process of its own, uses the other core. That is
+the bound of the 30-session rows, and p50 sits close to p95 because the runs of a burst share
+the lock until they all end. The CPU of an action has three parts:
+- Streamlit's own cost of a script run and of each element it sends (the "Streamlit run" and
+  "one element" rows: a fixed few milliseconds per run, about 0.1 ms per element, a third of it on
+  the event loop that sends the element). A click inside an `st.fragment` reruns and resends
+  only that fragment: the Agent panel, the Conflicts lab (its race is a fragment of its own) and
+  the History explorer are fragments, so the sidebar, the navigation and the page's header are
+  not redrawn by a click.
+- LangGraph's own run (`invoke`, `update_state`, `get_state`: the turn-overhead row's bare
+  LangGraph side), a few milliseconds per turn.
+- The ticket API calls (about 0.3 ms of client CPU each with urllib3; httpx took 0.77 ms).
+
+Run turn costs the Streamlit process about 20-25 ms, a Conflicts click 25-35 ms, Replay and
+Fork with edit 30-42 ms (Fork is update_state plus a run plus reading the new branch back, then
+the explorer with its form of one input per state key): 30 x 35 ms is about 1.05 s, which is
+where Fork's p95 lands. The rows vary by 10-25% between runs on this machine.
+
+Replicas split the lock, but on this 2-core machine the replicas, the API, PostgreSQL, nginx and
+the load driver share the same two cores: 100 sessions x 25-45 ms of CPU per action over 2
+cores is 1.3-2.3 s before any waiting, so the 100-session rows are bound by the machine's CPU,
+not by one process. The database is not the bound: 0 errors, and the pool is never exhausted
+(each page borrows a connection per query).
 """
 
 
