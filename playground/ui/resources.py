@@ -30,13 +30,13 @@ _LOCK = threading.Lock()
 _APPS: dict[AppChoice, dict[str, App]] = {}
 _AGENTS: dict[tuple, object] = {}
 _CLIENTS: dict[tuple, TicketClient] = {}
-_MAX_AGENTS = 512  # also the bound of _CLIENTS: a few per room, for hundreds of rooms
+_MAX_CACHED = 512  # agents and clients each: a few per room, for hundreds of rooms
 
 
 def _keep(cache: dict, key: tuple, value):
     """Put ``value`` in a bounded process-wide cache; the oldest entries go first."""
     with _LOCK:
-        while len(cache) >= _MAX_AGENTS:
+        while len(cache) >= _MAX_CACHED:
             cache.pop(next(iter(cache)))
         return cache.setdefault(key, value)
 
