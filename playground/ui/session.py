@@ -84,6 +84,17 @@ def show_flash() -> None:
         getattr(st, kind if kind in ("success", "error", "warning") else "info")(text)
 
 
+def no_checkpoints_yet(thread: str, then: str = "") -> None:
+    """Say that ``thread`` has no checkpoints yet, with a link to the page where runs start.
+
+    ``then`` ends the sentence (", then come back to see its bytes").
+    """
+    page, name, icon = where_runs_start()
+    st.info(f"Thread `{thread}` has no checkpoints yet: run a turn on the {name} page{then}.",
+            icon=":material/info:")
+    st.page_link(page, label=f"Open {name}", icon=icon)
+
+
 def where_runs_start() -> tuple[str, str, str]:
     """(page file, page name, icon) of the page where this app's runs start: the ticket agent's
     Agent lesson, or Run for any other graph."""

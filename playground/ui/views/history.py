@@ -30,10 +30,10 @@ from playground.ui.components.checkpoints import (
 from playground.ui.session import (
     PageContext,
     flash,
+    no_checkpoints_yet,
     page_context,
     page_fragment,
     show_flash,
-    where_runs_start,
 )
 
 context = page_context()
@@ -157,10 +157,7 @@ def explorer(context: PageContext, namespace: str) -> None:
     try:
         tree = resources.tree_cache().get(source, context.thread_id, namespace)
     except UnknownThread:
-        page, name, icon = where_runs_start()
-        st.info(f"Thread `{context.thread}` has no checkpoints yet: run a turn on the {name} "
-                "page.", icon=":material/info:")
-        st.page_link(page, label=f"Open {name}", icon=icon)
+        no_checkpoints_yet(context.thread)
         return
     try:
         selected = selected_checkpoint(tree)

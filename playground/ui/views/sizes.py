@@ -20,7 +20,7 @@ from playground.timetravel.prune import PruneRefused, PruneReport, prune_keep_la
 from playground.timetravel.sizes import SizeReport, size_report
 from playground.timetravel.source import open_source
 from playground.ui import resources
-from playground.ui.session import page_context, where_runs_start
+from playground.ui.session import no_checkpoints_yet, page_context
 
 COMPARE_KEY = "sizes-compare"
 PRUNED_KEY = "sizes-pruned"
@@ -75,10 +75,7 @@ def thread_section() -> None:
     try:
         report = size_report(context.thread_id, source.records(context.thread_id))
     except UnknownThread:
-        page, name, icon = where_runs_start()
-        st.info(f"Thread `{context.thread}` has no checkpoints yet: run a turn on the {name} "
-                "page, then come back to see its bytes.", icon=":material/info:")
-        st.page_link(page, label=f"Open {name}", icon=icon)
+        no_checkpoints_yet(context.thread, ", then come back to see its bytes")
         return
     finally:
         source.close()
