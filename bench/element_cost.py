@@ -1,6 +1,7 @@
 """What a Streamlit script run costs the server before the page does any work of its own.
 
-Two throwaway one-button apps under ``streamlit run`` with the flags ``playground run`` uses:
+Two throwaway one-button apps under ``streamlit run`` with the flags ``playground run`` uses
+(``STREAMLIT_FLAGS``):
 one draws nothing else, one draws 200 ``st.markdown`` lines. One protocol tab clicks the button
 100 times on each; the server's CPU per click (from /proc) gives the fixed cost of a run and the
 cost of one element (the script's call, its ForwardMsg, the event loop sending it). A page's
@@ -12,15 +13,14 @@ from __future__ import annotations
 
 import asyncio
 import os
-import socket
 import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
 from pathlib import Path
 
-from bench.room import StreamlitTab, _cpu_seconds
+from bench.room import StreamlitTab, cpu_seconds
+from deploy.workshop import free_port, stop_process, wait_until_up
+from playground.ui.server import STREAMLIT_FLAGS
 
 ELEMENTS = 200
 CLICKS = 100
@@ -33,32 +33,16 @@ for i in range(int(os.environ["ELEMENTS"])):
 '''
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def _cpu_ms_per_click(script: Path, elements: int) -> float:
-    port = _free_port()
+    port = free_port()
     server = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", str(script), "--server.port", str(port),
-         "--server.address", "127.0.0.1", "--server.headless", "true",
-         "--server.fileWatcherType", "none", "--runner.postScriptGC", "false",
-         "--browser.gatherUsageStats", "false"],
-        env=dict(os.environ, ELEMENTS=str(elements)),
+         "--server.address", "127.0.0.1", *STREAMLIT_FLAGS],
+        env=dict(os.environ, ELEMENTS=str(elements)), start_new_session=True,
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         url = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2):
-                    break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise RuntimeError("streamlit did not come up") from None
-                time.sleep(0.3)
+        wait_until_up(f"{url}/_stcore/health", server, "streamlit")
 
         async def clicks() -> float:
             tab = StreamlitTab(url, "element-cost")
@@ -66,17 +50,16 @@ def _cpu_ms_per_click(script: Path, elements: int) -> float:
             await tab.open("")
             for _ in range(10):  # warm: imports, bytecode, caches
                 await tab.click("Go")
-            before = _cpu_seconds(server.pid)
+            before = cpu_seconds(server.pid)
             for _ in range(CLICKS):
                 await tab.click("Go")
-            spent = _cpu_seconds(server.pid) - before
+            spent = cpu_seconds(server.pid) - before
             await tab.close()
             return spent * 1000 / CLICKS
 
         return asyncio.run(clicks())
     finally:
-        server.terminate()
-        server.wait(timeout=30)
+        stop_process(server)
 
 
 def run() -> dict:

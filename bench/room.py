@@ -30,9 +30,7 @@ import argparse
 import asyncio
 import os
 import secrets
-import signal
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -44,6 +42,8 @@ import websockets
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+from deploy.workshop import start_playground, stop_process
 
 DONE = (ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY)
 CUT_SHORT = ForwardMsg.FINISHED_EARLY_FOR_RERUN
@@ -272,7 +272,7 @@ def _tree(pid: int) -> list[int]:
     return found
 
 
-def _cpu_seconds(pid: int) -> float:
+def cpu_seconds(pid: int) -> float:
     """User + system CPU seconds of a process tree, from /proc."""
     ticks = 0
     for member in _tree(pid):
@@ -312,10 +312,10 @@ async def walk_room(url: str, sessions: int, server_pids: tuple[int, ...] = (),
     alive = list(tabs)
     try:
         for index, (action, page, label, expect, typed) in enumerate(PATH, 1):
-            before = sum(map(_cpu_seconds, server_pids))
+            before = sum(map(cpu_seconds, server_pids))
             results = await asyncio.gather(
                 *(_act(tab, page, label, expect, typed) for tab in alive), return_exceptions=True)
-            timings.cpu[action] = sum(map(_cpu_seconds, server_pids)) - before
+            timings.cpu[action] = sum(map(cpu_seconds, server_pids)) - before
             for tab, result in zip(list(alive), results, strict=True):
                 if isinstance(result, BaseException):
                     timings.errors.setdefault(action, []).append(f"{type(result).__name__}: "
@@ -330,44 +330,13 @@ async def walk_room(url: str, sessions: int, server_pids: tuple[int, ...] = (),
     return timings
 
 
-def start_server(home: Path, *args: str) -> tuple[str, subprocess.Popen]:
-    """``playground run`` on a free port as users start it; (URL, process)."""
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    env = dict(os.environ, PLAYGROUND_CHECKPOINTS=str(home / "checkpoints.sqlite"),
-               PLAYGROUND_TICKETS_DB=str(home / "tickets.sqlite"))
-    process = subprocess.Popen(
-        [sys.executable, "-m", "playground.cli", "run", "--port", str(port), *args],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2):
-                return url, process
-        except OSError:
-            if time.monotonic() > deadline or process.poll() is not None:
-                os.killpg(process.pid, signal.SIGKILL)
-                raise RuntimeError("playground run did not come up") from None
-            time.sleep(0.3)
-
-
-def stop_server(process: subprocess.Popen) -> None:
-    """Stop a server started by :func:`start_server`."""
-    os.killpg(process.pid, signal.SIGTERM)
-    process.wait(timeout=30)
-
-
 def measure(counts: list[int], url: str | None = None, *server_args: str) -> dict[int, Timings]:
     """Walk rooms of each size in ``counts`` on one server (a fresh one, unless ``url``)."""
     results = {}
     with tempfile.TemporaryDirectory() as tmp:
         process = None
         if url is None:
-            url, process = start_server(Path(tmp), *server_args)
+            url, process = start_playground(Path(tmp), *server_args)
         try:
             asyncio.run(walk_room(url, 1))  # a warm server: the first run imports everything
             for count in counts:
@@ -380,7 +349,7 @@ def measure(counts: list[int], url: str | None = None, *server_args: str) -> dic
                 print(file=sys.stderr)
         finally:
             if process is not None:
-                stop_server(process)
+                stop_process(process)
     return results
 
 
@@ -449,7 +418,7 @@ def run(counts: tuple[int, ...] = (1, 10, 30), replicas: int = 3, room_of: int =
     PostgreSQL and nginx)."""
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        url, process = start_server(Path(tmp))
+        url, process = start_playground(Path(tmp))
         try:
             asyncio.run(walk_room(url, 1))  # warm: the first run imports everything
             results = {}
@@ -465,7 +434,7 @@ def run(counts: tuple[int, ...] = (1, 10, 30), replicas: int = 3, room_of: int =
                 "baseline": "the protocol-level tab, same server",
                 "ratio": round(browser / alone, 2), "goal": "report"})
         finally:
-            stop_server(process)
+            stop_process(process)
     rows += _replica_rows(replicas, room_of)
     return {"rows": rows}
 

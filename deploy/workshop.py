@@ -126,7 +126,8 @@ def _spawn(argv: list[str], env: dict[str, str], log: Path) -> subprocess.Popen:
                             start_new_session=True)
 
 
-def _stop(process: subprocess.Popen) -> None:
+def stop_process(process: subprocess.Popen) -> None:
+    """Stop a process started in its own group (SIGTERM to the group, SIGKILL after 20 s)."""
     if process.poll() is None:
         os.killpg(process.pid, signal.SIGTERM)
         try:
@@ -134,6 +135,28 @@ def _stop(process: subprocess.Popen) -> None:
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait(timeout=10)
+
+
+def start_playground(home: Path, *args: str) -> tuple[str, subprocess.Popen]:
+    """``playground run ARGS`` on a free loopback port, as a user starts it: its checkpoint
+    and ticket files and its log (``playground.log``) under ``home``. Returns (URL, process);
+    :func:`stop_process` stops it with its children.
+
+    Raises:
+        WorkshopError: it exited or did not answer in time (its log says why).
+    """
+    port = free_port()
+    env = dict(os.environ, PLAYGROUND_CHECKPOINTS=str(home / "checkpoints.sqlite"),
+               PLAYGROUND_TICKETS_DB=str(home / "tickets.sqlite"))
+    process = _spawn([sys.executable, "-m", "playground.cli", "run", "--port", str(port), *args],
+                     env, home / "playground.log")
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_up(f"{url}/_stcore/health", process, f"playground run (log: {home})")
+    except BaseException:
+        stop_process(process)
+        raise
+    return url, process
 
 
 @contextmanager
@@ -157,7 +180,7 @@ def start_room(replicas: int = 3, port: int = 8500, host: str = "127.0.0.1",
         api_port = free_port()
         api = _spawn([sys.executable, "-m", "ticket_api.server", "--port", str(api_port),
                       "--db", database, "--log-level", "warning"], env, home / "api.log")
-        stack.callback(_stop, api)
+        stack.callback(stop_process, api)
         api_url = f"http://127.0.0.1:{api_port}"
         wait_until_up(f"{api_url}/health", api, "the ticket API")
         room = Room("", api_url, database, api.pid)
@@ -166,14 +189,14 @@ def start_room(replicas: int = 3, port: int = 8500, host: str = "127.0.0.1",
             process = _spawn([sys.executable, "-m", "playground.cli", "run", "--port",
                               str(replica_port), "--database", database, "--api-url", api_url],
                              env, home / f"replica-{index + 1}.log")
-            stack.callback(_stop, process)
+            stack.callback(stop_process, process)
             room.replicas.append(Replica(replica_port, process))
         for index, replica in enumerate(room.replicas, 1):
             wait_until_up(f"{replica.url}/_stcore/health", replica.process, f"replica {index}")
         config = home / "nginx.conf"
         config.write_text(nginx_config(home, host, port, [r.port for r in room.replicas]))
         proxy = _spawn([nginx, "-p", str(home), "-c", str(config)], env, home / "nginx.out")
-        stack.callback(_stop, proxy)
+        stack.callback(stop_process, proxy)
         room.url = f"http://{'127.0.0.1' if host == '0.0.0.0' else host}:{port}"
         wait_until_up(f"{room.url}/_stcore/health", proxy, "nginx")
         yield room

@@ -18,6 +18,19 @@ from playground.agent.ticket_service import DEFAULT_TICKETS_DB
 from playground.timetravel.source import is_postgres_url
 
 APP = Path(__file__).parent / "app.py"
+# How the server runs Streamlit, whatever the page (bench/element_cost.py measures with them).
+STREAMLIT_FLAGS = (
+    "--server.headless", "true",
+    "--browser.gatherUsageStats", "false",
+    # No source watcher: after every script run it walks all of sys.modules on the event loop
+    # (a third of the server's CPU with 10 sessions, and the loop that sends every page stalls
+    # meanwhile). A graph's author reloads with the Run page's Reload graph.
+    "--server.fileWatcherType", "none",
+    # No full garbage collection after every script run: with LangGraph, pandas and Arrow
+    # loaded it takes ~100 ms holding the GIL, and the run's script_finished waits behind it
+    # (the "87 ms inside a warm Run turn"). Python's own collector still runs.
+    "--runner.postScriptGC", "false",
+)
 API_STARTUP_S = 30
 
 
@@ -81,18 +94,9 @@ def serve(
         sys.executable, "-m", "streamlit", "run", str(APP),
         "--server.address", host,
         "--server.port", str(port),
-        "--server.headless", "true",
-        "--browser.gatherUsageStats", "false",
         # A workshop tool, not an app to deploy: no "Deploy" button in the toolbar.
         "--client.toolbarMode", "minimal",
-        # No source watcher: after every script run it walks all of sys.modules on the event
-        # loop (a third of the server's CPU with 10 sessions, and the loop that sends every
-        # page stalls meanwhile). A graph's author reloads with the Run page's Reload graph.
-        "--server.fileWatcherType", "none",
-        # No full garbage collection after every script run: with LangGraph, pandas and Arrow
-        # loaded it takes ~100 ms holding the GIL, and the run's script_finished waits behind
-        # it (the "87 ms inside a warm Run turn"). Python's own collector still runs.
-        "--runner.postScriptGC", "false",
+        *STREAMLIT_FLAGS,
     ]
     print(f"playground on http://{host}:{port} (Ctrl+C stops it)", flush=True)
     streamlit = subprocess.Popen(argv, env=env)

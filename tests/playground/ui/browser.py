@@ -3,14 +3,8 @@ and a tab that clicks Streamlit buttons by their exact label and waits for the r
 
 from __future__ import annotations
 
-import os
 import re
-import signal
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -19,13 +13,15 @@ import pytest
 from google.protobuf.message import DecodeError
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
+from deploy.workshop import start_playground, stop_process
+
 CHROMIUM = "/usr/bin/chromium"
 # Never `playwright install`: Debian's chromium, with the flags this sandbox needs (DESIGN.md).
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
 # How a script run ends, as Streamlit's server reports it. A run cut short by st.rerun() is
-# followed by another run, so only these two mean the page is done.
+# followed by another run, so only these mean the page is done (a fragment's run included).
 FINAL = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY,
          ForwardMsg.FINISHED_WITH_COMPILE_ERROR}
 
@@ -35,49 +31,16 @@ def chromium_missing() -> bool:
     return not Path(CHROMIUM).exists()
 
 
-def free_port() -> int:
-    """A loopback port nobody listens on right now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def wait_until_up(url: str, process: subprocess.Popen, seconds: float = 60) -> None:
-    """Poll ``url`` until it answers 200; fail the test if the process dies or time runs out."""
-    deadline = time.monotonic() + seconds
-    while True:
-        try:
-            with urllib.request.urlopen(url, timeout=2) as answer:
-                if answer.status == 200:
-                    return
-        except OSError:
-            if time.monotonic() > deadline or process.poll() is not None:
-                pytest.fail(f"{url} did not come up")
-            time.sleep(0.3)
-
-
 @contextmanager
 def playground_server(home: Path, *args: str) -> Iterator[str]:
     """``playground run ARGS`` on a free port, in its own process as a user starts it, with its
-    own checkpoint and ticket files under ``home``; yields its URL and stops it afterwards."""
-    port = free_port()
-    env = dict(os.environ, PLAYGROUND_CHECKPOINTS=str(home / "checkpoints.sqlite"),
-               PLAYGROUND_TICKETS_DB=str(home / "tickets.sqlite"))
-    process = subprocess.Popen(
-        [sys.executable, "-m", "playground.cli", "run", "--port", str(port), *args],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_up(f"{url}/_stcore/health", process)
-    except BaseException:
-        os.killpg(process.pid, signal.SIGKILL)
-        raise
+    own checkpoint and ticket files (and its log) under ``home``; yields its URL and stops it
+    afterwards."""
+    url, process = start_playground(home, *args)
     try:
         yield url
     finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=20)
+        stop_process(process)
 
 
 class Tab:

@@ -14,12 +14,8 @@ import uuid
 
 import pytest
 
-from tests.playground.ui.browser import (
-    Tab,
-    chromium_missing,
-    free_port,
-    wait_until_up,
-)
+from deploy.workshop import free_port, wait_until_up
+from tests.playground.ui.browser import Tab, chromium_missing
 
 URL = os.environ.get("PLAYGROUND_TEST_DATABASE_URL")
 pytestmark = [
@@ -38,7 +34,7 @@ def replicas():
         process = subprocess.Popen(argv, env=dict(os.environ, **env), start_new_session=True,
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         processes.append(process)
-        wait_until_up(health, process)
+        wait_until_up(health, process, " ".join(argv[2:4]))
 
     api_port = free_port()
     api = f"http://127.0.0.1:{api_port}"

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
-from tests.playground.ui.browser import free_port, wait_until_up
+from deploy.workshop import start_playground
 
 
 def _children(pid: int) -> list[int]:
@@ -29,14 +28,8 @@ def _alive(pid: int) -> bool:
 
 
 def test_sigterm_stops_streamlit_and_the_ticket_api_with_the_server(tmp_path):
-    port = free_port()
-    env = dict(os.environ, PLAYGROUND_CHECKPOINTS=str(tmp_path / "checkpoints.sqlite"),
-               PLAYGROUND_TICKETS_DB=str(tmp_path / "tickets.sqlite"))
-    server = subprocess.Popen(
-        [sys.executable, "-m", "playground.cli", "run", "--port", str(port)], env=env,
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    _, server = start_playground(tmp_path)
     try:
-        wait_until_up(f"http://127.0.0.1:{port}/_stcore/health", server)
         children = _children(server.pid)
         assert len(children) == 2  # Streamlit and the ticket API
 
@@ -47,5 +40,6 @@ def test_sigterm_stops_streamlit_and_the_ticket_api_with_the_server(tmp_path):
             time.sleep(0.1)
         assert [child for child in children if _alive(child)] == []
     finally:
-        if server.poll() is None:
+        # The whole group: it also holds any child the server failed to stop.
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(server.pid, signal.SIGKILL)
