@@ -7,6 +7,7 @@ imports whatever a checkpoint names.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sqlite3
 from collections.abc import Iterator
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING
 from playground.timetravel.source import is_postgres_url
 
 if TYPE_CHECKING:  # imported where a saver is made: the CLI's read-only commands need neither
+    from langgraph.checkpoint.base import BaseCheckpointSaver
     from langgraph.checkpoint.serde.base import SerializerProtocol
     from langgraph.checkpoint.sqlite import SqliteSaver
 
@@ -78,22 +80,28 @@ def open_sqlite_saver(
         conn.close()
 
 
+def postgres_pool_kwargs() -> dict:
+    """Connection options every checkpoint pool uses, sync or async.
+
+    PostgresSaver needs autocommit and dict rows; prepared statements break behind poolers.
+    """
+    from psycopg.rows import dict_row
+
+    return {"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row}
+
+
 def postgres_saver(url: str, max_size: int = 10, serde: SerializerProtocol | None = None):
     """A PostgresSaver on a connection pool (the official saver; tables set up if missing).
 
     One pool per process serves every session and thread; ``close_postgres_saver`` closes it.
     """
     from langgraph.checkpoint.postgres import PostgresSaver
-    from psycopg.rows import dict_row
     from psycopg_pool import ConnectionPool
 
     from playground.serde import graph_serde
 
-    # PostgresSaver needs autocommit and dict rows; prepared statements break behind poolers.
-    pool = ConnectionPool(
-        url, min_size=1, max_size=max_size, open=True,
-        kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row},
-    )
+    pool = ConnectionPool(url, min_size=1, max_size=max_size, open=True,
+                          kwargs=postgres_pool_kwargs())
     saver = PostgresSaver(pool, serde=serde or graph_serde())
     with pool.connection() as conn:
         setup_postgres_tables(conn)
@@ -157,3 +165,125 @@ def open_saver(
     else:
         with open_sqlite_saver(target, serde) as saver:
             yield saver
+
+
+# -- the async savers graphs run on (opened on the process's event loop) ----------------------
+
+
+async def open_async_saver(
+    target: str | Path, serde: SerializerProtocol | None = None, max_size: int = 10
+) -> BaseCheckpointSaver:
+    """The async saver for a checkpoint target, tables set up: ``AsyncSqliteSaver`` on a file
+    (on aiosqlite), or ``AsyncPostgresSaver`` on an async pool.
+
+    Await it on the loop that will use it (``playground.runtime.loop``): both savers bind to
+    the running loop. The tables are the ones the sync savers write, so a stock
+    ``SqliteSaver`` or ``PostgresSaver``, and the engine, read every thread it writes.
+    """
+    from playground.serde import graph_serde
+
+    serde = serde or graph_serde()
+    if is_postgres_url(target):
+        import asyncio
+
+        import psycopg
+        from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
+        from psycopg_pool import AsyncConnectionPool
+
+        def setup() -> None:
+            with psycopg.connect(str(target), **postgres_pool_kwargs()) as conn:
+                setup_postgres_tables(conn)
+
+        # The migrations take a lock by polling (setup_postgres_tables): not on the loop.
+        await asyncio.to_thread(setup)
+        pool = AsyncConnectionPool(str(target), min_size=1, max_size=max_size, open=False,
+                                   kwargs=postgres_pool_kwargs())
+        await pool.open()
+        return AsyncPostgresSaver(pool, serde=serde)
+    import aiosqlite
+    from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+
+    path = Path(target)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # One connection for every session: AsyncSqliteSaver serializes its calls with its lock.
+    conn = await aiosqlite.connect(str(path), timeout=sqlite_timeout())
+    saver = AsyncSqliteSaver(conn, serde=serde)
+    await saver.setup()
+    return saver
+
+
+async def close_async_saver(saver: BaseCheckpointSaver) -> None:
+    """Close what :func:`open_async_saver` opened (its connection or its pool)."""
+    await saver.conn.close()
+
+
+def has_async_api(saver: BaseCheckpointSaver) -> bool:
+    """Whether a saver implements LangGraph's async methods itself (SqliteSaver and
+    PostgresSaver raise NotImplementedError there; their async twins and InMemorySaver don't)."""
+    from langgraph.checkpoint.base import BaseCheckpointSaver
+    from langgraph.checkpoint.postgres import PostgresSaver
+    from langgraph.checkpoint.sqlite import SqliteSaver
+
+    own = type(saver).aget_tuple
+    return own is not BaseCheckpointSaver.aget_tuple and not isinstance(
+        saver, (SqliteSaver, PostgresSaver))
+
+
+def threaded(saver: BaseCheckpointSaver) -> BaseCheckpointSaver:
+    """A saver with the async API over a sync-only one, each call run in a worker thread.
+
+    For a graph compiled on a stock ``SqliteSaver`` or ``PostgresSaver`` (a script, a test, the
+    CLI) that the playground drives through ``astream``. The data and the tables are the
+    sync saver's own; this only moves its calls off the event loop.
+    """
+    from langgraph.checkpoint.base import BaseCheckpointSaver
+
+    class Threaded(BaseCheckpointSaver):
+        def __init__(self) -> None:
+            super().__init__(serde=saver.serde)
+            self.inner = saver
+
+        def get_tuple(self, config):
+            return saver.get_tuple(config)
+
+        def list(self, config, **kwargs):
+            return saver.list(config, **kwargs)
+
+        def put(self, config, checkpoint, metadata, new_versions):
+            return saver.put(config, checkpoint, metadata, new_versions)
+
+        def put_writes(self, config, writes, task_id, task_path=""):
+            return saver.put_writes(config, writes, task_id, task_path)
+
+        def delete_thread(self, thread_id):
+            return saver.delete_thread(thread_id)
+
+        def get_next_version(self, current, channel):
+            return saver.get_next_version(current, channel)
+
+        def get_delta_channel_history(self, *, config, channels):
+            return saver.get_delta_channel_history(config=config, channels=channels)
+
+        async def aget_tuple(self, config):
+            return await asyncio.to_thread(saver.get_tuple, config)
+
+        async def alist(self, config, **kwargs):
+            # Materialized first: a sync saver holds its lock while its list() is open.
+            for item in await asyncio.to_thread(lambda: list(saver.list(config, **kwargs))):
+                yield item
+
+        async def aput(self, config, checkpoint, metadata, new_versions):
+            return await asyncio.to_thread(saver.put, config, checkpoint, metadata,
+                                           new_versions)
+
+        async def aput_writes(self, config, writes, task_id, task_path=""):
+            return await asyncio.to_thread(saver.put_writes, config, writes, task_id, task_path)
+
+        async def adelete_thread(self, thread_id):
+            return await asyncio.to_thread(saver.delete_thread, thread_id)
+
+        async def aget_delta_channel_history(self, *, config, channels):
+            return await asyncio.to_thread(
+                lambda: saver.get_delta_channel_history(config=config, channels=channels))
+
+    return Threaded()

@@ -3,7 +3,9 @@
 A spec is ``PATH.py:ATTR`` (a file; any spec with ``/`` or ending in ``.py`` before the colon) or
 ``package.module:ATTR`` (importable from ``sys.path``). ATTR names a compiled graph, an
 uncompiled ``StateGraph`` (compiled here), or a factory that returns either; a factory gets a
-``RunnableConfig``, as LangGraph's own server calls it, and is called once per process.
+``RunnableConfig``, as LangGraph's own server calls it, and is called once per process. A
+factory may be ``async def`` (awaited on the process's event loop) or return a context manager,
+sync or async (entered, and held open until the graph is reloaded).
 
 Specs come only from the command line or ``langgraph.json``, never from a browser: loading one
 runs the user's code, which is the point, and is why nothing else may name one.
@@ -199,9 +201,50 @@ def _wants_config(factory: Any, spec: GraphSpec) -> bool:
                                  or "RunnableConfig" in str(positional[0].annotation))
 
 
+# Context managers a factory returned, entered for the life of the process (as `langgraph
+# dev` holds them), by the spec's text: a reload leaves the old ones once the new graph loaded.
+_HELD: dict[str, list[tuple[str, Any]]] = {}
+
+
+def _enter(made: Any, spec: GraphSpec) -> Any:
+    """The graph an async or sync context manager yields, entered and held open."""
+    from playground.runtime.loop import shared_loop
+
+    if hasattr(made, "__aenter__"):
+        graph = shared_loop().run(made.__aenter__())
+        _HELD.setdefault(spec.text, []).append(("async", made))
+    else:
+        graph = made.__enter__()
+        _HELD.setdefault(spec.text, []).append(("sync", made))
+    return graph
+
+
+def _release(held: list[tuple[str, Any]]) -> None:
+    """Leave context managers a factory returned (the graph they gave is going away)."""
+    from playground.runtime.loop import shared_loop
+
+    for kind, manager in held:
+        try:
+            if kind == "async":
+                shared_loop().run(manager.__aexit__(None, None, None))
+            else:
+                manager.__exit__(None, None, None)
+        except Exception:  # the old graph's cleanup failing must not stop a reload
+            pass
+
+
 def _call_factory(factory: Any, spec: GraphSpec) -> Any:
+    """Call a graph factory the way LangGraph's server does: with a RunnableConfig if it takes
+    one; a coroutine is awaited and a context manager entered, on the process's event loop."""
+    from playground.runtime.loop import shared_loop
+
     try:
         made = factory({"configurable": {}}) if _wants_config(factory, spec) else factory()
+        if inspect.isawaitable(made):
+            made = shared_loop().run(made)
+        if hasattr(made, "__aenter__") or (
+                hasattr(made, "__enter__") and not isinstance(made, (Pregel, StateGraph))):
+            made = _enter(made, spec)
     except AppLoadError:
         raise
     except Exception as exc:
@@ -209,17 +252,6 @@ def _call_factory(factory: Any, spec: GraphSpec) -> Any:
             f"{_where(spec)}: the factory {spec.attr}() raised {type(exc).__name__}: {exc} "
             f"({_user_frame(exc, spec.target if spec.is_file else None)})"
         ) from None
-    if inspect.isawaitable(made) or hasattr(made, "__aenter__"):
-        if inspect.iscoroutine(made):
-            made.close()
-        raise AppLoadError(
-            f"{_where(spec)}: {spec.attr}() is asynchronous; the playground runs graphs "
-            "synchronously: make the factory a plain function"
-        )
-    if hasattr(made, "__enter__") and not isinstance(made, (Pregel, StateGraph)):
-        raise AppLoadError(
-            f"{_where(spec)}: {spec.attr}() returns a context manager; return the graph itself"
-        )
     return made
 
 
@@ -280,9 +312,13 @@ def reload_graph(spec: GraphSpec) -> Pregel:
     if previous is not None:
         del sys.modules[name]
     importlib.invalidate_caches()
+    held = list(_HELD.get(spec.text, ()))
     try:
-        return load_graph(spec)
+        graph = load_graph(spec)
     except AppLoadError:
         if previous is not None:
             sys.modules[name] = previous
         raise
+    _HELD[spec.text] = _HELD.get(spec.text, [])[len(held):]
+    _release(held)
+    return graph

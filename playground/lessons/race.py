@@ -19,6 +19,7 @@ from playground.agent.client import ApiResult, TicketClient
 from playground.agent.graph import build_agent
 from playground.agent.turns import TurnResult, resume, start_turn, thread_config
 from playground.lessons.conflicts import agent_actor
+from playground.runtime.driven import driven
 from playground.timetravel.display import tree_view, view_dot
 from playground.timetravel.source import open_source
 from playground.timetravel.tree import load_tree
@@ -174,7 +175,8 @@ def race_resumes(
         current = client.get_ticket(ticket_id)
         before = {int(e["version"]) for e in client.history(ticket_id)}
         priority = "urgent" if current.body.get("priority") == "high" else "high"
-        graph = build_agent(client, saver, "etag")
+        # Driven through the async API like every graph the pages run (on any saver).
+        graph = driven(build_agent(client, saver, "etag"))
         started = start_turn(graph, thread_id, f"raise {ticket_id} to {priority}")
         if started.next != ("write",):
             raise ValueError(f"the first turn did not pause before the write: {started.line}")

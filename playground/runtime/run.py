@@ -25,11 +25,15 @@ from typing import Any
 from langgraph.errors import GraphRecursionError
 from langgraph.types import Command
 
+from playground.runtime.driven import driven
 from playground.timetravel.messages import as_message
 from playground.timetravel.signals import as_text, question_of
 
 DEFAULT_RECURSION_LIMIT = 25
-_LIBRARIES = (sysconfig.get_paths()["purelib"], str(Path(__file__).resolve().parents[1]))
+# Frames of these are not the user's code: installed packages, the standard library (asyncio,
+# concurrent.futures: a run goes through the event loop's thread) and the playground itself.
+_LIBRARIES = (sysconfig.get_paths()["purelib"], sysconfig.get_paths()["stdlib"],
+              str(Path(__file__).resolve().parents[1]))
 
 
 @dataclass(frozen=True)
@@ -186,16 +190,20 @@ class GraphRun:
     _failed_node: str | None = field(default=None, init=False, repr=False)
     _stopped: bool = field(default=False, init=False, repr=False)
 
+    def __post_init__(self) -> None:
+        self.graph = driven(self.graph)
+
     def __iter__(self) -> Iterator[RunStep]:
         config = {**self.config, "recursion_limit": self.recursion_limit}
+        # Root-graph events only: streaming every subgraph's own events as well (subgraphs=
+        # True) costs a run about 12% on the support chat (bench/graph_run.py); a subgraph
+        # shows as its node, which the drawing lights up with everything inside it.
+        events = self.graph.stream(
+            self.payload, config, stream_mode=["updates", "tasks"],
+            **self.breakpoints.stream_kwargs(),
+        )
         try:
-            # Root-graph events only: streaming every subgraph's own events as well (subgraphs=
-            # True) costs a run about 12% on the support chat (bench/graph_run.py); a subgraph
-            # shows as its node, which the drawing lights up with everything inside it.
-            for mode, data in self.graph.stream(
-                self.payload, config, stream_mode=["updates", "tasks"],
-                **self.breakpoints.stream_kwargs(),
-            ):
+            for mode, data in events:
                 step = self._step((), mode, data)
                 if step is not None:
                     yield step
@@ -214,6 +222,10 @@ class GraphRun:
                 message=f"{node} failed: {type(exc).__name__}: {exc}",
             )
             return
+        finally:
+            # A page that stops drawing (Stop) leaves this generator: end the run there, between
+            # two steps, rather than whenever the collector gets to it.
+            events.close()
         self.running = None
         # A run that ran to its end without a pause is finished: no need to read the state back.
         # A pause (a breakpoint, an interrupt) is read back, for its next nodes and questions.

@@ -19,7 +19,9 @@ from playground.agent.graph import build_agent
 from playground.agent.ticket_service import DEFAULT_TICKETS_DB
 from playground.apps.app import App
 from playground.apps.launch import AppChoice, choice_from_env, load_app, reload_app
-from playground.savers import DEFAULT_CHECKPOINTS, is_postgres_url, postgres_saver, sqlite_saver
+from playground.runtime.driven import DrivenGraph, driven
+from playground.runtime.loop import shared_loop
+from playground.savers import DEFAULT_CHECKPOINTS, is_postgres_url, open_async_saver
 from playground.timetravel.source import open_source
 from playground.timetravel.tree import TreeCache, ValuesCache
 from ticket_api.server import EmbeddedServer, start_embedded
@@ -120,17 +122,17 @@ def _generation() -> dict[str, int]:
 @st.cache_resource(max_entries=3)
 def _saver(target: str, generation: int) -> BaseCheckpointSaver:
     # The serializer allows the app's declared state classes and LangGraph's safe types only.
-    serde = app().serde()
-    if is_postgres_url(target):
-        # a pool: every session, every replica's own connections
-        return postgres_saver(target, serde=serde)
-    Path(target).parent.mkdir(parents=True, exist_ok=True)
-    # One connection for every session: SqliteSaver serializes its calls with its own lock.
-    return sqlite_saver(sqlite3.connect(target, check_same_thread=False, timeout=30), serde)
+    # Opened on the process's loop, which every graph runs on and which owns its connection
+    # (a pool on Postgres: every session, every replica's own connections).
+    return shared_loop().run(open_async_saver(target, app().serde()))
 
 
 def saver() -> BaseCheckpointSaver:
-    """The server's one saver: SqliteSaver on the file, or PostgresSaver on a pool."""
+    """The server's one saver: AsyncSqliteSaver on the file, or AsyncPostgresSaver on a pool.
+
+    Graphs run on it through their async API (:mod:`playground.runtime.driven`); its sync
+    methods (``delete_thread``, ``get_tuple``) also work from a page's thread.
+    """
     target = checkpoints_target()
     # A Postgres pool is not rebuilt on restart (an unclosed pool would keep its threads).
     generation = 0 if is_postgres_url(target) else _generation()["restarts"]
@@ -159,13 +161,14 @@ def values_cache() -> ValuesCache:
     return ValuesCache()
 
 
-def _agent(target: str, generation: int, api: str, tenant: str, actor: str, schema: str):
+def _agent(target: str, generation: int, api: str, tenant: str, actor: str,
+           schema: str) -> DrivenGraph:
     # Keyed by the saver's generation too: after Restart process the agent runs on the new saver.
     key = (target, generation, api, tenant, actor, schema)
     graph = _AGENTS.get(key)
     if graph is None:
-        graph = _keep(_AGENTS, key, build_agent(
-            client(tenant, actor), _saver(target, generation), schema=schema))
+        graph = _keep(_AGENTS, key, driven(build_agent(
+            client(tenant, actor), _saver(target, generation), schema=schema)))
     return graph
 
 
@@ -185,8 +188,9 @@ def client(tenant: str, actor: str) -> TicketClient:
     return found
 
 
-def agent(tenant: str, actor: str, schema: str = "etag"):
-    """The ticket agent of one workspace and actor on the server's saver, compiled once.
+def agent(tenant: str, actor: str, schema: str = "etag") -> DrivenGraph:
+    """The ticket agent of one workspace and actor on the server's saver, compiled once and
+    driven through its async API like any app's graph.
 
     A compiled graph and its client are safe to share: every call is keyed by its thread, and
     the client's connections are pooled.
@@ -204,12 +208,24 @@ def own_source():
     never closes it keeps nothing; on SQLite it opens the file, which costs nothing.
     """
     target = checkpoints_target()
+    saver()  # the file (or database) and its tables exist before it is opened read-only
     if is_postgres_url(target):
         from playground.timetravel.postgres_source import PostgresSource
 
-        return PostgresSource.on_pool(saver().conn, target)
-    saver()  # the file and its tables exist before it is opened read-only
+        return PostgresSource.on_pool(_read_pool(target), target)
     return open_source(target)
+
+
+@st.cache_resource
+def _read_pool(target: str):
+    """A small sync pool the pages read the server's own Postgres through (the saver's pool is
+    async, owned by the event loop)."""
+    from psycopg_pool import ConnectionPool
+
+    from playground.savers import postgres_pool_kwargs
+
+    return ConnectionPool(target, min_size=1, max_size=4, open=True,
+                          kwargs=postgres_pool_kwargs())
 
 
 def database_errors() -> tuple[type[Exception], ...]:

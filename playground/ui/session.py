@@ -10,10 +10,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import streamlit as st
-from langgraph.graph.state import CompiledStateGraph
-from langgraph.pregel import Pregel
 
 from playground.agent.client import TicketClient
+from playground.runtime.driven import DrivenGraph, RunSettings, driven
 from playground.ui import resources
 from playground.ui.workspace import Workspace, current_workspace
 
@@ -32,11 +31,12 @@ class PageContext:
         """The agent's client for this workspace (one per server process)."""
         return self.client_as("agent")
 
-    def graph(self) -> Pregel:
-        """The app's graph on the server's saver (for the ticket agent: this room's client)."""
-        return resources.app().graph(resources.saver(), self)
+    def graph(self, settings: RunSettings | None = None) -> DrivenGraph:
+        """The app's graph on the server's saver (for the ticket agent: this room's client),
+        driven through its async API, running with ``settings`` (context, configurable)."""
+        return driven(resources.app().graph(resources.saver(), self), settings)
 
-    def agent(self, schema: str = "etag", actor: str | None = None) -> CompiledStateGraph:
+    def agent(self, schema: str = "etag", actor: str | None = None) -> DrivenGraph:
         """The ticket agent compiled on the server's saver for this workspace (its lessons use
         schema variants and other actors than the app's own graph).
 

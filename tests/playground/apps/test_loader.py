@@ -53,6 +53,46 @@ def test_factory_taking_a_config_gets_one(tmp_path):
     assert sys.modules["made"].seen == [{"configurable": {}}]
 
 
+def _module_of(path: Path):
+    return next(m for m in list(sys.modules.values())
+                if getattr(m, "__file__", None) and Path(m.__file__).resolve() == path.resolve())
+
+
+def test_async_factory_is_awaited_and_its_graph_runs(tmp_path):
+    from playground.runtime.driven import driven
+
+    path = user_graphs.write_async_factories(tmp_path)
+
+    graph = load_graph(parse_spec(f"{path}:make_graph"))
+
+    assert _module_of(path).events == ["made"]
+    assert driven(graph).invoke({"text": "hi"}) == {"text": "hi!"}
+
+
+def test_async_context_manager_is_held_open_until_a_reload_replaces_it(tmp_path):
+    path = user_graphs.write_async_factories(tmp_path)
+    spec = parse_spec(f"{path}:with_resources")
+
+    graph = load_graph(spec)
+    first = _module_of(path)
+    assert "echo" in graph.nodes
+    assert first.events == ["opened"]
+
+    reload_graph(spec)
+
+    assert first.events == ["opened", "closed"]  # the old graph's resources were released
+    assert _module_of(path).events == ["opened"]  # the new one holds its own
+
+
+def test_sync_context_manager_yielding_a_state_graph_is_entered_and_compiled(tmp_path):
+    path = user_graphs.write_async_factories(tmp_path)
+
+    graph = load_graph(parse_spec(f"{path}:with_sync_resources"))
+
+    assert isinstance(graph, Pregel) and "echo" in graph.nodes
+    assert _module_of(path).events == ["sync opened"]
+
+
 def test_module_spec_imports_from_sys_path(tmp_path, monkeypatch):
     package = tmp_path / "myapp"
     package.mkdir()

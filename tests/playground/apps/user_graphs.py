@@ -101,3 +101,57 @@ def write_slow(folder: Path) -> Path:
     path = folder / "slow.py"
     path.write_text(SLOW)
     return path
+
+
+ASYNC_FACTORIES = '''\
+"""Graphs made the ways langgraph.json may name them: async factories and context managers."""
+import contextlib
+from typing import TypedDict
+
+from langgraph.graph import START, StateGraph
+
+events = []
+
+
+class State(TypedDict, total=False):
+    text: str
+
+
+async def echo(state: State) -> dict:
+    return {"text": state["text"] + "!"}
+
+
+def _builder() -> StateGraph:
+    builder = StateGraph(State)
+    builder.add_node(echo)
+    builder.add_edge(START, "echo")
+    return builder
+
+
+async def make_graph(config):
+    events.append("made")
+    return _builder().compile()
+
+
+@contextlib.asynccontextmanager
+async def with_resources():
+    events.append("opened")
+    try:
+        yield _builder().compile()
+    finally:
+        events.append("closed")
+
+
+@contextlib.contextmanager
+def with_sync_resources():
+    events.append("sync opened")
+    yield _builder()
+    events.append("sync closed")
+'''
+
+
+def write_async_factories(folder: Path) -> Path:
+    """A file with an ``async def make_graph(config)``, an async and a sync context manager."""
+    path = folder / "made_async.py"
+    path.write_text(ASYNC_FACTORIES)
+    return path

@@ -1,0 +1,146 @@
+"""One asyncio event loop per process, in its own thread, that synchronous code hands work to.
+
+Streamlit runs each page as a plain function in a script thread, and the CLI is synchronous
+too, but LangGraph apps are written for the async API (``async def`` nodes, async tools,
+``AsyncSqliteSaver``). So every graph runs on this loop: a page submits a coroutine and waits
+for its result (:meth:`EventLoop.run`), or walks an async stream as an ordinary iterator
+(:meth:`EventLoop.iterate`). The async savers and stores are opened on the same loop, which
+owns their connections for the life of the process.
+
+Closing an iterator early (Stop on the Run page: Streamlit raises inside the script when it
+next draws) cancels the stream's task and waits until it has unwound, so the checkpoints of
+every step that finished are written before the page reads the thread again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import queue
+import threading
+from collections.abc import AsyncIterator, Awaitable, Coroutine, Iterator
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+# How long an iterator closed early waits for its cancelled task to unwind: a sync node still
+# running in an executor thread cannot be interrupted, and a page must not hang on it.
+CANCEL_WAIT_S = 10.0
+_END = object()
+
+
+class EventLoop:
+    """An asyncio loop running forever in a daemon thread.
+
+    Args:
+        name: the thread's name (shown by py-spy and in thread dumps).
+    """
+
+    def __init__(self, name: str = "playground-loop") -> None:
+        self._loop = asyncio.new_event_loop()
+        started = threading.Event()
+        self._thread = threading.Thread(target=self._serve, args=(started,), name=name,
+                                        daemon=True)
+        self._thread.start()
+        started.wait()
+
+    def _serve(self, started: threading.Event) -> None:
+        asyncio.set_event_loop(self._loop)
+        self._loop.call_soon(started.set)
+        self._loop.run_forever()
+
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop:
+        """The asyncio loop itself (what async savers and stores are bound to)."""
+        return self._loop
+
+    def in_loop_thread(self) -> bool:
+        """True when called from the loop's own thread, where blocking on it would deadlock."""
+        return threading.current_thread() is self._thread
+
+    def _check_caller(self, work: Any) -> None:
+        if self.in_loop_thread():
+            close = getattr(work, "close", None)
+            if close is not None:  # never started: say so, not "was never awaited" later
+                close()
+            raise RuntimeError("EventLoop.run was called from its own loop thread: await the "
+                               "coroutine instead")
+
+    def run(self, work: Awaitable[T] | Coroutine[Any, Any, T], timeout: float | None = None) -> T:
+        """Run a coroutine on the loop and return its result (or raise its exception).
+
+        Raises:
+            TimeoutError: it took longer than ``timeout`` seconds (it is cancelled then).
+        """
+        self._check_caller(work)
+        future = asyncio.run_coroutine_threadsafe(_awaited(work), self._loop)
+        try:
+            return future.result(timeout)
+        except concurrent.futures.TimeoutError:
+            future.cancel()
+            raise TimeoutError(f"gave up after {timeout:g} s") from None
+        except BaseException:
+            # The caller is going away (KeyboardInterrupt): the work must not go on alone.
+            future.cancel()
+            raise
+
+    def iterate(self, stream: AsyncIterator[T]) -> Iterator[T]:
+        """Walk an async iterator from synchronous code, item by item as they arrive.
+
+        The stream runs on the loop as one task that hands each item over a queue. Leaving the
+        ``for`` loop early, or closing the iterator, cancels that task and waits (up to
+        :data:`CANCEL_WAIT_S`) until it has unwound.
+        """
+        self._check_caller(stream)
+        items: queue.SimpleQueue = queue.SimpleQueue()
+        finished = threading.Event()
+
+        async def pump() -> None:
+            try:
+                async for item in stream:
+                    items.put((True, item))
+                items.put((True, _END))
+            except asyncio.CancelledError:
+                raise
+            except BaseException as exc:  # handed to the caller's thread, traceback and all
+                items.put((False, exc))
+            finally:
+                close = getattr(stream, "aclose", None)
+                if close is not None:
+                    # already failed or closed: its error, if any, was handed over above
+                    with contextlib.suppress(Exception):
+                        await close()
+                finished.set()
+
+        future = asyncio.run_coroutine_threadsafe(pump(), self._loop)
+        try:
+            while True:
+                ok, item = items.get()
+                if not ok:
+                    raise item
+                if item is _END:
+                    return
+                yield item
+        finally:
+            if not future.done():
+                future.cancel()
+                finished.wait(CANCEL_WAIT_S)
+
+
+async def _awaited(work: Awaitable[T]) -> T:
+    return await work
+
+
+_SHARED: EventLoop | None = None
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_loop() -> EventLoop:
+    """The process's one loop, started on first use (every page, tab and lesson shares it)."""
+    global _SHARED
+    if _SHARED is None:
+        with _SHARED_LOCK:
+            if _SHARED is None:
+                _SHARED = EventLoop()
+    return _SHARED
