@@ -14,13 +14,14 @@ untouched. The saver's serializer allows the classes the graph's state declares
 from __future__ import annotations
 
 import threading
-import typing
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.pregel import Pregel
+from langgraph.store.base import BaseStore
 
 from playground.serde import graph_serde, state_types
 
@@ -41,30 +42,42 @@ class App:
         build: makes the graph on a saver; by default a copy of ``template`` with it.
         builtin: True for the ticket agent, whose workshop lessons the pages show.
         description: one line about the graph, if the app gave one.
+        store_config: langgraph.json's ``store`` section (``index``, ``ttl``), if any.
+        warnings: what the person starting the server should know (a missing env file).
+        folders: where the app's own source files are (what a reload imports again).
     """
 
     def __init__(self, name: str, spec: str, template: Pregel, build: Builder | None = None,
-                 builtin: bool = False, description: str = "") -> None:
+                 builtin: bool = False, description: str = "",
+                 store_config: dict | None = None, warnings: tuple[str, ...] = (),
+                 folders: tuple[Path, ...] = ()) -> None:
         self.name, self.spec, self.template = name, spec, template
         self.builtin, self.description = builtin, description
+        self.store_config, self.warnings, self.folders = store_config, warnings, folders
         self._build = build
-        self._copies: dict[int, tuple[BaseCheckpointSaver, Pregel]] = {}
+        self._copies: dict[tuple, tuple] = {}
         self._lock = threading.Lock()
 
-    def graph(self, saver: BaseCheckpointSaver, context: Any = None) -> Pregel:
-        """The app's graph checkpointing to ``saver``.
+    def graph(self, saver: BaseCheckpointSaver, context: Any = None,
+              store: BaseStore | None = None) -> Pregel:
+        """The app's graph checkpointing to ``saver`` (and with ``store`` as its long-term
+        store, whether or not the app compiled one in).
 
-        A user graph's copy is made once per saver and shared by every session (compiled graphs
-        are safe to share; each run is keyed by its thread config).
+        A user graph's copy is made once per saver and store and shared by every session
+        (compiled graphs are safe to share; each run is keyed by its thread config).
         """
         if self._build is not None:
             return self._build(saver, context)
+        key = (id(saver), id(store))
         with self._lock:
-            held = self._copies.get(id(saver))
-            if held is None or held[0] is not saver:
-                held = (saver, self.template.copy(update={"checkpointer": saver}))
-                self._copies = {**self._copies, id(saver): held}
-            return held[1]
+            held = self._copies.get(key)
+            if held is None or held[0] is not saver or held[1] is not store:
+                update: dict[str, Any] = {"checkpointer": saver}
+                if store is not None:
+                    update["store"] = store
+                held = (saver, store, self.template.copy(update=update))
+                self._copies = {**self._copies, key: held}
+            return held[2]
 
     @property
     def state_schema(self) -> type | None:
@@ -89,12 +102,42 @@ class App:
 
     @property
     def has_messages(self) -> bool:
-        """True when the state has a ``messages`` channel holding a list of messages."""
-        schema = self.state_schema
-        if schema is None:
-            return "messages" in getattr(self.template, "channels", {})
-        try:
-            hint = typing.get_type_hints(schema, include_extras=True).get("messages")
-        except Exception:
-            hint = getattr(schema, "__annotations__", {}).get("messages")
-        return hint is not None and "Message" in str(hint)
+        """True when the state's ``messages`` channel merges with ``add_messages``: a chat.
+
+        Read from the channel's reducer, not from the annotation's text, so
+        ``Annotated[list, add_messages]``, ``list[AnyMessage]`` in ``MessagesState``, a dataclass
+        or a Pydantic state all count (``str(Annotated[list, add_messages])`` has no "Message").
+        """
+        return is_chat_channel(getattr(self.template, "channels", {}).get("messages"))
+
+    @property
+    def managed_keys(self) -> frozenset[str]:
+        """State keys LangGraph fills in itself (``IsLastStep``, ``RemainingSteps``): never an
+        input, never state a person edits."""
+        builder = getattr(self.template, "builder", None)
+        return frozenset(getattr(builder, "managed", None) or ())
+
+    @property
+    def settings_schema(self) -> tuple[str, type] | None:
+        """What a run is given besides its input: ``("context", schema)`` for a
+        ``context_schema`` passed as ``context=``, ``("configurable", schema)`` for an older
+        ``Configuration`` read with ``from_runnable_config`` (values in
+        ``config["configurable"]``; LangGraph 1.x files ``config_schema=`` as the context
+        schema), or None."""
+        builder = getattr(self.template, "builder", None)
+        schema = getattr(builder, "context_schema", None)
+        if not isinstance(schema, type):
+            return None
+        if hasattr(schema, "from_runnable_config"):
+            return "configurable", schema
+        return "context", schema
+
+
+def is_chat_channel(channel: Any) -> bool:
+    """True for a channel whose reducer is LangGraph's ``add_messages`` (or wraps it)."""
+    from langgraph.graph.message import add_messages
+
+    operator = getattr(channel, "operator", None)
+    if operator is None:
+        return False
+    return operator is add_messages or "add_messages" in getattr(operator, "__qualname__", "")

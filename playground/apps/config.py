@@ -6,8 +6,12 @@ The file LangGraph's own CLI reads::
 
 ``graphs`` maps a name to ``"./path/file.py:attr"`` (a path, relative to the file's folder) or
 ``"package.module:attr"``, or to ``{"path": ..., "description": ...}``. ``env`` is a dict or
-the path of a ``KEY=VALUE`` file. ``dependencies`` lists local folders (put on ``sys.path``)
-or packages (expected to be installed already). The config's own folder goes on ``sys.path``.
+the path of a ``KEY=VALUE`` file; a missing file reads as empty, as ``langgraph dev`` reads it
+(templates ship only ``.env.example``), with a warning. ``dependencies`` lists local folders (put
+on ``sys.path``, and their ``src/`` when they are a src-layout project, as installing them
+would) or packages (expected to be installed already). The config's own folder goes on
+``sys.path``. ``store`` configures the long-term store a graph gets: ``ttl`` and ``index``
+(:mod:`playground.stores` checks and opens it).
 """
 
 from __future__ import annotations
@@ -31,6 +35,8 @@ class AppConfig:
         descriptions: graph name -> description, where given.
         env: environment variables to set before the graph is imported.
         folders: local folders to put on ``sys.path`` (the config's folder first).
+        store: the ``store`` section (``index``, ``ttl``), or None.
+        warnings: what a person should know but that does not stop the app (a missing env file).
     """
 
     path: Path
@@ -38,6 +44,8 @@ class AppConfig:
     descriptions: dict[str, str] = field(default_factory=dict)
     env: dict[str, str] = field(default_factory=dict)
     folders: tuple[Path, ...] = ()
+    store: dict | None = None
+    warnings: tuple[str, ...] = ()
 
     def spec(self, name: str | None = None) -> tuple[str, GraphSpec]:
         """The graph called ``name`` (the only one when there is one), and its spec.
@@ -71,7 +79,7 @@ def parse_env_file(path: Path) -> dict[str, str]:
     """``KEY=VALUE`` lines (``export`` and quotes allowed, ``#`` comments skipped).
 
     Raises:
-        AppLoadError: the file is missing or a line has no ``=``.
+        AppLoadError: the file cannot be read, or a line has no ``=``.
     """
     try:
         text = path.read_text()
@@ -127,8 +135,17 @@ def read_config(path: str | Path) -> AppConfig:
         graphs[name] = spec
     base = path.parent
     env_entry = data.get("env", {})
+    warnings = []
     if isinstance(env_entry, str):
-        env = parse_env_file(base / env_entry)
+        env_path = base / env_entry
+        if env_path.exists():
+            env = parse_env_file(env_path)
+        else:  # as `langgraph dev` (python-dotenv) reads it: empty
+            env = {}
+            example = env_path.with_name(env_path.name + ".example")
+            warnings.append(f"env file {env_path} does not exist: read as empty"
+                            + (f" (copy {example.name} to set its values)"
+                               if example.exists() else ""))
     elif isinstance(env_entry, dict):
         env = {str(k): str(v) for k, v in env_entry.items()}
     else:
@@ -145,4 +162,14 @@ def read_config(path: str | Path) -> AppConfig:
             if not folder.is_dir():
                 raise AppLoadError(f"{path}: dependency {dependency!r} is not a folder")
             folders.append(folder)
-    return AppConfig(path, graphs, descriptions, env, tuple(dict.fromkeys(folders)))
+            # A src-layout project (pyproject.toml beside src/): `langgraph dev` installs it,
+            # which puts src/ on the path; the playground puts it there without installing.
+            src = folder / "src"
+            if src.is_dir() and any((folder / f).exists() for f in ("pyproject.toml",
+                                                                     "setup.py")):
+                folders.append(src)
+    store = data.get("store")
+    if store is not None and not isinstance(store, dict):
+        raise AppLoadError(f"{path}: 'store' must be an object (with 'index' and/or 'ttl')")
+    return AppConfig(path, graphs, descriptions, env, tuple(dict.fromkeys(folders)), store,
+                     tuple(warnings))

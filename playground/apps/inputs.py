@@ -1,4 +1,4 @@
-"""The input form a graph asks for, read from its input schema, and the input a form gives.
+"""The forms a graph asks for (its input, its context) and what a filled form gives.
 
 Fields come from the schema's type hints (TypedDict, pydantic model, dataclass), which always
 resolve; ``get_input_jsonschema()`` adds descriptions and defaults where it works (it raises for
@@ -10,6 +10,7 @@ typo is refused with the field's name instead of failing inside a node.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import types
 import typing
@@ -54,24 +55,125 @@ def _is_text(hint: Any) -> bool:
     return origin in (typing.Union, types.UnionType) and args == [str]
 
 
-def input_fields(graph: Any, schema: type | None) -> list[InputField]:
-    """The fields of a graph's input schema, in declaration order (private keys left out)."""
-    hints = schema_hints(schema) if schema is not None else {}
-    described: dict[str, dict] = {}
+def _described(schema_of: Any) -> dict[str, dict]:
     # PydanticUserError for typing.TypedDict on Python 3.11, and others: the hints suffice.
     with contextlib.suppress(Exception):
-        described = graph.get_input_jsonschema().get("properties", {})
+        properties = (schema_of() or {}).get("properties", {})
+        return {k: v for k, v in properties.items() if isinstance(v, dict)}
+    return {}
+
+
+def _class_defaults(schema: Any) -> dict[str, Any]:
+    """Defaults a dataclass or Pydantic model declares (factories called), by field name."""
+    found: dict[str, Any] = {}
+    if dataclasses.is_dataclass(schema):
+        for item in dataclasses.fields(schema):
+            if item.default is not dataclasses.MISSING:
+                found[item.name] = item.default
+            elif item.default_factory is not dataclasses.MISSING:
+                with contextlib.suppress(Exception):
+                    found[item.name] = item.default_factory()
+    for name, info in (getattr(schema, "model_fields", None) or {}).items():
+        with contextlib.suppress(Exception):
+            if not info.is_required():
+                found[name] = info.get_default(call_default_factory=True)
+    return found
+
+
+def _as_text(value: Any, is_text: bool) -> str:
+    if value is None:
+        return ""
+    if is_text and isinstance(value, str):
+        return value
+    try:
+        return json.dumps(value)
+    except (TypeError, ValueError):
+        return ""
+
+
+def _fields(schema: type | None, described: dict[str, dict],
+            skip: frozenset[str] = frozenset()) -> list[InputField]:
+    hints = schema_hints(schema) if schema is not None else {}
+    defaults = _class_defaults(schema) if schema is not None else {}
     fields = []
     for name, hint in hints.items():
-        info = described.get(name, {}) if isinstance(described.get(name), dict) else {}
-        default = info.get("default")
-        fields.append(InputField(
-            name, hint, describe_hint(hint), _is_text(hint),
-            str(info.get("description") or ""),
-            "" if default is None else (default if isinstance(default, str)
-                                        else json.dumps(default)),
-        ))
+        if name in skip or _is_managed(hint):
+            continue
+        info = described.get(name, {})
+        text = _is_text(hint)
+        default = defaults.get(name, info.get("default"))
+        fields.append(InputField(name, hint, describe_hint(hint), text,
+                                 str(info.get("description") or ""), _as_text(default, text)))
     return fields
+
+
+def _is_managed(hint: Any) -> bool:
+    """``IsLastStep``, ``RemainingSteps`` and other values LangGraph computes for each step."""
+    from langgraph.managed.base import is_managed_value
+
+    candidates = [hint, *typing.get_args(hint)] if typing.get_origin(hint) is typing.Annotated \
+        else [hint]
+    return any(is_managed_value(c) for c in candidates)
+
+
+def input_fields(graph: Any, schema: type | None,
+                 skip: frozenset[str] = frozenset()) -> list[InputField]:
+    """The fields of a graph's input schema, in declaration order (private keys, managed values
+    and the keys in ``skip`` left out)."""
+    return _fields(schema, _described(graph.get_input_jsonschema), skip)
+
+
+def context_fields(graph: Any, schema: type) -> list[InputField]:
+    """One field per key of a graph's context (or ``Configuration``) schema, holding the
+    schema's default, as ``langgraph dev`` passes it when nothing is set."""
+    return _fields(schema, _described(getattr(graph, "get_context_jsonschema", dict)))
+
+
+def _first_problem(exc: Exception) -> str:
+    """One line of what a schema's validation said (Pydantic: where, and what is wrong)."""
+    with contextlib.suppress(Exception):
+        first = exc.errors()[0]  # pydantic.ValidationError
+        return f"{'.'.join(map(str, first['loc']))}: {first['msg']}"
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else type(exc).__name__
+
+
+def parse_settings(fields: list[InputField], typed: dict[str, str],
+                   schema: type | None = None) -> dict[str, Any]:
+    """The context a filled context form gives: text as typed, JSON fields parsed and checked,
+    empty JSON fields left to the schema's default; a dataclass or Pydantic schema is also
+    built once from the values, so its own validation speaks before anything runs.
+
+    Raises:
+        InputRefused: a value that is not valid JSON, does not fit its type, or that the
+            schema refuses; one line naming the key.
+    """
+    values: dict[str, Any] = {}
+    problems = []
+    for field in fields:
+        text = typed.get(field.name, field.default)
+        if field.is_text:
+            values[field.name] = text
+            continue
+        if text.strip() == "":
+            continue
+        try:
+            values[field.name] = json.loads(text)
+        except json.JSONDecodeError as exc:
+            problems.append(f"{field.name}: not valid JSON ({exc.msg} at column {exc.colno}); "
+                            'text needs quotes, like "hello"')
+            continue
+        problems.extend(misfits(field.name, values[field.name], field.hint))
+    if not problems and schema is not None and (
+            dataclasses.is_dataclass(schema) or hasattr(schema, "model_validate")):
+        try:
+            schema(**values)
+        except Exception as exc:  # the schema's own validation: a TypeError, a ValidationError
+            problems.append(f"{getattr(schema, '__name__', 'the schema')} refused them: "
+                            f"{_first_problem(exc)}")
+    if problems:
+        raise InputRefused("; ".join(problems))
+    return values
 
 
 def parse_input(fields: list[InputField], typed: dict[str, str]) -> dict[str, Any]:

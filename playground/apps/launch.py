@@ -1,6 +1,7 @@
 """Which app a process runs: the graph named on the command line, or the built-in agent.
 
-``playground run --graph SPEC`` or ``--config langgraph.json [--graph-name NAME]`` chooses; the
+``playground run --graph SPEC`` or ``--config langgraph.json [--graph-name NAME]`` chooses (a
+config without a name serves every graph it lists, each with its own threads); the
 choice travels to the Streamlit server in environment variables that only the person starting
 it sets (a browser can never name code to run). Both the CLI and the server load it the same
 way, so a spec that does not load is reported by the CLI before the server starts.
@@ -9,12 +10,14 @@ way, so a spec that does not load is reported by the CLI before the server start
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 from playground.apps.app import App
 from playground.apps.builtin import ticket_agent
-from playground.apps.config import read_config
+from playground.apps.config import AppConfig, read_config
+from playground.apps.errors import AppLoadError
 from playground.apps.loader import GraphSpec, load_graph, parse_spec, reload_graph
 
 GRAPH_ENV = "PLAYGROUND_GRAPH"
@@ -29,6 +32,11 @@ class AppChoice:
     graph: str | None = None
     config: str | None = None
     graph_name: str | None = None
+
+    @property
+    def several(self) -> bool:
+        """True when a langgraph.json is served whole (no --graph-name): a Graph picker shows."""
+        return bool(self.config) and not self.graph_name
 
     @property
     def builtin(self) -> bool:
@@ -53,27 +61,64 @@ def choice_from_env() -> AppChoice:
                      os.environ.get(NAME_ENV) or None)
 
 
-def _spec(choice: AppChoice) -> tuple[str, GraphSpec, str]:
-    """(name, spec, description) of a user's graph; the config's env and folders applied."""
+def _specs(choice: AppChoice) -> tuple[list[tuple[str, GraphSpec, str]], AppConfig | None]:
+    """(name, spec, description) of each graph a user's choice names, and its config (whose env
+    and folders are applied): every graph of a langgraph.json unless one is named."""
     if choice.config:
         config = read_config(choice.config)
         config.apply()
-        name, spec = config.spec(choice.graph_name)
-        return name, spec, config.descriptions.get(name, "")
+        names = [choice.graph_name] if choice.graph_name else list(config.graphs)
+        found = []
+        for name in names:
+            name, spec = config.spec(name)
+            found.append((name, spec, config.descriptions.get(name, "")))
+        return found, config
     spec = parse_spec(choice.graph or "")
-    return spec.default_name, spec, ""
+    return [(spec.default_name, spec, "")], None
+
+
+def _folders(spec: GraphSpec, config: AppConfig | None) -> tuple[Path, ...]:
+    """Where an app's own source files are: its config's folders, or its file's folder (or its
+    module's package folder)."""
+    if config is not None:
+        return config.folders
+    if spec.is_file:
+        return (Path(spec.target).parent,)
+    module = sys.modules.get(spec.target)
+    file = getattr(module, "__file__", None)
+    return (Path(file).parent,) if file else ()
+
+
+def _app(name: str, spec: GraphSpec, description: str, config: AppConfig | None,
+         graph) -> App:
+    if config is not None and config.store:
+        # A store section that cannot be honoured stops `playground run` here, in one line.
+        from playground.stores import store_options
+
+        store_options(config.store, config.path.parent)
+    return App(name, spec.text, graph, description=description,
+               store_config=config.store if config else None,
+               warnings=config.warnings if config else (), folders=_folders(spec, config))
+
+
+def load_apps(choice: AppChoice) -> dict[str, App]:
+    """Every app a choice names, by name, in the config's order (the user's code is imported
+    here): one for ``--graph``, each graph of a ``--config`` unless ``--graph-name`` picks one.
+
+    Raises:
+        AppLoadError: a spec or the config does not give a graph; one line.
+    """
+    if choice.builtin:
+        agent = ticket_agent()
+        return {agent.name: agent}
+    found, config = _specs(choice)
+    return {name: _app(name, spec, description, config, load_graph(spec))
+            for name, spec, description in found}
 
 
 def load_app(choice: AppChoice) -> App:
-    """The app a choice names, loaded (the user's code is imported here).
-
-    Raises:
-        AppLoadError: the spec or config does not give a graph; one line.
-    """
-    if choice.builtin:
-        return ticket_agent()
-    name, spec, description = _spec(choice)
-    return App(name, spec.text, load_graph(spec), description=description)
+    """The first app a choice names (see :func:`load_apps`)."""
+    return next(iter(load_apps(choice).values()))
 
 
 def reload_app(app: App, choice: AppChoice) -> App:
@@ -84,5 +129,8 @@ def reload_app(app: App, choice: AppChoice) -> App:
     """
     if app.builtin:
         return app
-    name, spec, description = _spec(choice)
-    return App(name, spec.text, reload_graph(spec), description=description)
+    found, config = _specs(choice)
+    for name, spec, description in found:
+        if name == app.name:
+            return _app(name, spec, description, config, reload_graph(spec, app.folders))
+    raise AppLoadError(f"graph {app.name!r} is no longer in {choice.config}")

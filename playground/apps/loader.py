@@ -297,12 +297,17 @@ def load_graph(spec: GraphSpec) -> Pregel:
     return resolve_graph(import_target(spec), spec)
 
 
-def reload_graph(spec: GraphSpec) -> Pregel:
-    """Import the spec's file or module again (after the user fixed it) and return its graph.
+def reload_graph(spec: GraphSpec, folders: tuple[Path, ...] = ()) -> Pregel:
+    """Import the spec's file or module again (after the user changed it) and return its graph.
+
+    Every module of the app's ``folders`` is imported afresh too (an edit of ``tools.py``
+    counts as much as one of ``graph.py``).
 
     Raises:
-        AppLoadError: as :func:`load_graph`; the module imported before stays in place.
+        AppLoadError: as :func:`load_graph`; the modules imported before stay in place.
     """
+    from playground.apps.sources import forget_modules
+
     name = Path(spec.target).stem if spec.is_file else spec.target
     previous = sys.modules.get(name)
     if previous is not None and spec.is_file and Path(
@@ -311,6 +316,7 @@ def reload_graph(spec: GraphSpec) -> Pregel:
         previous = None  # a module of that name from elsewhere: not ours to reload
     if previous is not None:
         del sys.modules[name]
+    dropped = forget_modules(folders)
     importlib.invalidate_caches()
     held = list(_HELD.get(spec.text, ()))
     try:
@@ -318,6 +324,8 @@ def reload_graph(spec: GraphSpec) -> Pregel:
     except AppLoadError:
         if previous is not None:
             sys.modules[name] = previous
+        for module_name, module in dropped.items():
+            sys.modules.setdefault(module_name, module)
         raise
     _HELD[spec.text] = _HELD.get(spec.text, [])[len(held):]
     _release(held)

@@ -215,7 +215,7 @@ def _compare(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from playground.apps.launch import AppChoice, load_app
+    from playground.apps.launch import AppChoice, load_apps
     from playground.ui.server import serve
 
     if args.graph_name and not args.config:
@@ -223,12 +223,19 @@ def _run(args: argparse.Namespace) -> int:
     choice = AppChoice(args.graph, args.config, args.graph_name)
     # Load it here first: a spec that does not load is one line and exit 2, before the server
     # starts and before any file is written.
-    app = load_app(choice)
-    stem = "".join(c if c.isalnum() or c in "-_." else "-" for c in app.name)
+    apps = load_apps(choice)
+    first = next(iter(apps.values()))
+    # Several graphs of one langgraph.json share one database, named by the config's folder.
+    name = Path(args.config).resolve().parent.name if len(apps) > 1 else first.name
+    stem = "".join(c if c.isalnum() or c in "-_." else "-" for c in name)
     checkpoints = args.checkpoints or os.environ.get("PLAYGROUND_CHECKPOINTS") or str(
-        DEFAULT_CHECKPOINTS if app.builtin else Path(".playground") / f"{stem}.sqlite")
-    if not app.builtin:
-        print(f"graph {app.name} ({app.spec}): nodes {', '.join(app.nodes)}; "
-              f"checkpoints in {checkpoints}", flush=True)
+        DEFAULT_CHECKPOINTS if first.builtin else Path(".playground") / f"{stem}.sqlite")
+    for app in apps.values():
+        if not app.builtin:
+            print(f"graph {app.name} ({app.spec}): nodes {', '.join(app.nodes)}", flush=True)
+    for warning in first.warnings:  # the config's: every graph of it shares them
+        print(f"warning: {warning}", file=sys.stderr, flush=True)
+    if not first.builtin:
+        print(f"checkpoints in {checkpoints}", flush=True)
     return serve(host=args.host, port=args.port, api_url=args.api_url,
                  checkpoints=checkpoints, database=args.database, app_env=choice.to_env())

@@ -17,6 +17,7 @@ restart runs on with the same values.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -118,11 +119,18 @@ class DrivenGraph:
 
     # -- runs ---------------------------------------------------------------------------------
 
-    def stream(self, input: Any, config: Mapping[str, Any] | None = None,
-               **kwargs: Any) -> Iterator[Any]:
-        """``astream`` as an iterator; closing it early cancels the run between two awaits."""
-        return self.loop.iterate(
-            self.graph.astream(input, self._config(config), **self._context(kwargs)))
+    def stream(self, input: Any, config: Mapping[str, Any] | None = None, *,
+               store_changes: list | None = None, **kwargs: Any) -> Iterator[Any]:
+        """``astream`` as an iterator; closing it early cancels the run between two awaits.
+
+        Args:
+            store_changes: a list that receives every store write of the run's nodes
+                (:class:`playground.stores.StoreChange`), when the graph has a store.
+        """
+        events = self.graph.astream(input, self._config(config), **self._context(kwargs))
+        if store_changes is not None:
+            events = _collecting_store_changes(events, store_changes)
+        return self.loop.iterate(events)
 
     def invoke(self, input: Any, config: Mapping[str, Any] | None = None, **kwargs: Any) -> Any:
         """``ainvoke``, waited for."""
@@ -144,6 +152,20 @@ class DrivenGraph:
         """``aupdate_state``: a new checkpoint with ``values`` written as ``as_node``."""
         return self.loop.run(
             self.graph.aupdate_state(self._config(config), values, as_node=as_node, **kwargs))
+
+
+async def _collecting_store_changes(events: Any, changes: list) -> Any:
+    """The run's events, with its nodes' store writes gathered into ``changes``: set in the
+    task that walks the stream, the variable reaches every node LangGraph starts from it."""
+    from playground.stores import RUN_CHANGES
+
+    token = RUN_CHANGES.set(changes)
+    try:
+        async for event in events:
+            yield event
+    finally:
+        with contextlib.suppress(ValueError):  # finalized in another context: nothing to undo
+            RUN_CHANGES.reset(token)
 
 
 def driven(graph: Any, settings: RunSettings | None = None) -> DrivenGraph:

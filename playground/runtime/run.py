@@ -26,6 +26,7 @@ from langgraph.errors import GraphRecursionError
 from langgraph.types import Command
 
 from playground.runtime.driven import driven
+from playground.runtime.review import ReviewRequest, review_request
 from playground.timetravel.messages import as_message
 from playground.timetravel.signals import as_text, question_of
 
@@ -57,14 +58,33 @@ class Breakpoints:
         return kwargs
 
 
+# LangGraph gives an interrupt raised with the older ``NodeInterrupt`` this id: resuming it with
+# an answer re-raises it; the way on is to edit the state, then continue (verified on 1.2.24).
+NODE_INTERRUPT_ID = "placeholder-id"
+
+
 @dataclass(frozen=True)
 class Question:
-    """An ``interrupt()`` waiting for an answer."""
+    """An ``interrupt()`` waiting for an answer.
+
+    Attributes:
+        interrupt_id: LangGraph's id, the key of its answer.
+        node: the node that asked.
+        text: the question in words.
+        value: what ``interrupt()`` was given.
+        review: a human-in-the-loop review of tool calls (approve / edit / reject), if it is one.
+    """
 
     interrupt_id: str | None
     node: str
     text: str
     value: Any
+    review: ReviewRequest | None = None
+
+    @property
+    def held(self) -> bool:
+        """True for a ``NodeInterrupt``: a pause no answer gets past (edit the state instead)."""
+        return self.interrupt_id == NODE_INTERRUPT_ID
 
 
 @dataclass(frozen=True)
@@ -81,15 +101,23 @@ class RunStep:
     """One thing a run did, in the order it happened.
 
     Attributes:
-        kind: ``start`` (a node began), ``update`` (a node finished and wrote), ``pause`` (a
-            breakpoint or an interrupt stopped the run).
+        kind: ``start`` (a node began), ``token`` (a chat model streamed a piece of a message),
+            ``update`` (a node finished and wrote), ``pause`` (a breakpoint or an interrupt
+            stopped the run).
         node: the node; for a subgraph's node, ``subgraph/node``.
         lines: what the node wrote, one line per change (messages as ``ai: ...``).
+        text: for ``token``, the piece of text streamed.
+        message_id: for ``token``, the message it belongs to.
+        tool_calls: for ``token``, tool calls the model decided in this piece, as
+            ``name(args)`` lines.
     """
 
     kind: str
     node: str
     lines: tuple[str, ...] = ()
+    text: str = ""
+    message_id: str | None = None
+    tool_calls: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -98,7 +126,8 @@ class RunOutcome:
 
     Attributes:
         status: ``finished``, ``paused`` (a breakpoint), ``waiting`` (an interrupt asks),
-            ``failed`` (a node raised), ``recursion`` (the recursion limit stopped it).
+            ``held`` (a ``NodeInterrupt``: edit the state to go on), ``failed`` (a node
+            raised), ``recursion`` (the recursion limit stopped it).
         next: nodes due next (where it paused, waits or failed).
         questions: interrupts waiting for an answer.
         failure: the node error, for ``failed``.
@@ -162,6 +191,27 @@ def describe_update(update: Any, limit: int = 160) -> tuple[str, ...]:
     return tuple(lines)
 
 
+def _token(data: Any) -> RunStep | None:
+    """A ``token`` step from a ``messages`` event: a chunk a chat model streamed.
+
+    Whole messages (a tool's result, a model that does not stream) come with the node's update
+    anyway: only chunks become tokens.
+    """
+    chunk, metadata = data if isinstance(data, tuple) and len(data) == 2 else (data, {})
+    if type(chunk).__name__ != "AIMessageChunk":
+        return None
+    content = chunk.content
+    text = content if isinstance(content, str) else "".join(
+        part.get("text", "") for part in content if isinstance(part, dict))
+    calls = tuple(
+        f"{call.get('name')}({call.get('args') or ''})"
+        for call in getattr(chunk, "tool_call_chunks", None) or () if call.get("name"))
+    if not text and not calls:
+        return None
+    node = (metadata or {}).get("langgraph_node", "?") if isinstance(metadata, Mapping) else "?"
+    return RunStep("token", node, text=text, message_id=chunk.id, tool_calls=calls)
+
+
 def _node_name(namespace: tuple[str, ...], name: str) -> str:
     parents = [part.split(":", 1)[0] for part in namespace]
     return "/".join([*parents, name])
@@ -178,6 +228,12 @@ class GraphRun:
         payload: the input, a ``Command`` (an answer), or None (continue, retry, replay).
         breakpoints: where to pause.
         recursion_limit: LangGraph's step limit for this call.
+        tokens: stream chat models' messages token by token as well (``stream_mode=
+            "messages"``), as ``token`` steps.
+
+    Attributes:
+        outcome: how the run ended, once the iteration is over.
+        store_changes: what the run's nodes wrote to the store, in order.
     """
 
     graph: Any
@@ -185,7 +241,9 @@ class GraphRun:
     payload: Any = None
     breakpoints: Breakpoints = field(default_factory=Breakpoints)
     recursion_limit: int = DEFAULT_RECURSION_LIMIT
+    tokens: bool = False
     outcome: RunOutcome | None = field(default=None, init=False)
+    store_changes: list = field(default_factory=list, init=False)
     running: str | None = field(default=None, init=False)
     _failed_node: str | None = field(default=None, init=False, repr=False)
     _stopped: bool = field(default=False, init=False, repr=False)
@@ -198,10 +256,10 @@ class GraphRun:
         # Root-graph events only: streaming every subgraph's own events as well (subgraphs=
         # True) costs a run about 12% on the support chat (bench/graph_run.py); a subgraph
         # shows as its node, which the drawing lights up with everything inside it.
-        events = self.graph.stream(
-            self.payload, config, stream_mode=["updates", "tasks"],
-            **self.breakpoints.stream_kwargs(),
-        )
+        modes = ["updates", "tasks", "messages"] if self.tokens else ["updates", "tasks"]
+        events = self.graph.stream(self.payload, config, stream_mode=modes,
+                                   store_changes=self.store_changes,
+                                   **self.breakpoints.stream_kwargs())
         try:
             for mode, data in events:
                 step = self._step((), mode, data)
@@ -233,6 +291,8 @@ class GraphRun:
                         else RunOutcome("finished", message="finished"))
 
     def _step(self, namespace: tuple[str, ...], mode: str, data: Any) -> RunStep | None:
+        if mode == "messages":
+            return _token(data)
         if mode == "tasks":
             node = _node_name(namespace, data.get("name", "?"))
             if "input" in data:  # a task starting
@@ -268,7 +328,7 @@ def questions_of(snapshot: Any) -> tuple[Question, ...]:
         for interrupt in getattr(task, "interrupts", ()) or ():
             value = getattr(interrupt, "value", interrupt)
             found.append(Question(getattr(interrupt, "id", None), task.name,
-                                  question_of(value), value))
+                                  question_of(value), value, review_request(value)))
     return tuple(found)
 
 
@@ -277,6 +337,9 @@ def outcome_of(graph: Any, config: dict) -> RunOutcome:
     snapshot = graph.get_state(_thread(config))
     waiting = tuple(snapshot.next)
     questions = questions_of(snapshot)
+    if questions and all(q.held for q in questions):
+        return RunOutcome("held", waiting, questions,
+                          message=f"{questions[0].node} paused: {questions[0].text}")
     if questions:
         return RunOutcome("waiting", waiting, questions,
                           message=f"{questions[0].node} asks: {questions[0].text}")

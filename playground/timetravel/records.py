@@ -205,10 +205,10 @@ def state_values(checkpoint: Mapping) -> dict:
 
 
 def is_internal_channel(channel: str) -> bool:
-    """True for LangGraph's bookkeeping channels (``branch:to:x``, ``__start__``, ...)."""
-    return channel.startswith(BRANCH_PREFIX) or (
-        channel.startswith("__") and channel.endswith("__")
-    ) or ":" in channel
+    """True for LangGraph's bookkeeping channels (``branch:to:x``, ``__start__``,
+    ``__pregel_tasks`` of a ``Send`` fan-out, ...): every name LangGraph reserves starts with
+    ``__`` or holds a ``:``."""
+    return channel.startswith("__") or ":" in channel
 
 
 def changed_channels(parent: Mapping | None, checkpoint: Mapping) -> tuple[str, ...]:

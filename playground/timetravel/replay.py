@@ -173,3 +173,25 @@ def _result(graph: Any, config: RunnableConfig, checkpoint_id: str, before: str)
         values=dict(head.values),
         next=tuple(head.next),
     )
+
+
+def last_fitting_checkpoint(source: Any, tree: Any, nodes: list[str]) -> str | None:
+    """The newest checkpoint on the head's branch whose next nodes are all in ``nodes``.
+
+    After a graph's code changed, a thread may wait at a node the graph no longer has:
+    resuming it fails (Studio fails there too, langgraph#4183). Replaying from the checkpoint
+    this returns runs the graph as it is now and grows a new branch. None when no checkpoint of
+    the branch fits.
+    """
+    from playground.timetravel.tree import ensure_details
+
+    known = set(nodes)
+    current, seen = tree.head, set()
+    while current is not None and current not in seen:  # a cycle of parents stops the walk
+        seen.add(current)
+        ensure_details(source, tree, [current])
+        detail = tree.details.get(current)
+        if detail is not None and detail.next and all(node in known for node in detail.next):
+            return current
+        current = tree.parent_of(current)
+    return None

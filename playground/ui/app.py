@@ -8,6 +8,7 @@ import streamlit as st
 
 from playground.apps.loader import AppLoadError
 from playground.ui import resources
+from playground.ui.markup import md_escape
 from playground.ui.session import THREAD_KEY, page_context, show_database_error
 from playground.ui.workspace import normalize_room
 
@@ -47,7 +48,31 @@ if builtin:
     ]
 navigation = st.navigation(pages)
 
+
+def _pick_graph() -> None:
+    st.session_state[resources.GRAPH_KEY] = st.session_state["graph-picker"]
+    st.query_params["graph"] = st.session_state["graph-picker"]
+    st.session_state.pop(THREAD_KEY, None)  # each graph has its own threads
+
+
+names = list(resources.apps())
+with st.sidebar:
+    if len(names) > 1:
+        # Several graphs of one langgraph.json: each keeps its own threads.
+        current = resources.selected_name()
+        st.selectbox("Graph", names, index=names.index(current), key="graph-picker",
+                     on_change=_pick_graph, help="The graphs the langgraph.json names; each has "
+                     "its own threads.")
 context = page_context()
+app_now = resources.app()
+reloads, notice = resources.reload_notice()
+if st.session_state.setdefault("seen-reloads", reloads) != reloads:
+    # The graph's files changed and it was imported again (hot reload): say so once per session.
+    st.session_state["seen-reloads"] = reloads
+    st.toast(notice, icon=":material/refresh:")
+    st.info(md_escape(notice), icon=":material/refresh:")
+for warning in app_now.warnings:
+    st.sidebar.caption(f":material/warning: {md_escape(warning)}")
 with st.sidebar:
     st.caption("Workspace")
     st.markdown(f"Room code **`{context.workspace.room}`**")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
+import time
 from pathlib import Path
 
 import streamlit as st
@@ -18,10 +19,13 @@ from playground.agent.client import TicketClient
 from playground.agent.graph import build_agent
 from playground.agent.ticket_service import DEFAULT_TICKETS_DB
 from playground.apps.app import App
-from playground.apps.launch import AppChoice, choice_from_env, load_app, reload_app
+from playground.apps.errors import AppLoadError
+from playground.apps.launch import AppChoice, choice_from_env, load_apps, reload_app
+from playground.apps.sources import SourceWatch
 from playground.runtime.driven import DrivenGraph, driven
 from playground.runtime.loop import shared_loop
 from playground.savers import DEFAULT_CHECKPOINTS, is_postgres_url, open_async_saver
+from playground.stores import open_async_store, store_options, store_target
 from playground.timetravel.source import open_source
 from playground.timetravel.tree import TreeCache, ValuesCache
 from ticket_api.server import EmbeddedServer, start_embedded
@@ -29,7 +33,7 @@ from ticket_api.server import EmbeddedServer, start_embedded
 # Process-wide, by hand rather than st.cache_resource: these are read several times on every
 # page run, and Streamlit's hashing of the arguments cost more than the lookups they save.
 _LOCK = threading.Lock()
-_APPS: dict[AppChoice, dict[str, App]] = {}
+_APPS: dict[AppChoice, dict] = {}
 _AGENTS: dict[tuple, object] = {}
 _CLIENTS: dict[tuple, TicketClient] = {}
 _MAX_CACHED = 512  # agents and clients each: a few per room, for hundreds of rooms
@@ -43,36 +47,95 @@ def _keep(cache: dict, key: tuple, value):
         return cache.setdefault(key, value)
 
 
-def _app_holder(choice: AppChoice) -> dict[str, App]:
-    # A holder, not the app itself: Reload graph swaps in a new app only when it loads. Keyed
+GRAPH_KEY = "graph"  # the session's pick among several graphs (also ?graph= in the URL)
+WATCH_EVERY_S = 1.0  # how often a page run looks at the app's files for a change
+
+
+def _app_holder(choice: AppChoice) -> dict:
+    # A holder, not the apps themselves: a reload swaps in new apps only when they load. Keyed
     # by the choice, which a server reads once from its environment (tests change it).
     holder = _APPS.get(choice)
     if holder is None:
         with _LOCK:
-            holder = _APPS.get(choice) or {"app": load_app(choice)}
-            _APPS[choice] = holder
+            holder = _APPS.get(choice)
+            if holder is None:
+                apps = load_apps(choice)
+                folders = tuple(f for a in apps.values() for f in a.folders)
+                holder = {"apps": apps, "watch": SourceWatch(folders), "checked": 0.0,
+                          "reloads": 0, "notice": ""}
+                _APPS[choice] = holder
     return holder
 
 
+def apps() -> dict[str, App]:
+    """Every app this server runs, by name: one, or each graph of a served langgraph.json."""
+    return _app_holder(choice_from_env())["apps"]
+
+
+def selected_name() -> str:
+    """The graph this session works on: its pick, else ``?graph=``, else the first."""
+    names = list(apps())
+    picked = st.session_state.get(GRAPH_KEY) or st.query_params.get("graph")
+    return picked if picked in names else names[0]
+
+
 def app() -> App:
-    """The app this server runs: the graph named by ``playground run``, or the ticket agent.
+    """The app this session runs: the graph named by ``playground run`` (the one picked, when a
+    langgraph.json with several is served), or the ticket agent.
 
     Raises:
         AppLoadError: the graph no longer loads (its file changed since the server started).
     """
-    return _app_holder(choice_from_env())["app"]
+    holder = _app_holder(choice_from_env())
+    _reload_if_changed(holder)
+    return holder["apps"][selected_name()]
+
+
+def _reload_if_changed(holder: dict) -> None:
+    """Hot reload, as ``langgraph dev`` does: when one of the app's files changed, import the
+    apps again (at most one look per WATCH_EVERY_S; each look is a stat per file)."""
+    now = time.monotonic()
+    if now - holder["checked"] < WATCH_EVERY_S:
+        return
+    holder["checked"] = now
+    changed = holder["watch"].changed()
+    if not changed:
+        return
+    with _LOCK:
+        if not holder["watch"].changed():  # another session reloaded meanwhile
+            return
+        choice = choice_from_env()
+        where = ", ".join(sorted({path.name for path in changed}))
+        try:
+            holder["apps"] = {name: reload_app(old, choice)
+                              for name, old in holder["apps"].items()}
+        except AppLoadError as exc:
+            holder["notice"] = (f"{where} changed, but the graph does not load now: {exc}. "
+                                "The graph loaded before keeps running; fix the file and save.")
+        else:
+            holder["notice"] = f"Graph reloaded: {where} changed."
+        holder["reloads"] += 1
+        holder["watch"].rescan()
+
+
+def reload_notice() -> tuple[int, str]:
+    """How many hot reloads happened, and what the last one says (for the page to show)."""
+    holder = _app_holder(choice_from_env())
+    return holder["reloads"], holder["notice"]
 
 
 def reload() -> App:
-    """Import the app's module again (after its author fixed it) for every session.
+    """Import the session's app again (after its author fixed it) for every session.
 
     Raises:
         AppLoadError: the code still does not give a graph; the app loaded before stays.
     """
     choice = choice_from_env()
     holder = _app_holder(choice)
-    holder["app"] = reload_app(holder["app"], choice)
-    return holder["app"]
+    name = selected_name()
+    holder["apps"] = {**holder["apps"], name: reload_app(holder["apps"][name], choice)}
+    holder["watch"].rescan()
+    return holder["apps"][name]
 
 
 @st.cache_resource(on_release=lambda server: server.stop())
@@ -119,12 +182,13 @@ def _generation() -> dict[str, int]:
 
 # No on_release: another session may be mid-call on an older saver, and closing its connection
 # under it crashes the server. An evicted SQLite connection closes once nobody holds it.
-@st.cache_resource(max_entries=3)
-def _saver(target: str, generation: int) -> BaseCheckpointSaver:
-    # The serializer allows the app's declared state classes and LangGraph's safe types only.
+@st.cache_resource(max_entries=8)
+def _saver(target: str, generation: int, app_name: str) -> BaseCheckpointSaver:
+    # The serializer allows the app's declared state classes and LangGraph's safe types only,
+    # so each app (several graphs of one langgraph.json) has its own saver on the same tables.
     # Opened on the process's loop, which every graph runs on and which owns its connection
     # (a pool on Postgres: every session, every replica's own connections).
-    return shared_loop().run(open_async_saver(target, app().serde()))
+    return shared_loop().run(open_async_saver(target, apps()[app_name].serde()))
 
 
 def saver() -> BaseCheckpointSaver:
@@ -136,7 +200,29 @@ def saver() -> BaseCheckpointSaver:
     target = checkpoints_target()
     # A Postgres pool is not rebuilt on restart (an unclosed pool would keep its threads).
     generation = 0 if is_postgres_url(target) else _generation()["restarts"]
-    return _saver(target, generation)
+    return _saver(target, generation, app().name)
+
+
+# Like the saver: never closed under a session that may be using it.
+@st.cache_resource(max_entries=8)
+def _store(target: str, app_name: str):
+    app_now = apps()[app_name]
+    base = app_now.folders[0] if app_now.folders else None
+    options = store_options(app_now.store_config, base)
+    return shared_loop().run(open_async_store(target, options))
+
+
+def store():
+    """The long-term store the session's app gets (``AsyncSqliteStore`` beside the checkpoints,
+    ``AsyncPostgresStore`` in their database), or None for the built-in agent, which has none.
+
+    Raises:
+        AppLoadError: langgraph.json's ``store`` section cannot be honoured; one line.
+    """
+    app_now = app()
+    if app_now.builtin:
+        return None
+    return _store(store_target(checkpoints_target()), app_now.name)
 
 
 def restart_process() -> None:
@@ -168,7 +254,7 @@ def _agent(target: str, generation: int, api: str, tenant: str, actor: str,
     graph = _AGENTS.get(key)
     if graph is None:
         graph = _keep(_AGENTS, key, driven(build_agent(
-            client(tenant, actor), _saver(target, generation), schema=schema)))
+            client(tenant, actor), _saver(target, generation, app().name), schema=schema)))
     return graph
 
 

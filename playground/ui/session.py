@@ -34,7 +34,8 @@ class PageContext:
     def graph(self, settings: RunSettings | None = None) -> DrivenGraph:
         """The app's graph on the server's saver (for the ticket agent: this room's client),
         driven through its async API, running with ``settings`` (context, configurable)."""
-        return driven(resources.app().graph(resources.saver(), self), settings)
+        return driven(resources.app().graph(resources.saver(), self, resources.store()),
+                      settings)
 
     def agent(self, schema: str = "etag", actor: str | None = None) -> DrivenGraph:
         """The ticket agent compiled on the server's saver for this workspace (its lessons use
@@ -63,7 +64,8 @@ class PageContext:
 
 def page_context() -> PageContext:
     """Set up the run: workspace from the URL, thread from the URL or session, API client."""
-    workspace = current_workspace()
+    several = len(resources.apps()) > 1
+    workspace = current_workspace(resources.selected_name() if several else None)
     if THREAD_KEY not in st.session_state:
         st.session_state[THREAD_KEY] = st.query_params.get("thread") or DEFAULT_THREAD
     return PageContext(workspace)

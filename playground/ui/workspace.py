@@ -18,9 +18,20 @@ ROOM_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{2,31}$")
 
 @dataclass(frozen=True)
 class Workspace:
-    """Where one session's tickets and threads live."""
+    """Where one session's tickets and threads live.
+
+    Attributes:
+        room: the room code.
+        graph: the graph whose threads these are, when a server runs several graphs of one
+            langgraph.json on one database (each keeps its own threads); None otherwise.
+    """
 
     room: str
+    graph: str | None = None
+
+    @property
+    def _prefix(self) -> str:
+        return f"{self.room}/{self.graph}/" if self.graph else f"{self.room}/"
 
     @property
     def tenant(self) -> str:
@@ -36,14 +47,13 @@ class Workspace:
         """
         if thread.startswith("/") and thread[1:] and not in_a_room(thread[1:]):
             return thread[1:]
-        return f"{self.room}/{thread}"
+        return f"{self._prefix}{thread}"
 
     def thread_name(self, thread_id: str) -> str | None:
         """The thread name inside this workspace (``/id`` for a thread outside every room),
-        or None for another workspace's thread."""
-        prefix = f"{self.room}/"
-        if thread_id.startswith(prefix):
-            return thread_id[len(prefix):]
+        or None for another workspace's thread (or another graph's)."""
+        if thread_id.startswith(self._prefix):
+            return thread_id[len(self._prefix):]
         return None if in_a_room(thread_id) else f"/{thread_id}"
 
 
@@ -59,11 +69,12 @@ def normalize_room(code: str) -> str | None:
     return code if ROOM_PATTERN.match(code) else None
 
 
-def current_workspace() -> Workspace:
-    """The session's workspace: the room in the URL, or a new private one written into it."""
+def current_workspace(graph: str | None = None) -> Workspace:
+    """The session's workspace: the room in the URL, or a new private one written into it;
+    ``graph`` scopes its threads to one of several graphs the server runs."""
     room = normalize_room(st.query_params.get("room", ""))
     if room is None:
         room = st.session_state.get("room") or secrets.token_hex(5)
         st.query_params["room"] = room
     st.session_state.room = room
-    return Workspace(room)
+    return Workspace(room, graph)

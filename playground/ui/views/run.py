@@ -10,6 +10,8 @@ named command of ``playground.runtime``; this page only draws and dispatches.
 
 from __future__ import annotations
 
+import time
+
 import streamlit as st
 from langchain_core.messages import HumanMessage
 
@@ -17,6 +19,7 @@ from playground.apps.drawing import graph_dot
 from playground.apps.inputs import InputRefused, input_fields, parse_input
 from playground.apps.loader import AppLoadError
 from playground.runtime.chat import ChatActionRefused, edit_and_fork, regenerate
+from playground.runtime.review import ReviewRefused, review_answer
 from playground.runtime.run import (
     DEFAULT_RECURSION_LIMIT,
     Breakpoints,
@@ -27,27 +30,32 @@ from playground.runtime.run import (
     resume_command,
 )
 from playground.timetravel.decode import to_jsonable
-from playground.timetravel.edit import EditRefused
+from playground.timetravel.edit import EditRefused, edit_state, parse_values
 from playground.timetravel.errors import UnknownThread
 from playground.timetravel.messages import ChatTurn, conversations
+from playground.timetravel.replay import last_fitting_checkpoint, replay_from
 from playground.ui import resources
 from playground.ui.components.conversation import conversation
+from playground.ui.components.review import review_controls
+from playground.ui.components.run_settings import settings_form
+from playground.ui.markup import md_escape
 from playground.ui.session import THREAD_KEY, flash, page_context, show_flash
 
 PREFIX = "run-"
 LOG_KEY = PREFIX + "log"  # {thread_id: (lines of the last run, its outcome)}
 SHOWN_LOG = 200
+TOKEN_REDRAW_S = 0.05  # a streaming message is redrawn at most this often (each redraw is a delta)
 
 context = page_context()
 app = resources.app()
 graph = context.graph()
 thread_config = {"configurable": {"thread_id": context.thread_id}}
 
-st.title(f":material/play_circle: Run · {app.name}")
+st.title(f":material/play_circle: Run · {md_escape(app.name)}")
 st.caption(
-    (f"{app.description}. " if app.description else "")
-    + f"`{app.spec}`, checkpoints in `{resources.checkpoints_target()}`. Run it, pause it, "
-    "answer its questions, edit and fork its threads; every run lands in History."
+    (f"{md_escape(app.description)}. " if app.description else "")
+    + f"{md_escape(app.spec)}, checkpoints in {md_escape(resources.checkpoints_target())}. Run "
+    "it, pause it, answer its questions, edit and fork its threads; every run lands in History."
 )
 
 
@@ -102,6 +110,10 @@ with st.expander("Breakpoints and settings", icon=":material/tune:",
                                    key=PREFIX + "limit")
     xray = xray_col.toggle("Expand subgraphs", value=True, key=PREFIX + "xray")
 breakpoints = Breakpoints(tuple(pause_before), tuple(pause_after), step_mode)
+# The context (or configurable values) every run of this thread is given; a value that does not
+# fit its type refuses every action below, so nothing runs on it.
+settings, settings_refused = settings_form(app, graph, context.thread_id)
+graph = graph.with_settings(settings)
 
 
 # -- the thread now ---------------------------------------------------------------------------
@@ -137,87 +149,193 @@ draw()
 
 
 def stream(run: GraphRun, what: str) -> None:
-    """Show a run as it goes (each node's update, the graph highlighting the node that runs),
-    keep its log for the next page run, and rerun to show where the thread stands."""
+    """Show a run as it goes (messages token by token, each node's update, the graph
+    highlighting the node that runs), keep its log for the next page run, and rerun to show
+    where the thread stands."""
     lines: list[str] = []
+    streaming: dict[str | None, list] = {}  # message id -> [placeholder, text, calls, drawn at]
     with right, st.status(f"{what}…", expanded=True) as status:
         for step in run:
-            if step.kind == "start":
+            if step.kind == "token":
+                _token(status, streaming, step)
+            elif step.kind == "start":
                 draw(running=step.node)
                 status.update(label=f"{what}: running {step.node}…")
             elif step.kind == "update":
                 lines.append(f"{step.node}: " + ("; ".join(step.lines) or "(no change)"))
-                status.write(f"**{step.node}** " + ("  \n".join(step.lines) or "(no change)"))
+                status.markdown(f"**{md_escape(step.node)}** " + (
+                    "  \n".join(md_escape(line) for line in step.lines) or "(no change)"))
             elif step.kind == "pause":
                 lines.append("paused")
+        for held in streaming.values():
+            _redraw(held, final=True)
         done = run.outcome
         status.update(label=f"{what}: {done.message}",
                       state="error" if done.status in ("failed", "recursion") else "complete")
     logs = dict(st.session_state.get(LOG_KEY, {}))
     logs[context.thread_id] = (tuple(lines[-SHOWN_LOG:]), done.failure)
     st.session_state[LOG_KEY] = logs
-    flash({"failed": "error", "recursion": "warning", "waiting": "info", "paused": "info"}.get(
-        done.status, "success"), f"{what}: {done.message}")
+    flash({"failed": "error", "recursion": "warning", "waiting": "info", "paused": "info",
+           "held": "warning"}.get(done.status, "success"), f"{what}: {done.message}")
     st.rerun()
+
+
+def _token(status, streaming: dict, step) -> None:
+    """Grow a streaming message by one token (redrawn at most every TOKEN_REDRAW_S)."""
+    held = streaming.get(step.message_id)
+    if held is None:
+        status.caption(f"{md_escape(step.node)} is writing…")
+        held = streaming[step.message_id] = [status.empty(), "", [], 0.0]
+    held[1] += step.text
+    held[2].extend(step.tool_calls)
+    if step.tool_calls or time.monotonic() - held[3] >= TOKEN_REDRAW_S:
+        _redraw(held)
+
+
+def _redraw(held: list, final: bool = False) -> None:
+    placeholder, text, calls, _ = held
+    shown = md_escape(text) + ("" if final else " ▌")
+    for call in calls:  # a tool call shows as soon as the model decided it
+        shown += f"  \n:material/build: tool call {md_escape(call, 300)}"
+    placeholder.markdown(shown)
+    held[3] = time.monotonic()
+
+
+def go(payload, what: str) -> None:
+    """Run the thread with ``payload`` (an input, an answer, or None to continue), unless the
+    context form holds a value that does not fit: then nothing runs and the page says why."""
+    if settings_refused:
+        flash("error", f"Not run: {settings_refused}")
+        st.rerun()
+    stream(GraphRun(graph, thread_config, payload, breakpoints, limit,
+                    tokens=app.has_messages), what)
+
+
+def refuse_on_bad_settings() -> None:
+    """Stop before an action that writes (a fork) when the context form does not fit."""
+    if settings_refused:
+        flash("error", f"Not forked, nothing was written: {settings_refused}")
+        st.rerun()
+
+
+def reload_graph() -> None:
+    try:
+        resources.reload()
+    except AppLoadError as exc:
+        flash("error", f"Not reloaded: {exc}")
+    else:
+        flash("success", "Graph reloaded: the next run uses the code as it is now.")
 
 
 # -- controls -------------------------------------------------------------------------------
 
+missing = [node for node in outcome.next if node not in graph.nodes]
+
 with right:
     show_flash()
-    stop_col, status_col = st.columns([1, 5], vertical_alignment="center")
+    stop_col, status_col, reload_col = st.columns([1, 4, 1.3], vertical_alignment="center")
     if stop_col.button("Stop", icon=":material/stop_circle:", key=PREFIX + "stop",
                        help="Stops a run between two steps; every finished step is kept."):
         # The click itself ended the run in progress (Streamlit stops a script when a widget
         # changes); this run only says so.
         st.warning("Stopped: the thread keeps every step that finished; Continue goes on.",
                    icon=":material/stop_circle:")
+    failed_node = outcome.failure.node if outcome.failure else "?"
     status_col.markdown({
         "new": "**New thread**: give it its first input below.",
         "finished": "**Finished.** Send more input to carry on.",
-        "paused": f"**Paused** before **{', '.join(outcome.next)}**.",
+        "paused": f"**Paused** before **{md_escape(', '.join(outcome.next))}**.",
         "waiting": "**Waiting for an answer.**",
-        "failed": f"**Failed** in **{outcome.failure.node if outcome.failure else '?'}**.",
-    }.get(outcome.status, outcome.message))
+        "held": f"**Paused by {md_escape(outcome.questions[0].node if outcome.questions else '?')}"
+                "**: edit the state to go on.",
+        "failed": f"**Failed** in **{md_escape(failed_node)}**.",
+    }.get(outcome.status, md_escape(outcome.message)))
+    reload_col.button("Reload graph", icon=":material/refresh:", key=PREFIX + "reload",
+                      width="stretch", on_click=reload_graph,
+                      help="Import the graph's code again, after you changed it; the threads "
+                      "stay as they are.")
 
-    if outcome.status == "paused" and st.button("Continue", icon=":material/resume:",
-                                                type="primary", key=PREFIX + "continue"):
-        stream(GraphRun(graph, thread_config, None, breakpoints, limit), "Continue")
+    if missing and tree is not None:
+        fits = last_fitting_checkpoint(resources.own_source(), tree, list(graph.nodes))
+        st.warning(
+            f"This thread waits at **{md_escape(', '.join(missing))}**, which the graph no "
+            "longer has: its code changed since the thread ran. Continuing would fail; fork "
+            "from the newest checkpoint that still fits the graph instead.",
+            icon=":material/link_off:")
+        if fits is not None and st.button(
+                f"Fork from #{tree.ordinal(fits)}", icon=":material/call_split:",
+                key=PREFIX + "fork-fitting", help="Replays the thread from there on the "
+                "graph as it is now: a new branch; the old one stays in History."):
+            refuse_on_bad_settings()
+            try:
+                result = replay_from(graph, {"configurable": {
+                    "thread_id": context.thread_id, "checkpoint_ns": "", "checkpoint_id": fits}})
+            except ValueError as exc:
+                flash("error", f"Not forked: {exc}")
+            else:
+                where = (f"paused before {', '.join(result.next)}" if result.next
+                         else "finished")
+                flash("success", f"Forked from #{tree.ordinal(fits)}: "
+                      f"{len(result.new_checkpoint_ids)} new checkpoints, {where}.")
+            st.rerun()
+
+    if outcome.status == "paused" and not missing and st.button(
+            "Continue", icon=":material/resume:", type="primary", key=PREFIX + "continue"):
+        go(None, "Continue")
 
     if outcome.status == "waiting":
         with st.container(border=True):
-            answers = {}
+            answers, refused = {}, None
             for index, question in enumerate(outcome.questions):
-                st.markdown(f":material/help: **{question.node}** asks: {question.text}")
-                answers[question.interrupt_id] = st.text_area(
-                    "Answer", key=f"{PREFIX}answer-{question.interrupt_id or index}",
+                question_key = f"{PREFIX}answer-{question.interrupt_id or index}"
+                if question.review is not None:
+                    choices = review_controls(question.review, question_key)
+                    try:
+                        answers[question.interrupt_id] = review_answer(question.review, choices)
+                    except ReviewRefused as exc:
+                        refused = str(exc)
+                    continue
+                st.markdown(f":material/help: **{md_escape(question.node)}** asks: "
+                            f"{md_escape(question.text)}")
+                answers[question.interrupt_id] = parse_answer(st.text_area(
+                    "Answer", key=question_key,
                     help="JSON when it parses (true, 3, {\"ok\": 1}), else plain text.",
-                    height=68)
+                    height=68))
             if st.button("Resume", icon=":material/reply:", type="primary",
                          key=PREFIX + "resume"):
-                command = resume_command(outcome.questions,
-                                         {k: parse_answer(v) for k, v in answers.items()})
-                stream(GraphRun(graph, thread_config, command, breakpoints, limit), "Resume")
+                if refused:
+                    flash("error", f"Not resumed: {refused}")
+                    st.rerun()
+                go(resume_command(outcome.questions, answers), "Resume")
+
+    if outcome.status == "held":
+        question = outcome.questions[0]
+        st.warning(f"**{md_escape(question.node)}** paused the run: {md_escape(question.text)}. "
+                   "An answer does not get past this pause (NodeInterrupt): edit the state, "
+                   "then Continue.", icon=":material/front_hand:")
+        with st.form(PREFIX + "held", border=True):
+            edit_text = st.text_area("State changes (JSON)", value="{}", key=PREFIX + "held-edit",
+                                     help="The keys to change, such as {\"text\": \"shorter\"}.")
+            as_node = st.selectbox(
+                "As node", [None, *app.nodes], key=PREFIX + "held-as",
+                format_func=lambda n: "(the last node that wrote)" if n is None else n)
+            if st.form_submit_button("Apply edit", icon=":material/edit:", type="primary"):
+                try:
+                    edit_state(graph, thread_config, parse_values(edit_text), as_node=as_node)
+                except EditRefused as exc:
+                    flash("error", f"Edit refused, nothing was written: {exc}")
+                else:
+                    flash("success", "Edited: press Continue to run on from the new state.")
+                st.rerun()
 
     if outcome.status == "failed":
         failure = last_failure or outcome.failure
-        st.error(f"**{failure.node}** failed: {failure.error}", icon=":material/error:")
+        st.error(f"**{md_escape(failure.node)}** failed: {md_escape(failure.error)}",
+                 icon=":material/error:")
         if failure.traceback:
             st.code(failure.traceback, language="python")
-        reload_col, retry_col = st.columns(2)
-        if reload_col.button("Reload graph", icon=":material/refresh:", key=PREFIX + "reload",
-                             width="stretch", help="Import the graph's module again, after "
-                             "you fixed it; the thread stays as it is."):
-            try:
-                resources.reload()
-            except AppLoadError as exc:
-                flash("error", f"Not reloaded: {exc}")
-            else:
-                flash("success", "Graph reloaded: press Retry to run the failed step again.")
-            st.rerun()
-        if retry_col.button("Retry", icon=":material/replay:", type="primary",
-                            key=PREFIX + "retry", width="stretch"):
-            stream(GraphRun(graph, thread_config, None, breakpoints, limit), "Retry")
+        if st.button("Retry", icon=":material/replay:", type="primary", key=PREFIX + "retry"):
+            go(None, "Retry")
 
 
 # -- input ----------------------------------------------------------------------------------
@@ -232,19 +350,23 @@ def chat_actions(turn: ChatTurn, key: str) -> None:
         with st.popover("Edit and fork", icon=":material/edit:"):
             text = st.text_area("Edited message", value=message.text, key=f"{key}-edit")
             if st.button("Fork from here", key=f"{key}-fork", type="primary"):
+                refuse_on_bad_settings()
                 try:
                     run = edit_and_fork(graph, thread_config, message.id, text, breakpoints)
                 except (ChatActionRefused, EditRefused) as exc:
                     flash("error", f"Not forked, nothing was written: {exc}")
                     st.rerun()
+                run.tokens = True
                 stream(run, "Edit and fork")
     elif message.role == "ai" and st.button("Regenerate", icon=":material/autorenew:",
                                             key=f"{key}-regenerate"):
+        refuse_on_bad_settings()
         try:
             run = regenerate(graph, thread_config, message.id, breakpoints)
         except ChatActionRefused as exc:
             flash("error", f"Not regenerated: {exc}")
             st.rerun()
+        run.tokens = True
         stream(run, "Regenerate")
 
 
@@ -263,20 +385,20 @@ with right:
             st.json(to_jsonable(rest), expanded=1)
             st.caption(f"messages: {len(chats.get('messages', [])):,}, shown as the chat")
     else:
-        fields = input_fields(app.template, app.input_schema)
+        fields = input_fields(app.template, app.input_schema, app.managed_keys)
         with st.form(PREFIX + "input", border=True):
             st.markdown("**Input**")
             typed = {f.name: st.text_input(f"{f.name} · {f.kind[:60]}", value=f.default,
                                            help=f.description or None, key=f"{PREFIX}in-{f.name}")
                      for f in fields}
-            go = st.form_submit_button("Run", icon=":material/play_arrow:", type="primary")
-        if go:
+            submitted = st.form_submit_button("Run", icon=":material/play_arrow:", type="primary")
+        if submitted:
             try:
                 payload = parse_input(fields, typed)
             except InputRefused as exc:
                 st.error(f"Not run: {exc}", icon=":material/error:")
             else:
-                stream(GraphRun(graph, thread_config, payload, breakpoints, limit), "Run")
+                go(payload, "Run")
         st.markdown("**State**")
         st.json(to_jsonable(values) if values else {"(empty)": "no run yet"}, expanded=2)
     if last_log:
@@ -286,5 +408,4 @@ with right:
 if app.has_messages:
     said = st.chat_input("Message", key=PREFIX + "message")
     if said:
-        stream(GraphRun(graph, thread_config, {"messages": [HumanMessage(said)]}, breakpoints,
-                        limit), "Run")
+        go({"messages": [HumanMessage(said)]}, "Run")

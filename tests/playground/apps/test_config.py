@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from playground.apps.config import read_config
-from playground.apps.launch import AppChoice, load_app
+from playground.apps.launch import AppChoice, load_app, load_apps
 from playground.apps.loader import AppLoadError
 from tests.playground.apps import user_graphs
 
@@ -58,9 +58,37 @@ def test_env_file_is_read_without_overriding_the_shell(tmp_path, monkeypatch):
     assert os.environ["FROM_FILE"] == "yes" and os.environ["ALREADY"] == "from the shell"
 
 
-def test_several_graphs_without_a_name_asks_for_one():
-    with pytest.raises(AppLoadError, match=r"has 2 graphs .* choose one with --graph-name"):
-        load_app(AppChoice(config=str(EXAMPLES / "langgraph.json")))
+def test_several_graphs_without_a_name_are_all_served():
+    apps = load_apps(AppChoice(config=str(EXAMPLES / "langgraph.json")))
+
+    assert list(apps) == ["support_chat", "research"]
+    assert apps["research"].description == "fan-out research with a loop"
+
+
+def test_a_missing_env_file_reads_as_empty_with_one_warning(tmp_path):
+    (tmp_path / ".env.example").write_text("KEY=value\n")
+    config = read_config(_write(tmp_path, {"graphs": {"g": "./a.py:g"}, "env": ".env"}))
+
+    assert config.env == {}
+    assert len(config.warnings) == 1
+    assert ".env does not exist: read as empty (copy .env.example" in config.warnings[0]
+
+
+def test_a_src_layout_dependency_puts_its_src_folder_on_the_path(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    (tmp_path / "src").mkdir()
+
+    config = read_config(_write(tmp_path, {"graphs": {"g": "./src/x/a.py:g"},
+                                           "dependencies": ["."]}))
+
+    assert config.folders == (tmp_path.resolve(), (tmp_path / "src").resolve())
+
+
+def test_the_store_section_is_kept_for_the_store(tmp_path):
+    store = {"ttl": {"default_ttl": 60}}
+    config = read_config(_write(tmp_path, {"graphs": {"g": "./a.py:g"}, "store": store}))
+
+    assert config.store == store
 
 
 @pytest.mark.parametrize(
@@ -70,7 +98,7 @@ def test_several_graphs_without_a_name_asks_for_one():
         ({"graphs": {"g": 3}}, "graphs.g must be 'path/file.py:attr'"),
         ({"graphs": {"g": "./a.py:g"}, "env": 3}, "'env' must be an object"),
         ({"graphs": {"g": "./a.py:g"}, "dependencies": ["./nowhere"]}, "is not a folder"),
-        ({"graphs": {"g": "./a.py:g"}, "env": ".env.missing"}, "env file"),
+        ({"graphs": {"g": "./a.py:g"}, "store": ["ttl"]}, "'store' must be an object"),
     ],
 )
 def test_malformed_config_is_named_in_one_line(tmp_path, data, message):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -46,6 +47,14 @@ def graph_app(app, monkeypatch):
     return make
 
 
+_ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
+
+
+def rendered(markdown: str) -> str:
+    """Markdown source as a reader sees it: backslash escapes (``md_escape``) resolved."""
+    return _ESCAPED.sub(r"\1", markdown)
+
+
 class UiHelpers:
     """What tests look for on a page, by what a user sees."""
 
@@ -68,7 +77,7 @@ class UiHelpers:
         """Every message a user reads on the page (markdown, alerts, captions), joined."""
         parts = []
         for kind in ("markdown", "success", "error", "warning", "info", "caption"):
-            parts += [str(element.value) for element in getattr(at, kind)]
+            parts += [rendered(str(element.value)) for element in getattr(at, kind)]
         return "\n".join(parts)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.playground.apps import user_graphs
-from tests.playground.ui.conftest import EXAMPLES
+from tests.playground.ui.conftest import EXAMPLES, rendered
 
 CHAT = f"{EXAMPLES}/support_chat.py:graph"
 RESEARCH = f"{EXAMPLES}/research.py:graph"
@@ -21,7 +21,7 @@ def test_graph_server_opens_on_run_without_the_workshop_lessons(graph_app, ui):
     at = graph_app(CHAT)
 
     assert not at.exception
-    assert at.title[0].value.endswith("Run · support_chat")
+    assert rendered(at.title[0].value).endswith("Run · support_chat")
     assert "New thread" in ui.texts(at) and "give it its first input" in ui.texts(at)
     drawing = at.get("graphviz_chart")[0].proto.spec
     assert "cluster_triage" in drawing and '"triage/classify"' in drawing  # subgraph expanded

@@ -1,0 +1,1 @@
+"""A ReAct-style agent that answers questions about the office from its handbook."""

@@ -1,0 +1,27 @@
+"""Text that is not ours, made safe to put into Streamlit markdown.
+
+Streamlit renders markdown (and its own ``:color[...]`` directives) in ``st.markdown``, captions,
+alerts, labels and help text. A string from a database, an export, a graph's state or a URL
+parameter pasted there could show an image that makes every viewer's browser fetch a URL, or a
+link dressed as something else. :func:`md_escape` backslash-escapes every character markdown
+gives a meaning to, so such text reaches the page as the literal characters it holds.
+"""
+
+from __future__ import annotations
+
+import re
+
+# CommonMark's escapable ASCII punctuation, plus ":" (Streamlit's directives and icons).
+_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:&\"'=@^%;,/?])")
+
+
+def md_escape(text: object, limit: int | None = None) -> str:
+    """``text`` as markdown that shows exactly its characters (cut to ``limit`` first).
+
+    Line breaks are kept as breaks; nothing in it can become a link, an image, HTML, a heading,
+    a list, code or a Streamlit directive.
+    """
+    value = str(text)
+    if limit is not None and len(value) > limit:
+        value = value[: max(limit - 1, 0)] + "…"
+    return _SPECIAL.sub(r"\\\1", value).replace("\r", "").replace("\n", "  \n")
