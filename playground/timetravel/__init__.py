@@ -12,6 +12,7 @@ Where to look:
     sizes.py         bytes per checkpoint, resume-load vs stored, growth
     messages.py      chat messages in state, read as a conversation
     signals.py       interrupt questions, resume answers and node errors of a checkpoint
+    store_items.py   items of a LangGraph store table beside the checkpoints, read as data
     diff.py          what changed between two states
     edit.py          update_state, validated first
     replay.py        replay from a checkpoint, fork with an edit

@@ -31,6 +31,12 @@ from playground.timetravel.records import (
 )
 from playground.timetravel.signals import SIGNAL_CHANNELS, TaskSignal, signals_of
 from playground.timetravel.source import PendingWrite
+from playground.timetravel.store_items import (
+    MAX_STORE_VALUE_BYTES,
+    SHOWN_STORE_ITEMS,
+    StoreItem,
+    store_item,
+)
 
 # Channels whose values decide what runs next (records.next_nodes): the input, the branch
 # triggers and the fan-in barriers. Details read only these blobs, never the state's values.
@@ -317,6 +323,21 @@ class PostgresSource:
             "ORDER BY checkpoint_id, task_path, task_id, idx",
             {"t": thread_id, "ns": checkpoint_ns, **params},
         )
+
+    def store_items(self, limit: int = SHOWN_STORE_ITEMS) -> list[StoreItem] | None:
+        """The items of the database's LangGraph store table, if it has one (None when not)."""
+        found = self._rows(
+            "SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = "
+            "current_schema() AND table_name = 'store' AND table_type = 'BASE TABLE'")
+        if not found or not found[0]["n"]:
+            return None
+        rows = self._rows(
+            "SELECT prefix, key, CASE WHEN octet_length(value::text) > %s THEN NULL "
+            "ELSE value::text END AS value, octet_length(value::text) AS size, "
+            "created_at::text AS created_at, updated_at::text AS updated_at FROM store "
+            "ORDER BY prefix, key LIMIT %s", (MAX_STORE_VALUE_BYTES, int(limit)))
+        return [store_item(r["prefix"], r["key"], r["value"], r["size"], r["created_at"],
+                           r["updated_at"]) for r in rows]
 
     def pending_writes(
         self, thread_id: str, checkpoint_id: str, checkpoint_ns: str = ""

@@ -163,6 +163,10 @@ class SaverSource:
         checkpoint = self._tuple(thread_id, checkpoint_id, checkpoint_ns).checkpoint
         return {k: self._plain(v) for k, v in state_values(checkpoint).items()}
 
+    def store_items(self, limit: int = 500) -> None:
+        """A saver has no store table: always None."""
+        return None
+
     def pending_writes(
         self, thread_id: str, checkpoint_id: str, checkpoint_ns: str = ""
     ) -> list[PendingWrite]:

@@ -51,6 +51,10 @@ class CheckpointSource(Protocol):
 
     def values(self, thread_id: str, checkpoint_id: str, checkpoint_ns: str = "") -> dict: ...
 
+    def store_items(self, limit: int = 500) -> list | None:
+        """The items of a LangGraph store table beside the checkpoints (None when there is none)."""
+        ...
+
     def pending_writes(
         self, thread_id: str, checkpoint_id: str, checkpoint_ns: str = ""
     ) -> list[PendingWrite]: ...

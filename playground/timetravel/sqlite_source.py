@@ -29,6 +29,12 @@ from playground.timetravel.records import (
 )
 from playground.timetravel.signals import SIGNAL_CHANNELS, TaskSignal, signals_of
 from playground.timetravel.source import PendingWrite
+from playground.timetravel.store_items import (
+    MAX_STORE_VALUE_BYTES,
+    SHOWN_STORE_ITEMS,
+    StoreItem,
+    store_item,
+)
 
 _REQUIRED = {
     "checkpoints": {"thread_id", "checkpoint_ns", "checkpoint_id", "parent_checkpoint_id",
@@ -279,6 +285,18 @@ class SqliteSource:
         if problem:
             raise UnreadableCheckpoint(problem)
         return state_values(checkpoint)
+
+    def store_items(self, limit: int = SHOWN_STORE_ITEMS) -> list[StoreItem] | None:
+        """The items of the file's LangGraph store table, if it has one (None when not)."""
+        if self.conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+                             "name = 'store'").fetchone() is None:
+            return None
+        rows = self.conn.execute(
+            "SELECT prefix, key, CASE WHEN length(value) > ? THEN NULL ELSE value END, "
+            "length(value), created_at, updated_at FROM store ORDER BY prefix, key LIMIT ?",
+            (MAX_STORE_VALUE_BYTES, int(limit)),
+        ).fetchall()
+        return [store_item(*row) for row in rows]
 
     def pending_writes(
         self, thread_id: str, checkpoint_id: str, checkpoint_ns: str = ""

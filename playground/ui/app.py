@@ -35,6 +35,7 @@ except AppLoadError as exc:  # the graph's file changed since `playground run` c
 graph_pages = [
     _page("run.py", "Run", ":material/play_circle:", default=not builtin),
     _page("history.py", "History", ":material/account_tree:"),
+    *([] if builtin else [_page("memory.py", "Memory", ":material/memory:")]),
     _page("sizes.py", "Sizes", ":material/database:"),
     _page("inspect.py", "Inspect", ":material/search:"),
 ]

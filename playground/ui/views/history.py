@@ -7,6 +7,9 @@ import json
 import streamlit as st
 
 from playground.agent.turns import resume
+from playground.runtime.driven import settings_in
+from playground.runtime.loop import shared_loop
+from playground.stores import changes_of
 from playground.timetravel.edit import (
     EditRefused,
     describe_hint,
@@ -27,6 +30,9 @@ from playground.ui.components.checkpoints import (
     stepper,
     tree_chart,
 )
+from playground.ui.components.run_settings import describe_settings, thread_settings
+from playground.ui.components.store_changes import store_changes_panel
+from playground.ui.markup import md_escape
 from playground.ui.session import (
     PageContext,
     flash,
@@ -115,6 +121,26 @@ def _fork(graph, tree: CheckpointTree, checkpoint_id: str, fields: dict, values:
                    result, checkpoint_id)
 
 
+def _what_ran(graph, tree: CheckpointTree, selected: str) -> None:
+    """What the run that wrote this checkpoint was given (context, configurable), and what its
+    step wrote to the long-term store."""
+    try:
+        snapshot = graph.get_state(_config(tree.thread_id, selected))
+    except Exception:  # unreadable with the graph's serializer: the inspector said why
+        return
+    given = describe_settings(settings_in(snapshot.metadata))
+    if given:
+        st.caption(f":material/settings: Ran with {md_escape(given, 600)}")
+    store = resources.store()
+    parent = tree.parent_of(selected)
+    if store is None or parent is None:
+        return
+    changes = shared_loop().run(changes_of(store, tree.thread_id, from_checkpoint=parent))
+    writers = set(tree.details[selected].writers)
+    store_changes_panel([c for c in changes if not writers or c.node in writers],
+                        "This step wrote to the store")
+
+
 def _actions(graph, source, tree: CheckpointTree, selected: str) -> None:
     """Replay, resume and the fork form, for the picked checkpoint of the root graph."""
     st.divider()
@@ -152,7 +178,8 @@ def _actions(graph, source, tree: CheckpointTree, selected: str) -> None:
 def explorer(context: PageContext, namespace: str) -> None:
     """The tree, the inspector and the actions: stepping, replaying or forking reruns only
     this part of the page."""
-    graph = context.graph()
+    base = context.graph()
+    graph = base.with_settings(thread_settings(resources.app(), base, context.thread_id))
     source = resources.own_source()
     try:
         tree = resources.tree_cache().get(source, context.thread_id, namespace)
@@ -170,6 +197,8 @@ def explorer(context: PageContext, namespace: str) -> None:
             tree_chart(source, tree, selected)
         with right:
             inspector(source, tree, selected)
+            if not namespace and not resources.app().builtin:  # the agent has neither
+                _what_ran(graph, tree, selected)
             if namespace:
                 st.caption("Replay and fork start from the root graph's checkpoints: pick "
                            "(root graph) above to act on this thread.")

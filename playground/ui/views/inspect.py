@@ -5,8 +5,10 @@ from __future__ import annotations
 import streamlit as st
 
 from playground.timetravel.errors import CheckpointDbError, UnknownThread
+from playground.timetravel.messages import describe
 from playground.timetravel.postgres_source import redact
 from playground.timetravel.source import CheckpointSource, open_source
+from playground.timetravel.store_items import SHOWN_STORE_ITEMS
 from playground.ui import resources
 from playground.ui.components.checkpoints import (
     SELECTED_KEY,
@@ -17,6 +19,7 @@ from playground.ui.components.checkpoints import (
     stepper,
     tree_chart,
 )
+from playground.ui.components.tables import arrow_rows
 from playground.ui.inspect_access import (
     MAX_UPLOAD_MB,
     UPLOAD_SUFFIXES,
@@ -154,8 +157,26 @@ def open_controls() -> None:
                    "deleted when you close it.")
 
 
+def store_table(source: CheckpointSource) -> None:
+    """The database's LangGraph store table, if it has one: items as plain data, read-only."""
+    items = source.store_items()
+    if items is None:
+        return
+    with st.expander(f"Store · {len(items):,}{'+' if len(items) >= SHOWN_STORE_ITEMS else ''} "
+                     "items (read-only)", icon=":material/memory:"):
+        st.caption("The app's long-term store (SqliteStore / PostgresStore), as stored; "
+                   "values are read as plain data, never run.")
+        if items:
+            st.dataframe(arrow_rows([{
+                "namespace": "/".join(item.namespace), "key": item.key,
+                "value": describe(item.value, 300), "created": item.created_at[:19],
+                "updated": item.updated_at[:19]} for item in items]),
+                hide_index=True, width="stretch")
+
+
 def browse(source: CheckpointSource, target: str) -> None:
     """The thread table, a thread and namespace picker, then the tree, stepper and inspector."""
+    store_table(source)
     threads = source.threads()
     if not threads:
         st.info("This database has no threads yet.", icon=":material/info:")

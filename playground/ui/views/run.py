@@ -38,6 +38,7 @@ from playground.ui import resources
 from playground.ui.components.conversation import conversation
 from playground.ui.components.review import review_controls
 from playground.ui.components.run_settings import settings_form
+from playground.ui.components.store_changes import store_changes_panel
 from playground.ui.markup import md_escape
 from playground.ui.session import THREAD_KEY, flash, page_context, show_flash
 
@@ -88,8 +89,9 @@ threads = _threads()
 if context.thread not in threads:
     threads = [context.thread, *threads]
 pick_col, new_col = st.columns([4, 1], vertical_alignment="bottom")
-pick_col.selectbox("Thread", threads, index=threads.index(context.thread), key=PREFIX + "thread",
-                   on_change=_pick_thread,
+# The picker shows the session's thread, whatever moved it (New thread, the sidebar, a link).
+st.session_state[PREFIX + "thread"] = context.thread
+pick_col.selectbox("Thread", threads, key=PREFIX + "thread", on_change=_pick_thread,
                    help="This room's threads, and threads the app wrote itself (/id).")
 new_col.button("New thread", icon=":material/add:", on_click=_new_thread, args=(threads,),
                width="stretch")
@@ -126,7 +128,8 @@ except UnknownThread:
 outcome = current_outcome(graph, thread_config, tree) if tree else RunOutcome("new")
 values = resources.values_cache().get(source, tree, tree.head) if tree else {}
 source.close()
-last_log, last_failure = st.session_state.get(LOG_KEY, {}).get(context.thread_id, ((), None))
+last_log, last_failure, last_store = st.session_state.get(LOG_KEY, {}).get(
+    context.thread_id, ((), None, ()))
 
 left, right = st.columns([2, 3])
 with left:
@@ -173,7 +176,8 @@ def stream(run: GraphRun, what: str) -> None:
         status.update(label=f"{what}: {done.message}",
                       state="error" if done.status in ("failed", "recursion") else "complete")
     logs = dict(st.session_state.get(LOG_KEY, {}))
-    logs[context.thread_id] = (tuple(lines[-SHOWN_LOG:]), done.failure)
+    logs[context.thread_id] = (tuple(lines[-SHOWN_LOG:]), done.failure,
+                               tuple(run.store_changes))
     st.session_state[LOG_KEY] = logs
     flash({"failed": "error", "recursion": "warning", "waiting": "info", "paused": "info",
            "held": "warning"}.get(done.status, "success"), f"{what}: {done.message}")
@@ -401,6 +405,7 @@ with right:
                 go(payload, "Run")
         st.markdown("**State**")
         st.json(to_jsonable(values) if values else {"(empty)": "no run yet"}, expanded=2)
+    store_changes_panel(last_store, "Store writes of the last run")
     if last_log:
         with st.expander(f"Last run · {len(last_log)} steps", icon=":material/list:"):
             st.code("\n".join(last_log), language=None, wrap_lines=True)

@@ -55,6 +55,20 @@ def rendered(markdown: str) -> str:
     return _ESCAPED.sub(r"\1", markdown)
 
 
+@pytest.fixture
+def config_app(app, monkeypatch):
+    """A factory: ``config_app(path)`` is ``app()`` on a server started with ``--config path``
+    (every graph of the langgraph.json, or ``graph_name``'s)."""
+
+    def make(config: str | Path, graph_name: str | None = None, **query: str) -> AppTest:
+        monkeypatch.setenv("PLAYGROUND_GRAPH_CONFIG", str(config))
+        if graph_name:
+            monkeypatch.setenv("PLAYGROUND_GRAPH_NAME", graph_name)
+        return app(**query)
+
+    return make
+
+
 class UiHelpers:
     """What tests look for on a page, by what a user sees."""
 

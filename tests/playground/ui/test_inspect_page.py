@@ -172,3 +172,39 @@ def test_postgres_box_refuses_a_file_path(page):
 
     assert len(page.error) == 1 and "starts with postgresql://" in page.error[0].value
     assert not page.dataframe
+
+
+def _app_with_a_store(path: Path) -> None:
+    """A database as an app writes it with SqliteSaver and SqliteStore on one file."""
+    from langgraph.checkpoint.sqlite import SqliteSaver
+    from langgraph.store.sqlite import SqliteStore
+
+    from tests.playground.timetravel.sample_graphs import make_loop
+
+    conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+    saver = SqliteSaver(conn)
+    saver.setup()
+    make_loop(saver)
+    store = SqliteStore(conn)
+    store.setup()
+    store.put(("memories", "ana"), "likes", {"fact": "green tea"})
+    store.put(("memories", "ana"), "huge", {"blob": "x" * 2_000_000})
+    conn.execute("UPDATE store SET value = 'not json' WHERE key = 'likes'")
+    store.put(("memories", "ben"), "name", {"fact": "![pixel](http://127.0.0.1:9/p.png)"})
+    conn.close()
+
+
+def test_inspect_lists_a_store_table_read_only_with_bounded_values(page, inspect_dir):
+    _app_with_a_store(inspect_dir / "with-store.sqlite")
+    page.run()  # the folder is listed again
+
+    _open_file(page, "inspect/with-store.sqlite")
+
+    assert not page.exception
+    assert "Store · 3 items (read-only)" in [e.label for e in page.expander]
+    table = page.dataframe[0].value
+    rows = {(ns, key): value for ns, key, value in
+            zip(table["namespace"], table["key"], table["value"], strict=True)}
+    assert "too large to show (2,000,0" in rows[("memories/ana", "huge")]
+    assert "JSON that could not be decoded" in rows[("memories/ana", "likes")]
+    assert "![pixel]" in rows[("memories/ben", "name")]  # a table cell: shown, never markup

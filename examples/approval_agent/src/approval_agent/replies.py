@@ -37,8 +37,9 @@ def reply(messages: Sequence[BaseMessage], tools: Sequence[str]) -> AIMessage:
                 "name": "send_email", "id": f"call_send_{turn}", "type": "tool_call",
                 "args": {"to": result, "subject": topic.capitalize(),
                          "body": f"Hi {name.capitalize()}, a short note about {topic}."}}])
-        if last.name == "send_email" and result.startswith("sent"):
-            return AIMessage(content=f"Done: I {result}.")
+        if last.name == "send_email" and "sent '" in result:
+            # a reviewer's edit comes with a note first; the tool's own words end the result
+            return AIMessage(content=f"Done: I {result[result.index('sent ') :]}.")
         return AIMessage(content=f"I did not send anything: {result}.")
     if request is None:
         return AIMessage(content="Tell me whom to email and about what, for example: "

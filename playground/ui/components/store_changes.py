@@ -1,0 +1,28 @@
+"""What runs wrote to the long-term store, drawn as a diff (added, changed, removed items)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import streamlit as st
+
+from playground.stores import StoreChange
+
+
+def store_diff(changes: Sequence[StoreChange]) -> str:
+    """The changes as diff text: ``+`` added, ``-`` removed, ``~`` changed, with the node."""
+    return "\n".join(f"{change.line()}    ({change.node or '?'})" for change in changes)
+
+
+def store_changes_panel(changes: Sequence[StoreChange], title: str, empty: str = "") -> None:
+    """A panel listing ``changes``; ``empty`` is said when there are none (nothing when blank)."""
+    if not changes:
+        if empty:
+            st.caption(empty)
+        return
+    added = sum(c.kind == "added" for c in changes)
+    removed = sum(c.kind == "removed" for c in changes)
+    changed = len(changes) - added - removed
+    st.markdown(f":material/database: **{title}**: {added} added, {changed} changed, "
+                f"{removed} removed")
+    st.code(store_diff(changes), language="diff", wrap_lines=True)
