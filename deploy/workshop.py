@@ -137,17 +137,19 @@ def stop_process(process: subprocess.Popen) -> None:
             process.wait(timeout=10)
 
 
-def start_playground(home: Path, *args: str) -> tuple[str, subprocess.Popen]:
+def start_playground(home: Path, *args: str, env: dict[str, str] | None = None
+                     ) -> tuple[str, subprocess.Popen]:
     """``playground run ARGS`` on a free loopback port, as a user starts it: its checkpoint
-    and ticket files and its log (``playground.log``) under ``home``. Returns (URL, process);
-    :func:`stop_process` stops it with its children.
+    and ticket files and its log (``playground.log``) under ``home``, and ``env`` on top of this
+    process's environment. Returns (URL, process); :func:`stop_process` stops it with its
+    children.
 
     Raises:
         WorkshopError: it exited or did not answer in time (its log says why).
     """
     port = free_port()
     env = dict(os.environ, PLAYGROUND_CHECKPOINTS=str(home / "checkpoints.sqlite"),
-               PLAYGROUND_TICKETS_DB=str(home / "tickets.sqlite"))
+               PLAYGROUND_TICKETS_DB=str(home / "tickets.sqlite"), **(env or {}))
     process = _spawn([sys.executable, "-m", "playground.cli", "run", "--port", str(port), *args],
                      env, home / "playground.log")
     url = f"http://127.0.0.1:{port}"

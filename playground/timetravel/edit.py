@@ -66,9 +66,13 @@ def state_fields(graph: Any) -> dict[str, Any]:
         Each state key and its type hint (with ``Annotated`` kept, so reducers are visible).
         Keys of a graph without a state schema map to ``Any``: they come from its channels.
     """
-    schema = getattr(getattr(graph, "builder", None), "state_schema", None)
+    builder = getattr(graph, "builder", None)
+    schema = getattr(builder, "state_schema", None)
     if schema is not None and (hints := schema_hints(schema)):
-        return hints
+        # Managed values (IsLastStep, RemainingSteps) are computed by LangGraph each step; an
+        # edit of one would be dropped, so it is no key an edit may set.
+        managed = set(getattr(builder, "managed", None) or ())
+        return {key: hint for key, hint in hints.items() if key not in managed}
     # Graphs built without a StateGraph (a bare Pregel, the functional API) have channels only;
     # "__start__", "__pregel_tasks" and "branch:to:<node>" are LangGraph's own bookkeeping.
     return {

@@ -68,10 +68,12 @@ context = page_context()
 app_now = resources.app()
 reloads, notice = resources.reload_notice()
 if st.session_state.setdefault("seen-reloads", reloads) != reloads:
-    # The graph's files changed and it was imported again (hot reload): say so once per session.
+    # The graph's files changed and it was imported again (hot reload): a session that was
+    # open before hears it once; every page's sidebar keeps the last one.
     st.session_state["seen-reloads"] = reloads
     st.toast(notice, icon=":material/refresh:")
-    st.info(md_escape(notice), icon=":material/refresh:")
+if notice:
+    st.sidebar.caption(f":material/refresh: {md_escape(notice)}")
 for warning in app_now.warnings:
     st.sidebar.caption(f":material/warning: {md_escape(warning)}")
 with st.sidebar:

@@ -113,7 +113,8 @@ def _reload_if_changed(holder: dict) -> None:
             holder["notice"] = (f"{where} changed, but the graph does not load now: {exc}. "
                                 "The graph loaded before keeps running; fix the file and save.")
         else:
-            holder["notice"] = f"Graph reloaded: {where} changed."
+            holder["notice"] = (f"Graph reloaded at {time.strftime('%H:%M:%S')}: {where} "
+                                "changed.")
         holder["reloads"] += 1
         holder["watch"].rescan()
 

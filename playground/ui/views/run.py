@@ -163,7 +163,7 @@ def stream(run: GraphRun, what: str) -> None:
                 _token(status, streaming, step)
             elif step.kind == "start":
                 draw(running=step.node)
-                status.update(label=f"{what}: running {step.node}…")
+                status.update(label=f"{what}: running {step.node}…", expanded=True)
             elif step.kind == "update":
                 lines.append(f"{step.node}: " + ("; ".join(step.lines) or "(no change)"))
                 status.markdown(f"**{md_escape(step.node)}** " + (

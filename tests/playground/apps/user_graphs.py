@@ -155,3 +155,38 @@ def write_async_factories(folder: Path) -> Path:
     path = folder / "made_async.py"
     path.write_text(ASYNC_FACTORIES)
     return path
+
+
+SLOW_ASYNC = '''\
+import asyncio
+from typing import TypedDict
+
+from langgraph.graph import END, START, StateGraph
+
+
+class State(TypedDict, total=False):
+    n: int
+
+
+async def tick(state: State) -> dict:
+    await asyncio.sleep(0.4)
+    return {"n": state.get("n", 0) + 1}
+
+
+def again(state: State) -> str:
+    return END if state.get("n", 0) >= 12 else "tick"
+
+
+builder = StateGraph(State)
+builder.add_node("tick", tick)
+builder.add_edge(START, "tick")
+builder.add_conditional_edges("tick", again, ["tick", END])
+graph = builder.compile()
+'''
+
+
+def write_slow_async(folder: Path) -> Path:
+    """As :func:`write_slow`, with ``tick`` an ``async def`` that awaits 0.4 s."""
+    path = folder / "slow_async.py"
+    path.write_text(SLOW_ASYNC)
+    return path

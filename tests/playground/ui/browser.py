@@ -32,11 +32,12 @@ def chromium_missing() -> bool:
 
 
 @contextmanager
-def playground_server(home: Path, *args: str) -> Iterator[str]:
+def playground_server(home: Path, *args: str, env: dict[str, str] | None = None
+                      ) -> Iterator[str]:
     """``playground run ARGS`` on a free port, in its own process as a user starts it, with its
-    own checkpoint and ticket files (and its log) under ``home``; yields its URL and stops it
-    afterwards."""
-    url, process = start_playground(home, *args)
+    own checkpoint and ticket files (and its log) under ``home`` and ``env`` set; yields its
+    URL and stops it afterwards."""
+    url, process = start_playground(home, *args, env=env)
     try:
         yield url
     finally:

@@ -44,7 +44,7 @@ def remember(state: MessagesState, runtime: Runtime[Context], store: BaseStore) 
 async def chat(state: MessagesState, runtime: Runtime[Context]) -> dict:
     """Answer, with what the store holds about this user in the system prompt."""
     items = await runtime.store.asearch(_namespace(runtime), limit=20)
-    facts = "\n".join(f"- {item.value.get('fact')}" for item in items)
+    facts = "\n".join(f"- {item.value.get('fact')}" for item in sorted(items, key=lambda i: i.key))
     prompt = SystemMessage(f"You are a friendly assistant. What you know about the user:\n{facts}")
     response = await model.ainvoke([prompt, *state["messages"]])
     return {"messages": [response]}
