@@ -19,10 +19,12 @@ from bench import (
     engine_scale,
     graph_run,
     load,
+    memory_page,
     not_run,
     page_rerun,
     postgres_vs_sqlite,
     room,
+    token_latency,
     turn_overhead,
 )
 
@@ -120,6 +122,8 @@ def main() -> int:
         ("safe decoder vs JsonPlusSerializer", decode_cost.run),
         ("History page rerun", page_rerun.run),
         ("your graph through the playground", graph_run.run),
+        ("Memory page on 10,000 items", memory_page.run),
+        ("first token on the page", token_latency.run),
         ("what a Streamlit run costs", element_cost.run),
         ("a room in Streamlit's protocol", room.run),
         ("30 attendees at once (engine only)", load.run),
