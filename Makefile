@@ -35,6 +35,8 @@ screenshots: $(STAMP)
 		tests/playground/ui/test_browser_workshop.py -k full_workshop
 	PLAYGROUND_SCREENSHOTS=$(CURDIR)/assets/screenshots $(BIN)/python -m pytest \
 		tests/playground/ui/test_browser_own_graph.py -k "chat_question or research"
+	PLAYGROUND_SCREENSHOTS=$(CURDIR)/assets/screenshots $(BIN)/python -m pytest \
+		tests/playground/ui/test_browser_template_apps.py -k "context_change or memory_chat"
 
 # A big room: REPLICAS playground replicas behind nginx on PostgreSQL (deploy/workshop.py).
 workshop: $(STAMP)

@@ -237,7 +237,7 @@ missing = [node for node in outcome.next if node not in graph.nodes]
 
 with right:
     show_flash()
-    stop_col, status_col, reload_col = st.columns([1, 4, 1.3], vertical_alignment="center")
+    stop_col, status_col, reload_col = st.columns([1, 3.2, 1.6], vertical_alignment="center")
     if stop_col.button("Stop", icon=":material/stop_circle:", key=PREFIX + "stop",
                        help="Stops a run between two steps; every finished step is kept."):
         # The click itself ended the run in progress (Streamlit stops a script when a widget
