@@ -119,3 +119,25 @@ def test_an_index_with_a_local_embedding_function_is_loaded_from_the_project(tmp
     options = store_options({"index": {"dims": 2, "embed": "./embed.py:embed"}}, tmp_path)
 
     assert options["index"]["embed"](["abc"]) == [[3.0, 1.0]]
+
+
+def test_a_node_that_calls_get_store_gets_the_same_logged_store(tmp_path):
+    from langgraph.config import get_store
+
+    def note(state: State) -> dict:
+        get_store().put(("notes",), "seen", {"said": state["said"]})
+        return {}
+
+    loop = shared_loop()
+    target = str(tmp_path / "app.sqlite")
+    saver = loop.run(open_async_saver(target))
+    store = loop.run(open_async_store(store_target(target)))
+    builder = StateGraph(State)
+    builder.add_node(note)
+    builder.add_edge(START, "note")
+    graph = driven(builder.compile().copy(update={"checkpointer": saver, "store": store}))
+
+    graph.invoke({"said": "hi"}, {"configurable": {"thread_id": "t1"}})
+
+    assert [c.line() for c in loop.run(changes_of(store, "t1"))] == [
+        '+ notes/seen = {"said": "hi"}']

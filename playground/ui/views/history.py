@@ -30,6 +30,7 @@ from playground.ui.components.checkpoints import (
     stepper,
     tree_chart,
 )
+from playground.ui.components.missing_nodes import missing_nodes_warning
 from playground.ui.components.run_settings import describe_settings, thread_settings
 from playground.ui.components.store_changes import store_changes_panel
 from playground.ui.markup import md_escape
@@ -189,6 +190,8 @@ def explorer(context: PageContext, namespace: str) -> None:
     try:
         selected = selected_checkpoint(tree)
         show_flash()
+        if not namespace:
+            missing_nodes_warning(source, tree, graph, "history-fork-fitting")
         stepper(tree, selected)
         download_thread(resources.checkpoints_target(), context.thread_id, context.thread,
                         key="history-download")

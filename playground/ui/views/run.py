@@ -33,9 +33,9 @@ from playground.timetravel.decode import to_jsonable
 from playground.timetravel.edit import EditRefused, edit_state, parse_values
 from playground.timetravel.errors import UnknownThread
 from playground.timetravel.messages import ChatTurn, conversations
-from playground.timetravel.replay import last_fitting_checkpoint, replay_from
 from playground.ui import resources
 from playground.ui.components.conversation import conversation
+from playground.ui.components.missing_nodes import missing_nodes_warning
 from playground.ui.components.review import review_controls
 from playground.ui.components.run_settings import settings_form
 from playground.ui.components.store_changes import store_changes_panel
@@ -233,8 +233,6 @@ def reload_graph() -> None:
 
 # -- controls -------------------------------------------------------------------------------
 
-missing = [node for node in outcome.next if node not in graph.nodes]
-
 with right:
     show_flash()
     stop_col, status_col, reload_col = st.columns([1, 3.2, 1.6], vertical_alignment="center")
@@ -259,29 +257,8 @@ with right:
                       help="Import the graph's code again, after you changed it; the threads "
                       "stay as they are.")
 
-    if missing and tree is not None:
-        fits = last_fitting_checkpoint(resources.own_source(), tree, list(graph.nodes))
-        st.warning(
-            f"This thread waits at **{md_escape(', '.join(missing))}**, which the graph no "
-            "longer has: its code changed since the thread ran. Continuing would fail; fork "
-            "from the newest checkpoint that still fits the graph instead.",
-            icon=":material/link_off:")
-        if fits is not None and st.button(
-                f"Fork from #{tree.ordinal(fits)}", icon=":material/call_split:",
-                key=PREFIX + "fork-fitting", help="Replays the thread from there on the "
-                "graph as it is now: a new branch; the old one stays in History."):
-            refuse_on_bad_settings()
-            try:
-                result = replay_from(graph, {"configurable": {
-                    "thread_id": context.thread_id, "checkpoint_ns": "", "checkpoint_id": fits}})
-            except ValueError as exc:
-                flash("error", f"Not forked: {exc}")
-            else:
-                where = (f"paused before {', '.join(result.next)}" if result.next
-                         else "finished")
-                flash("success", f"Forked from #{tree.ordinal(fits)}: "
-                      f"{len(result.new_checkpoint_ids)} new checkpoints, {where}.")
-            st.rerun()
+    missing = tree is not None and missing_nodes_warning(
+        resources.own_source(), tree, graph, PREFIX + "fork-fitting", settings_refused)
 
     if outcome.status == "paused" and not missing and st.button(
             "Continue", icon=":material/resume:", type="primary", key=PREFIX + "continue"):

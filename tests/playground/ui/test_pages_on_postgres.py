@@ -47,3 +47,24 @@ def test_prune_on_a_postgres_backed_server_frees_bytes_and_keeps_the_head(pg_app
     at.switch_page("views/agent.py").run()
     ui.button(at, "Resume").click().run()
     assert 'priority is high at "v3"' in ui.texts(at)
+
+
+def test_an_async_graph_with_a_store_runs_on_postgres_and_memory_lists_it(app, config_app,
+                                                                          monkeypatch, ui):
+    from tests.playground.ui.conftest import EXAMPLES
+
+    # Its own database: the store's tables and log are shared by every test otherwise.
+    from tests.postgres import throwaway_database
+
+    with throwaway_database(URL) as url:
+        monkeypatch.setenv("PLAYGROUND_DATABASE_URL", url)
+        at = config_app(EXAMPLES / "memory_chat" / "langgraph.json")
+        at.chat_input(key="run-message").set_value("remember that I like green tea").run()
+
+        assert not at.exception, at.exception
+        assert "Noted, I will remember that." in ui.texts(at)
+        assert "Store writes of the last run**: 1 added" in ui.texts(at)
+        at.switch_page("views/memory.py").run()
+        assert "memories\n  └ anonymous" in at.code[0].value
+        at.switch_page("views/history.py").run()
+        assert not at.exception

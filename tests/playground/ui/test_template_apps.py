@@ -297,7 +297,6 @@ def test_editing_a_tool_file_reloads_the_graph_and_the_page_says_so(config_app, 
 def test_a_thread_waiting_at_a_removed_node_is_flagged_with_a_fork_that_fits(config_app, ui,
                                                                            editable_chat):
     at = config_app(editable_chat / "langgraph.json")
-    at.expander  # noqa: B018
     at.multiselect(key="run-before").set_value(["tools"]).run()
     _say(at, "Where can I park?")
     assert "**Paused** before **tools**." in ui.texts(at)
@@ -314,9 +313,65 @@ def test_a_thread_waiting_at_a_removed_node_is_flagged_with_a_fork_that_fits(con
 
     assert "This thread waits at **tools**, which the graph no longer has" in ui.texts(at)
     assert not [b for b in at.button if b.label == "Continue"]
+    at.switch_page("views/history.py").run()
+    assert "This thread waits at **tools**, which the graph no longer has" in ui.texts(at)
+    at.switch_page("views/run.py").run()
     fork = next(b for b in at.button if b.label.startswith("Fork from #"))
     fork.click().run()
 
     assert not at.exception
     assert "**Finished.**" in ui.texts(at)
     assert "Parking is in the basement" in ui.texts(at)
+
+
+CONFIGURED = '''\
+"""An app in the older style: a Configuration read from config["configurable"]."""
+from dataclasses import dataclass, fields
+from typing import TypedDict
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.graph import START, StateGraph
+
+
+@dataclass(kw_only=True)
+class Configuration:
+    greeting: str = "Hello"
+    times: int = 1
+
+    @classmethod
+    def from_runnable_config(cls, config: RunnableConfig | None = None) -> "Configuration":
+        configurable = (config or {}).get("configurable") or {}
+        return cls(**{f.name: configurable[f.name] for f in fields(cls) if f.name in configurable})
+
+
+class State(TypedDict, total=False):
+    name: str
+    text: str
+
+
+def greet(state: State, config: RunnableConfig) -> dict:
+    settings = Configuration.from_runnable_config(config)
+    return {"text": " ".join([f"{settings.greeting}, {state['name']}!"] * settings.times)}
+
+
+builder = StateGraph(State, config_schema=Configuration)
+builder.add_node(greet)
+builder.add_edge(START, "greet")
+graph = builder.compile()
+'''
+
+
+def test_a_configuration_app_gets_a_configurable_form_whose_values_reach_the_graph(
+        graph_app, ui, tmp_path):
+    (tmp_path / "configured.py").write_text(CONFIGURED)
+    at = graph_app(f"{tmp_path}/configured.py:graph")
+
+    assert "Configurable" in [e.label for e in at.expander]
+    _field(at, "greeting").input("Good morning")
+    _field(at, "times").input("2")
+    at.run()
+    at.text_input(key="run-in-name").input("Ana")
+    at.button(key="FormSubmitter:run-input-Run").click().run()
+
+    assert not at.exception
+    assert '"text": "Good morning, Ana! Good morning, Ana!"' in at.json[0].value.replace("'", '"')
