@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import re
 import secrets
 import statistics
 import sys
@@ -99,12 +100,16 @@ class Run:
         return kept
 
 
+_ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
+
+
 def _text_of(element) -> str | None:
+    """What a person reads of an element: markdown with its backslash escapes resolved."""
     kind = element.WhichOneof("type")
     if kind == "markdown":
-        return element.markdown.body
+        return _ESCAPED.sub(r"\1", element.markdown.body)
     if kind == "alert":
-        return element.alert.body
+        return _ESCAPED.sub(r"\1", element.alert.body)
     if kind == "exception":
         return element.exception.message
     if kind == "code":

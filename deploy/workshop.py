@@ -25,6 +25,8 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from playground.ui.access import TOKEN_ENV, is_loopback, new_token
+
 TEMPLATE = Path(__file__).with_name("nginx.conf.template")
 LOCAL_SERVER = "postgresql://postgres@127.0.0.1:5432"
 WORKSHOP_DB = "playground_workshop"
@@ -179,6 +181,12 @@ def start_room(replicas: int = 3, port: int = 8500, host: str = "127.0.0.1",
         home = home or Path(stack.enter_context(tempfile.TemporaryDirectory(
             prefix="playground-workshop-")))
         env = dict(os.environ)
+        token = None
+        if not is_loopback(host):
+            # The room is served to the network: every replica asks for one access token,
+            # which the room's URL carries (playground.ui.access).
+            token = env.get(TOKEN_ENV) or new_token()
+            env[TOKEN_ENV] = token
         api_port = free_port()
         api = _spawn([sys.executable, "-m", "ticket_api.server", "--port", str(api_port),
                       "--db", database, "--log-level", "warning"], env, home / "api.log")
@@ -201,6 +209,8 @@ def start_room(replicas: int = 3, port: int = 8500, host: str = "127.0.0.1",
         stack.callback(stop_process, proxy)
         room.url = f"http://{'127.0.0.1' if host == '0.0.0.0' else host}:{port}"
         wait_until_up(f"{room.url}/_stcore/health", proxy, "nginx")
+        if token:
+            room.url += f"/?token={token}"
         yield room
 
 

@@ -15,7 +15,6 @@ PostgresSaver tables (``checkpoints``, ``checkpoint_blobs``, ...). The order of 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
@@ -26,6 +25,7 @@ from psycopg import sql
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
+from playground.timetravel.dburl import redact_url
 from ticket_api.domain import Comment, Ticket
 from ticket_api.records import HistoryEntry, IdempotencyClaim, StoredResponse
 from ticket_api.store_base import TICKET_COLUMNS, StoreBase, utc_now_iso
@@ -77,19 +77,11 @@ _TABLES: tuple[str, ...] = (
 _SCHEMA_LOCK_KEY = 0x7469636B  # "tick"
 _CLAIM_ATTEMPTS = 3
 
-# Greedy up to the last "@" of the authority, so a password holding a raw "@" is all hidden.
-_PASSWORD_IN_NETLOC = re.compile(r"(://[^:/@?#]*:)[^/?#]*@")
-_PASSWORD_IN_QUERY = re.compile(r"(?i)([?&]password=)[^&#]*")
 
 
 def is_postgres_url(target: str) -> bool:
     """Return True when a ``--db`` target is a PostgreSQL URL rather than a SQLite path."""
     return target.startswith(POSTGRES_SCHEMES)
-
-
-def redact_url(url: str) -> str:
-    """Return a database URL with its password replaced by ``***``, safe to print or log."""
-    return _PASSWORD_IN_QUERY.sub(r"\1***", _PASSWORD_IN_NETLOC.sub(r"\1***@", url))
 
 
 class PostgresUnavailable(RuntimeError):

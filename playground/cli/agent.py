@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import socket
 import sqlite3
 import sys
 import tempfile
@@ -41,7 +42,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add the agent's subcommands to the ``playground`` parser."""
     run = sub.add_parser("run", help="start the web playground (Streamlit)")
     run.add_argument("--port", type=int, default=8501)
-    run.add_argument("--host", default="127.0.0.1", help="address to bind (loopback by default)")
+    run.add_argument("--host", default="127.0.0.1", help="address to bind (loopback by default; "
+                     "any other asks for the access token the room URL carries)")
+    run.add_argument("--no-token", action="store_true",
+                     help="serve beyond loopback with no access token (anyone on the network "
+                     "may use it)")
     run.add_argument("--api-url", help="ticket API to use (default: start one embedded)")
     which = run.add_mutually_exclusive_group()
     which.add_argument("--graph", metavar="SPEC",
@@ -237,5 +242,24 @@ def _run(args: argparse.Namespace) -> int:
         print(f"warning: {warning}", file=sys.stderr, flush=True)
     if not first.builtin:
         print(f"checkpoints in {checkpoints}", flush=True)
+    app_env = choice.to_env()
+    app_env.update(_access(args))
     return serve(host=args.host, port=args.port, api_url=args.api_url,
-                 checkpoints=checkpoints, database=args.database, app_env=choice.to_env())
+                 checkpoints=checkpoints, database=args.database, app_env=app_env)
+
+
+def _access(args: argparse.Namespace) -> dict[str, str]:
+    """The access token a server beyond loopback asks for, printed in its room URL."""
+    from playground.ui.access import TOKEN_ENV, is_loopback, new_token
+
+    if is_loopback(args.host):
+        return {}
+    if args.no_token:
+        print(f"warning: serving on {args.host} with no access token: anyone who reaches port "
+              f"{args.port} can run turns, read every room they know the code of, and make the "
+              "server open files and databases", file=sys.stderr, flush=True)
+        return {}
+    token = os.environ.get(TOKEN_ENV) or new_token()
+    shown_host = socket.gethostname() if args.host in ("0.0.0.0", "::") else args.host
+    print(f"room URL: http://{shown_host}:{args.port}/?token={token}", flush=True)
+    return {TOKEN_ENV: token}

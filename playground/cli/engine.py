@@ -19,6 +19,7 @@ from playground.timetravel.decode import to_jsonable
 from playground.timetravel.diff import diff_states
 from playground.timetravel.display import tree_view, view_dot
 from playground.timetravel.errors import CheckpointDbError
+from playground.timetravel.limits import clip
 from playground.timetravel.messages import conversations, turns
 from playground.timetravel.source import CheckpointSource, is_postgres_url, open_source
 from playground.timetravel.tree import CheckpointTree, load_tree
@@ -90,12 +91,15 @@ def _threads(args: argparse.Namespace) -> int:
     if not threads:
         print("no threads")
         return 0
-    width = max(len(t.thread_id) for t in threads)
+    # An id is cut to the max_text limit when shown: a 10 MB id padded into every row of the
+    # table printed a gigabyte.
+    shown = [(clip(t.thread_id), t) for t in threads]
+    width = max(len(text) for text, _ in shown)
     print(f"{'thread':<{width}}  {'checkpoints':>11}  {'branches':>8}  {'bytes':>10}  "
           f"{'newest':<26}  status")
-    for t in threads:
-        print(f"{t.thread_id:<{width}}  {t.checkpoints:>11,}  {t.branches:>8}  "
-              f"{t.stored_bytes:>10,}  {t.newest_at or '-':<26}  {t.status}")
+    for text, t in shown:
+        print(f"{text:<{width}}  {t.checkpoints:>11,}  {t.branches:>8}  "
+              f"{t.stored_bytes:>10,}  {clip(t.newest_at or '-', 40):<26}  {t.status}")
     return 0
 
 
@@ -349,6 +353,8 @@ def _import(args: argparse.Namespace) -> int:
         data = json.loads(args.file.read_text())
     except json.JSONDecodeError as exc:
         raise ValueError(f"{args.file}: not JSON ({exc})") from None
+    except RecursionError:
+        raise ValueError(f"{args.file}: its JSON nests too deep to read") from None
     if is_postgres_url(args.db):
         from playground.timetravel.pg_transfer import import_thread_pg
 
@@ -359,17 +365,25 @@ def _import(args: argparse.Namespace) -> int:
             source.close()
     else:
         read_header(data, storage="sqlite", writer="playground export")  # before making a file
-        if not Path(args.db).exists():
+        created = not Path(args.db).exists()
+        if created:
             from playground.savers import open_sqlite_saver
 
             # Importing a shared scenario into a new file: make an empty checkpoint database first.
             with open_sqlite_saver(args.db):
                 pass
-        source, conn = _sqlite_for_writing(args.db, "import")
         try:
-            report = import_thread(conn, data, thread_id=args.thread)
-        finally:
-            source.close()
+            source, conn = _sqlite_for_writing(args.db, "import")
+            try:
+                report = import_thread(conn, data, thread_id=args.thread)
+            finally:
+                source.close()
+        except BaseException:
+            if created:  # a refused import leaves no empty database behind
+                for leftover in (Path(args.db), *(Path(f"{args.db}{end}")
+                                                  for end in ("-wal", "-shm", "-journal"))):
+                    leftover.unlink(missing_ok=True)
+            raise
     print(f"imported thread {report.thread_id}: {report.checkpoints} checkpoints, "
           f"{report.writes} writes")
     return 0

@@ -29,6 +29,8 @@ from typing import Any
 
 import ormsgpack
 
+from playground.timetravel.limits import limits
+
 TYPE_KEY = "__type__"
 UNREAD_KEY = "__unread__"
 
@@ -128,13 +130,28 @@ def _ext_value(code: int, payload: Any, size: int) -> Any:
     return {TYPE_KEY: name, "value": argument}
 
 
-def _ext_hook(depth: int = 0) -> Callable[[int, bytes], Any]:
+class _TooManyValues(Exception):
+    """A blob decoding into more extension values than the limit allows (aborts the decode)."""
+
+
+def _ext_hook(depth: int = 0, budget: list[int] | None = None) -> Callable[[int, bytes], Any]:
+    # ``budget`` is shared by every hook of one blob: extension values left before the blob is
+    # "too large to show". A few bytes each, millions of them fit in a blob under the size
+    # limit, and each becomes a dict: gigabytes (a crafted 30 MB blob took 2 GB).
+    budget = budget if budget is not None else [limits().max_values]
+
     def hook(code: int, data: bytes) -> Any:
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise _TooManyValues
         if depth >= MAX_EXT_DEPTH:
             return unread(f"too deep to show (more than {MAX_EXT_DEPTH} nested objects)")
         try:
-            payload = ormsgpack.unpackb(data, ext_hook=_ext_hook(depth + 1), option=_OPTION)
+            payload = ormsgpack.unpackb(data, ext_hook=_ext_hook(depth + 1, budget),
+                                        option=_OPTION)
         except (ValueError, TypeError, RecursionError) as exc:
+            if budget[0] < 0:
+                raise _TooManyValues from None
             return unread(_msgpack_problem(exc, code, len(data)))
         return _ext_value(code, payload, len(data))
 
@@ -156,9 +173,13 @@ def decode_msgpack(blob: bytes) -> Any:
     """Decode msgpack bytes into plain data; extension values become ``__type__`` dicts."""
     if len(blob) > MAX_BLOB_BYTES:
         return _too_large(len(blob))
+    budget = [limits().max_values]
     try:
-        return ormsgpack.unpackb(blob, ext_hook=_ext_hook(), option=_OPTION)
-    except (ValueError, TypeError, RecursionError) as exc:
+        return ormsgpack.unpackb(blob, ext_hook=_ext_hook(0, budget), option=_OPTION)
+    except (ValueError, TypeError, RecursionError, _TooManyValues) as exc:
+        if budget[0] < 0:  # ormsgpack reports a hook's exception as a ValueError
+            return unread(f"too large to show (more than {limits().max_values:,} objects in "
+                          f"{_size(len(blob))})")
         return unread(_msgpack_problem(exc, None, len(blob)))
 
 
@@ -245,18 +266,24 @@ def bounded_json_loads(data: bytes | str) -> Any:
     return decode_json(data, lc_objects=False)
 
 
-def to_jsonable(value: Any, *, bytes_preview: int = 0) -> Any:
+def to_jsonable(value: Any, *, bytes_preview: int = 0, _depth: int = 0) -> Any:
     """Decoded data as JSON-ready data: bytes become a short marker, tuples lists, keys text.
+
+    Nesting deeper than the ``max_depth`` limit becomes a "too deep to show" marker: a value
+    from a database may nest as deep as its bytes allow, and every page, diff and export that
+    walks it recursively would fail past Python's recursion limit.
 
     Args:
         value: what a decode function returned.
         bytes_preview: bytes of a binary value to show as hex (0: only its length).
     """
+    if isinstance(value, (dict, list, tuple)) and _depth >= limits().max_depth:
+        return too_deep()
     if isinstance(value, dict):
-        return {k if isinstance(k, str) else str(k): to_jsonable(v, bytes_preview=bytes_preview)
-                for k, v in value.items()}
+        return {k if isinstance(k, str) else str(k): to_jsonable(
+            v, bytes_preview=bytes_preview, _depth=_depth + 1) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [to_jsonable(v, bytes_preview=bytes_preview) for v in value]
+        return [to_jsonable(v, bytes_preview=bytes_preview, _depth=_depth + 1) for v in value]
     if isinstance(value, (bytes, bytearray)):
         shown = {TYPE_KEY: "bytes", "length": len(value)}
         if bytes_preview:
@@ -267,3 +294,8 @@ def to_jsonable(value: Any, *, bytes_preview: int = 0) -> Any:
     if value is None or isinstance(value, (str, int, float, bool)):
         return value
     return repr(value)  # only reached for values handed in by a trusted saver
+
+
+def too_deep() -> dict[str, str]:
+    """The marker for a value nested deeper than the ``max_depth`` limit."""
+    return unread(f"too deep to show (nested more than {limits().max_depth} levels)")

@@ -19,6 +19,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from playground.timetravel.decode import too_deep
+from playground.timetravel.limits import limits
 from playground.timetravel.messages import describe, message_changes, message_list
 
 _MISSING = object()
@@ -90,7 +92,8 @@ def diff_states(old: Mapping[str, Any], new: Mapping[str, Any]) -> StateDiff:
     return diff
 
 
-def _walk_mapping(prefix: str, old: Mapping, new: Mapping, diff: StateDiff) -> None:
+def _walk_mapping(prefix: str, old: Mapping, new: Mapping, diff: StateDiff,
+                  depth: int = 0) -> None:
     for key, old_value in old.items():
         path = f"{prefix}.{key}" if prefix else str(key)
         new_value = new.get(key, _MISSING)
@@ -100,7 +103,7 @@ def _walk_mapping(prefix: str, old: Mapping, new: Mapping, diff: StateDiff) -> N
             else:
                 diff.removed[path] = old_value
         else:
-            _walk_value(path, old_value, new_value, diff)
+            _walk_value(path, old_value, new_value, diff, depth + 1)
     for key, new_value in new.items():
         if key not in old:
             path = f"{prefix}.{key}" if prefix else str(key)
@@ -110,16 +113,22 @@ def _walk_mapping(prefix: str, old: Mapping, new: Mapping, diff: StateDiff) -> N
                 diff.added[path] = new_value
 
 
-def _walk_value(path: str, old: Any, new: Any, diff: StateDiff) -> None:
+def _walk_value(path: str, old: Any, new: Any, diff: StateDiff, depth: int = 0) -> None:
+    if depth >= limits().max_depth:
+        # A value from a database may nest as deep as its bytes allow: below the depth limit
+        # the two sides are compared whole (and described as "too deep to show").
+        if not _same(old, new):
+            diff.changed[path] = (too_deep(), too_deep())
+        return
     if isinstance(old, Mapping) and isinstance(new, Mapping):
-        _walk_mapping(path, old, new, diff)
+        _walk_mapping(path, old, new, diff, depth)
     elif (old_messages := _messages(old, new)) is not None:
         changes = message_changes(*old_messages)
         if changes:
             diff.messages[path] = changes
     elif _is_list(old) and _is_list(new) and len(old) == len(new):
         for index, (old_item, new_item) in enumerate(zip(old, new, strict=True)):
-            _walk_value(f"{path}[{index}]", old_item, new_item, diff)
+            _walk_value(f"{path}[{index}]", old_item, new_item, diff, depth + 1)
     elif not _same(old, new):
         diff.changed[path] = (old, new)
 
@@ -145,7 +154,7 @@ def _same(old: Any, new: Any) -> bool:
         return False
     try:
         return bool(old == new)
-    except Exception:  # an object whose __eq__ refuses to answer: treat as changed
+    except (Exception, RecursionError):  # __eq__ refused, or nesting beyond the stack: changed
         return False
 
 

@@ -35,6 +35,7 @@ _ERROR_FILL = "#f8c4c4"
 _QUESTION_CHARS = 36
 _SELECTED_FILL = "#ffd166"
 _PAUSED_PEN = "#c77d00"
+_BROKEN_PEN = "#7a4cc2"
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,7 @@ class DrawnNode:
     is_paused: bool = False
     source: str | None = None
     has_error: bool = False
+    broken: bool = False
 
 
 @dataclass(frozen=True)
@@ -76,7 +78,7 @@ def run_id(first: str, last: str) -> str:
 
 
 def _key_checkpoints(tree: CheckpointTree, selected: str | None, max_drawn: int) -> set[str]:
-    keys = set(tree.roots) | set(tree.paused) | {tree.head} | set(tree.signals)
+    keys = set(tree.roots) | set(tree.paused) | {tree.head} | set(tree.signals) | set(tree.broken)
     inputs = [cid for cid, record in tree.nodes.items() if record.source == "input"]
     if len(inputs) * 4 <= max_drawn:
         keys.update(inputs)  # turn boundaries, while there are few enough to read
@@ -100,6 +102,8 @@ def _label(tree: CheckpointTree, cid: str) -> str:
                     if signal.kind != "answer")
     if detail and detail.problem:
         notes += "\n(blob not readable)"
+    if cid in tree.broken:
+        notes += "\n⚠ broken parent link"
     return f"#{tree.ordinal(cid)} {who}\nstep {record.step}{waits}{notes}"
 
 
@@ -174,6 +178,7 @@ def tree_view(
                 is_paused=cid in tree.paused,
                 source=tree.nodes[cid].source,
                 has_error=any(s.kind == "error" for s in tree.signals.get(cid, ())),
+                broken=cid in tree.broken,
             )
     edges = []
     for cid, _record in tree.nodes.items():
@@ -220,8 +225,22 @@ def _cap(tree, drawn, edges, stand_for, selected, max_drawn):
     return new_drawn, new_edges, len(members_hidden)
 
 
+def dot_safe(text: str) -> str:
+    """Text from a database made safe inside a DOT string: backslashes doubled.
+
+    The graphviz package quotes a string and escapes its ``"``, but leaves backslashes as they
+    are (DOT's own escapes): a checkpoint id ending in ``\\`` would escape the closing quote
+    and blank the whole chart. (Each text put in DOT here starts with a fixed prefix, so none
+    reads as a ``<...>`` HTML label either.)
+    """
+    return text.replace("\\", "\\\\")
+
+
 def view_dot(view: TreeView):
-    """Render a :class:`TreeView` as DOT (a ``graphviz.Digraph``), oldest at the top."""
+    """Render a :class:`TreeView` as DOT (a ``graphviz.Digraph``), oldest at the top.
+
+    Every id, label and tooltip holds database text: each goes through :func:`dot_safe`.
+    """
     import graphviz  # only for drawing: the CLI's other commands never load it
 
     dot = graphviz.Digraph("checkpoints", graph_attr={"rankdir": "TB", "bgcolor": "transparent",
@@ -235,13 +254,17 @@ def view_dot(view: TreeView):
             pen = _HEAD_PEN if node.is_head else (_PAUSED_PEN if node.is_paused else "#888888")
             width = "3" if node.is_head or node.is_selected else ("2" if node.is_paused else "1")
             label = node.label + ("\nHEAD" if node.is_head else "")
-            dot.node(node.node_id, label=label, shape="box", fillcolor=fill, color=pen,
-                     penwidth=width, tooltip=node.members[0])
+            if node.broken:
+                pen, width = _BROKEN_PEN, "2"
+            dot.node(dot_safe(node.node_id), label=dot_safe(label), shape="box",
+                     fillcolor=fill, color=pen, penwidth=width,
+                     tooltip=dot_safe(f"checkpoint {node.members[0]}"),
+                     style="filled,dashed" if node.broken else "filled")
         elif node.kind == "run":
-            dot.node(node.node_id, label=node.label, shape="ellipse", fillcolor="#fafafa",
-                     style="filled,dashed")
+            dot.node(dot_safe(node.node_id), label=dot_safe(node.label), shape="ellipse",
+                     fillcolor="#fafafa", style="filled,dashed")
         else:
             dot.node(node.node_id, label=node.label, shape="note", fillcolor="#eeeeee")
     for a, b in view.edges:
-        dot.edge(a, b)
+        dot.edge(dot_safe(a), dot_safe(b))
     return dot

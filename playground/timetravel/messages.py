@@ -241,6 +241,10 @@ def message_changes(old: list[ChatMessage], new: list[ChatMessage]) -> list[str]
     return lines
 
 
+# A one-line description never shows more than a few levels: past these it says so.
+_MAX_DESCRIBED_DEPTH = 12
+
+
 def describe(value: Any, limit: int = 120) -> str:
     """A short text for a decoded value: messages in one line, typed values as ``Name(k=v)``."""
     message = as_message(value)
@@ -250,7 +254,9 @@ def describe(value: Any, limit: int = 120) -> str:
     return text if len(text) <= limit else text[: max(limit - 3, 0)] + "..."
 
 
-def _describe(value: Any, limit: int) -> str:
+def _describe(value: Any, limit: int, depth: int = 0) -> str:
+    if depth >= _MAX_DESCRIBED_DEPTH and isinstance(value, (dict, list)):
+        return "<too deep to show>"  # a one-line summary needs no more than this
     message = as_message(value)
     if message is not None:
         return "<" + " / ".join(message.lines(60)) + ">"
@@ -261,14 +267,16 @@ def _describe(value: Any, limit: int) -> str:
         fields = {k: v for k, v in value.items() if k != TYPE_KEY}
         short = claimed.rsplit(".", 1)[-1]
         if set(fields) == {"value"}:
-            return f"{short}({_describe(fields['value'], limit)})"
-        inner = ", ".join(f"{k}={_describe(v, limit)}" for k, v in fields.items())
+            return f"{short}({_describe(fields['value'], limit, depth + 1)})"
+        inner = ", ".join(f"{k}={_describe(v, limit, depth + 1)}"
+                          for k, v in list(fields.items())[:20])
         return f"{short}({inner})"
     if isinstance(value, list):
         more = ", ..." if len(value) > 20 else ""
-        return "[" + ", ".join(_describe(v, limit) for v in value[:20]) + more + "]"
+        return "[" + ", ".join(_describe(v, limit, depth + 1) for v in value[:20]) + more + "]"
     if isinstance(value, dict):
         more = ", ..." if len(value) > 20 else ""
         items = list(value.items())[:20]
-        return "{" + ", ".join(f"{k!r}: {_describe(v, limit)}" for k, v in items) + more + "}"
+        return "{" + ", ".join(f"{k!r}: {_describe(v, limit, depth + 1)}"
+                               for k, v in items) + more + "}"
     return repr(value)

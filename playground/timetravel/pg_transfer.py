@@ -23,6 +23,7 @@ from playground.timetravel.transfer import (
     TransferRefused,
     _cell,
     _encode_blob,
+    check_parent_links,
     read_header,
     rows_of,
 )
@@ -120,6 +121,7 @@ def _validate(data: Any) -> tuple[str, dict[str, list[tuple]]]:
     }
     if not rows["checkpoints"]:
         raise TransferRefused("the export has no checkpoints: nothing to import")
+    check_parent_links([(row[0], row[1], row[2]) for row in rows["checkpoints"]])
     blob_at = list(_WRITE_COLUMNS).index("blob")
     for i, row in enumerate(rows["writes"]):
         if row[blob_at] is None:  # checkpoint_writes.blob is NOT NULL

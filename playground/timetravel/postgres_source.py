@@ -19,8 +19,10 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
+from playground.timetravel.dburl import UrlRefused, redact_url, typed_connection
 from playground.timetravel.decode import bounded_json_loads, decode_typed, is_unread
 from playground.timetravel.errors import CheckpointDbError, UnknownThread, UnreadableCheckpoint
+from playground.timetravel.limits import limits, took_too_long
 from playground.timetravel.records import (
     CheckpointDetail,
     CheckpointRecord,
@@ -41,12 +43,7 @@ from playground.timetravel.store_items import (
 # Channels whose values decide what runs next (records.next_nodes): the input, the branch
 # triggers and the fan-in barriers. Details read only these blobs, never the state's values.
 _TRIGGERS = ["\\_\\_start\\_\\_", "branch:to:%", "join:%"]
-_PASSWORD = re.compile(r"(postgres(?:ql)?://[^:/@]+:)[^@]*@")
-
-
-def redact(url: str) -> str:
-    """A Postgres URL with its password replaced, safe to print or show."""
-    return _PASSWORD.sub(r"\1***@", url)
+redact = redact_url  # the one redactor (dburl.py), under the name the engine has used
 
 
 def _bounded(conn) -> None:
@@ -63,12 +60,28 @@ def has_postgres_saver_tables(conn) -> bool:
     Args:
         conn: a psycopg connection with dict rows.
     """
+    # BASE TABLE only: information_schema lists views too, and a view can run any query.
     row = conn.execute(
         "SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = "
-        "current_schema() AND table_name IN ('checkpoints', 'checkpoint_blobs', "
-        "'checkpoint_writes')"
+        "current_schema() AND table_type = 'BASE TABLE' AND table_name IN ('checkpoints', "
+        "'checkpoint_blobs', 'checkpoint_writes')"
     ).fetchone()
     return row["n"] == 3
+
+
+def read_options(seconds: float | None = None) -> str:
+    """libpq ``options`` that make the server stop any one statement past the read deadline."""
+    seconds = limits().read_seconds if seconds is None else seconds
+    return f"-c statement_timeout={int(seconds * 1000)}"
+
+
+def _one_line(text: str) -> str:
+    # libpq's messages span lines and may name files of the server (its pgpass): keep the
+    # first line, which says what failed.
+    first = text.strip().splitlines()[0] if text.strip() else "no answer"
+    return re.sub(r"password retrieved from file \S+", "password from the server's files",
+                  first)
+
 
 class PostgresSource:
     """A Postgres database written by PostgresSaver.
@@ -79,7 +92,8 @@ class PostgresSource:
 
     kind = "postgres"
 
-    def __init__(self, url: str, writable: bool = False, pool=None) -> None:
+    def __init__(self, url: str, writable: bool = False, pool=None, typed: bool = False
+                 ) -> None:
         import psycopg
         from psycopg.rows import dict_row
 
@@ -87,12 +101,24 @@ class PostgresSource:
         self.label = redact(url)
         self._pool = pool
         if pool is None:
+            bounds = limits()
+            if typed:  # typed into a page: only what the URL says, nothing of the server's
+                try:
+                    where = typed_connection(url, connect_cap=bounds.connect_seconds,
+                                             statement_timeout=bounds.read_seconds)
+                except UrlRefused as exc:
+                    raise CheckpointDbError(f"{self.label}: {exc}") from None
+                args: tuple = ()
+            else:
+                where = {"connect_timeout": max(int(bounds.connect_seconds), 1),
+                         "options": read_options(bounds.read_seconds)}
+                args = (url,)
             try:
-                self.conn = psycopg.connect(url, autocommit=True, prepare_threshold=0,
-                                            row_factory=dict_row, connect_timeout=10)
+                self.conn = psycopg.connect(*args, autocommit=True, prepare_threshold=0,
+                                            row_factory=dict_row, **where)
             except psycopg.Error as exc:
-                raise CheckpointDbError(f"{redact(url)}: cannot connect ({exc})".strip()
-                                        ) from None
+                raise CheckpointDbError(f"{self.label}: cannot connect "
+                                        f"({_one_line(redact(str(exc)))})") from None
             _bounded(self.conn)
             if not writable:
                 # Inspection writes nothing: the server refuses any write on this session.
@@ -141,8 +167,13 @@ class PostgresSource:
             yield conn
 
     def _rows(self, sql: str, params: object = None) -> list[dict]:
-        with self._connection() as conn:
-            return conn.execute(sql, params).fetchall()
+        import psycopg
+
+        try:
+            with self._connection() as conn:
+                return conn.execute(sql, params).fetchall()
+        except psycopg.errors.QueryCanceled:
+            raise took_too_long(self.label, limits().read_seconds) from None
 
     def close(self) -> None:
         """Close the connection (a pool's connections go back to the pool after each query)."""

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from playground.timetravel.decode import UNREAD_KEY, is_unread, type_name
+from playground.timetravel.decode import UNREAD_KEY, is_unread, to_jsonable, type_name
 
 INTERRUPT = "__interrupt__"
 RESUME = "__resume__"
@@ -59,9 +59,9 @@ def as_text(value: Any, limit: int = _TEXT_LIMIT) -> str:
         text = value
     else:
         try:
-            text = json.dumps(value, ensure_ascii=False, default=repr)
-        except (TypeError, ValueError):
-            text = repr(value)
+            text = json.dumps(to_jsonable(value), ensure_ascii=False, default=repr)
+        except (TypeError, ValueError, RecursionError):
+            text = "<a value that cannot be shown>"
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
 

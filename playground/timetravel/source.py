@@ -13,12 +13,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from playground.timetravel.dburl import is_postgres_url
 from playground.timetravel.records import CheckpointDetail, CheckpointRecord, ThreadSummary
 
 if TYPE_CHECKING:
     from langgraph.checkpoint.base import BaseCheckpointSaver
+from playground.timetravel.signals import TaskSignal
 
-    from playground.timetravel.signals import TaskSignal
+__all__ = ["CheckpointSource", "PendingWrite", "is_postgres_url", "open_source"]
 
 
 @dataclass(frozen=True)
@@ -68,19 +70,16 @@ class CheckpointSource(Protocol):
     def close(self) -> None: ...
 
 
-def is_postgres_url(target: str | Path) -> bool:
-    """True for ``postgresql://`` and ``postgres://`` URLs (a Path never is one)."""
-    return str(target).startswith(("postgresql://", "postgres://"))
-
-
 def open_source(
-    target: str | Path | BaseCheckpointSaver, writable: bool = False
+    target: str | Path | BaseCheckpointSaver, writable: bool = False, typed: bool = False
 ) -> CheckpointSource:
     """Open a checkpoint database for the engine.
 
     Args:
         target: a SQLite file path, a Postgres URL, or any ``BaseCheckpointSaver``.
         writable: allow writes (edit, fork, prune, migrate, import).
+        typed: a Postgres URL someone typed into a page: connect with only what it says
+            (:func:`playground.timetravel.dburl.typed_connection`).
 
     Raises:
         CheckpointDbError: the target is not a readable LangGraph checkpoint database.
@@ -93,7 +92,7 @@ def open_source(
     if is_postgres_url(text):
         from playground.timetravel.postgres_source import PostgresSource
 
-        return PostgresSource(text, writable=writable)
+        return PostgresSource(text, writable=writable, typed=typed)
     from playground.timetravel.sqlite_source import SqliteSource
 
     return SqliteSource(text, writable=writable)

@@ -7,8 +7,10 @@ imports or calls what a blob names. Inspection opens the file read-only (``mode=
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import sqlite3
+import time
 from collections import defaultdict
 from collections.abc import Iterable
 from pathlib import Path
@@ -18,6 +20,7 @@ import orjson
 
 from playground.timetravel.decode import decode_checkpoint, decode_typed
 from playground.timetravel.errors import CheckpointDbError, UnknownThread, UnreadableCheckpoint
+from playground.timetravel.limits import ReadStopped, clip, limits, took_too_long
 from playground.timetravel.records import (
     CheckpointDetail,
     CheckpointRecord,
@@ -44,6 +47,35 @@ _REQUIRED = {
 }
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 _CHUNK = 500  # ids per IN (...) list, well under SQLite's variable limit
+_PROGRESS_EVERY = 10_000  # SQLite VM instructions between two deadline checks
+
+
+_MAX_METADATA = 1024 * 1024  # metadata is a small JSON object; past this it is not parsed
+
+
+def _interrupted(exc: BaseException) -> bool:
+    return isinstance(exc, sqlite3.OperationalError) and "interrupted" in str(exc)
+
+
+def _stoppable(method):
+    """A read that says "took longer than N s to read: stopped" when its deadline stopped it."""
+
+    @functools.wraps(method)
+    def guarded(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.OperationalError as exc:
+            if _interrupted(exc):
+                raise took_too_long(self.label, limits().read_seconds) from None
+            raise
+
+    return guarded
+
+
+def _too_many(label: str, what: str) -> ReadStopped:
+    cap = limits().max_rows
+    return ReadStopped(f"{label}: {what} more than {cap:,} checkpoints: stopped (set "
+                       "PLAYGROUND_MAX_ROWS to read more)")
 
 
 class SqliteSource:
@@ -66,6 +98,7 @@ class SqliteSource:
         self.label = str(self.path)
         self._check_file()
         mode = "rw" if writable else "ro"
+        bounds = limits()
         try:
             self.conn = sqlite3.connect(
                 f"file:{quote(str(self.path.resolve()))}?mode={mode}",
@@ -73,11 +106,26 @@ class SqliteSource:
                 check_same_thread=False,
                 timeout=30,
             )
+            if not writable:
+                # A read of a file someone else wrote has a deadline: SQLite calls this every
+                # few thousand instructions and stops the statement when it answers non-zero,
+                # so an endless query ends and the server's core is free again.
+                self._deadline = time.monotonic() + bounds.read_seconds
+                self.conn.set_progress_handler(self._past_deadline, _PROGRESS_EVERY)
             self._check_tables()
+        except sqlite3.OperationalError as exc:
+            if _interrupted(exc):
+                raise took_too_long(self.label, bounds.read_seconds) from None
+            raise CheckpointDbError(
+                f"{self.path}: not a readable SQLite database ({exc})"
+            ) from None
         except sqlite3.DatabaseError as exc:
             raise CheckpointDbError(
                 f"{self.path}: not a readable SQLite database ({exc})"
             ) from None
+
+    def _past_deadline(self) -> int:
+        return 1 if time.monotonic() > self._deadline else 0
 
     def _check_file(self) -> None:
         if not self.path.exists():
@@ -92,6 +140,16 @@ class SqliteSource:
             raise CheckpointDbError(f"{self.path}: not a SQLite database")
 
     def _check_tables(self) -> None:
+        # Only real tables are read: PRAGMA table_info answers for a view too, and a view can
+        # be any query (an endless recursive one); a virtual table runs a module's code.
+        kinds = {name: (kind, sql or "") for name, kind, sql in self.conn.execute(
+            "SELECT name, type, sql FROM sqlite_master WHERE name IN (?, ?)", tuple(_REQUIRED))}
+        for table, (kind, sql) in kinds.items():
+            if kind != "table" or sql.lstrip().upper().startswith("CREATE VIRTUAL"):
+                what = "a virtual table" if kind == "table" else f"a {kind}"
+                raise CheckpointDbError(
+                    f"{self.path}: not a LangGraph checkpoint database ({table} is {what}, not "
+                    "a table; it is not read)")
         found = {}
         for table in _REQUIRED:
             found[table] = {row[1] for row in self.conn.execute(f"PRAGMA table_info({table})")}
@@ -127,12 +185,16 @@ class SqliteSource:
 
     # -- threads ---------------------------------------------------------------------------
 
+    @_stoppable
     def threads(self) -> list[ThreadSummary]:
         """Every thread (root namespace), newest first."""
         rows = self.conn.execute(
             "SELECT thread_id, checkpoint_id, parent_checkpoint_id, "
-            "length(checkpoint) + length(metadata) FROM checkpoints WHERE checkpoint_ns = ''"
+            "length(checkpoint) + length(metadata) FROM checkpoints WHERE checkpoint_ns = '' "
+            "LIMIT ?", (limits().max_rows + 1,)
         ).fetchall()
+        if len(rows) > limits().max_rows:
+            raise _too_many(self.label, "its threads hold")
         writes = dict(
             self.conn.execute("SELECT thread_id, sum(length(value)) FROM writes GROUP BY thread_id")
         )
@@ -163,6 +225,7 @@ class SqliteSource:
         summaries.sort(key=lambda s: s.newest_at or "", reverse=True)
         return summaries
 
+    @_stoppable
     def namespaces(self, thread_id: str) -> list[str]:
         """Checkpoint namespaces of a thread: "" for the root, then subgraphs."""
         return [
@@ -176,6 +239,7 @@ class SqliteSource:
 
     # -- checkpoints ---------------------------------------------------------------------
 
+    @_stoppable
     def records(self, thread_id: str, checkpoint_ns: str = "") -> list[CheckpointRecord]:
         """Every checkpoint of a thread and namespace, oldest first, from SQL columns alone.
 
@@ -193,13 +257,15 @@ class SqliteSource:
         # Metadata is parsed with orjson here (SQLite's json_extract is several times slower),
         # and rows are streamed, not fetched whole, so a long thread's metadata is never all held.
         rows = self.conn.execute(
-            "SELECT checkpoint_id, parent_checkpoint_id, metadata, length(checkpoint) "
-            "FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? ORDER BY checkpoint_id",
-            (thread_id, checkpoint_ns),
+            "SELECT checkpoint_id, parent_checkpoint_id, CASE WHEN length(metadata) > ? THEN "
+            "NULL ELSE metadata END, length(checkpoint), length(metadata) "
+            "FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? ORDER BY checkpoint_id "
+            "LIMIT ?",
+            (_MAX_METADATA, thread_id, checkpoint_ns, limits().max_rows + 1),
         )
         records = []
         append, loads, record = records.append, orjson.loads, CheckpointRecord  # hot loop
-        for cid, parent, metadata, blob_bytes in rows:
+        for cid, parent, metadata, blob_bytes, metadata_bytes in rows:
             try:
                 meta = loads(metadata) if metadata else {}
             except orjson.JSONDecodeError:
@@ -207,12 +273,14 @@ class SqliteSource:
             if not isinstance(meta, dict):
                 meta = {}
             append(record(cid, parent, checkpoint_ns, meta.get("step"), meta.get("source"),
-                          blob_bytes or 0, len(metadata) if metadata else 0,
-                          writes.get(cid) or 0))
+                          blob_bytes or 0, metadata_bytes or 0, writes.get(cid) or 0))
+        if len(records) > limits().max_rows:
+            raise _too_many(self.label, f"thread {clip(thread_id, 80)!r} has")
         if not records:
             raise UnknownThread(f"no thread {thread_id!r} in {self.label}")
         return records
 
+    @_stoppable
     def fingerprint(self, thread_id: str, checkpoint_ns: str = "") -> tuple | None:
         """A cheap value that changes whenever the thread's stored checkpoints change.
 
@@ -238,6 +306,7 @@ class SqliteSource:
         ).fetchone()[0]
         return (count, newest, hashlib.blake2b(head or b"", digest_size=16).digest(), writes)
 
+    @_stoppable
     def details(
         self, thread_id: str, checkpoint_ids: Iterable[str], checkpoint_ns: str = ""
     ) -> dict[str, CheckpointDetail]:
@@ -268,6 +337,7 @@ class SqliteSource:
                 details[cid] = detail_of(cid, checkpoint, parent, problem)
         return details
 
+    @_stoppable
     def values(self, thread_id: str, checkpoint_id: str, checkpoint_ns: str = "") -> dict:
         """The state values stored in one checkpoint (LangGraph's bookkeeping channels left out).
 
@@ -286,6 +356,7 @@ class SqliteSource:
             raise UnreadableCheckpoint(problem)
         return state_values(checkpoint)
 
+    @_stoppable
     def store_items(self, limit: int = SHOWN_STORE_ITEMS) -> list[StoreItem] | None:
         """The items of the file's LangGraph store table, if it has one (None when not)."""
         if self.conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
@@ -298,6 +369,7 @@ class SqliteSource:
         ).fetchall()
         return [store_item(*row) for row in rows]
 
+    @_stoppable
     def pending_writes(
         self, thread_id: str, checkpoint_id: str, checkpoint_ns: str = ""
     ) -> list[PendingWrite]:
@@ -313,6 +385,7 @@ class SqliteSource:
             for path, channel, type_, value in rows
         ]
 
+    @_stoppable
     def signals(self, thread_id: str, checkpoint_ns: str = "") -> dict[str, tuple[TaskSignal, ...]]:
         """Questions, answers and errors tasks stored under each checkpoint of a thread."""
         marks = ",".join("?" * len(SIGNAL_CHANNELS))

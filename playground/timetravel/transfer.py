@@ -22,6 +22,7 @@ from typing import Any
 
 from langgraph.checkpoint.sqlite import SqliteSaver
 
+from playground.timetravel.limits import clip
 from playground.timetravel.prune import has_saver_tables, write_transaction
 
 FORMAT = "langgraph-playground-thread"
@@ -170,6 +171,8 @@ def loads_export(text: str) -> dict[str, Any]:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise TransferRefused(f"not a thread export: the text is not JSON ({exc})") from None
+    except RecursionError:
+        raise TransferRefused("not a thread export: its JSON nests too deep to read") from None
 
 
 def _cell(value: Any, kind: str, where: str) -> Any:
@@ -272,7 +275,33 @@ def _validate(data: Any) -> tuple[str, list[tuple], list[tuple]]:
     checkpoints = rows_of(data, "checkpoints", _CHECKPOINT_COLUMNS)
     if not checkpoints:
         raise TransferRefused("the export has no checkpoints: nothing to import")
+    check_parent_links([(row[0], row[1], row[2]) for row in checkpoints])
     return source, checkpoints, rows_of(data, "writes", _WRITE_COLUMNS)
+
+
+def check_parent_links(rows: list[tuple[Any, Any, Any]]) -> None:
+    """Refuse an export whose parent links loop, or name a checkpoint it does not hold.
+
+    Args:
+        rows: ``(checkpoint_ns, checkpoint_id, parent_checkpoint_id)`` of every checkpoint.
+
+    Raises:
+        TransferRefused: a loop (a checkpoint that is its own ancestor: every tree walk would
+            go round it forever), or a parent missing from the root graph's checkpoints.
+    """
+    from playground.timetravel.records import CheckpointRecord
+    from playground.timetravel.tree import broken_links
+
+    by_ns: dict[Any, dict[str, CheckpointRecord]] = {}
+    for ns, cid, parent in rows:
+        by_ns.setdefault(ns, {})[str(cid)] = CheckpointRecord(
+            str(cid), None if parent is None else str(parent), str(ns), None, None, 0, 0, 0)
+    for ns, nodes in by_ns.items():
+        broken = broken_links(nodes, dangling=ns == "")
+        if broken:
+            cid, why = next(iter(broken.items()))
+            raise TransferRefused(f"checkpoint {clip(cid, 80)} of the export: {why}; the "
+                                  "export was changed or damaged, and is not imported")
 
 
 def _size(*blobs: bytes | None) -> int:

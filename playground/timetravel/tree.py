@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from playground.timetravel.limits import limits
 from playground.timetravel.records import CheckpointDetail, CheckpointRecord
 from playground.timetravel.signals import TaskSignal
 from playground.timetravel.source import CheckpointSource
@@ -37,6 +38,10 @@ class CheckpointTree:
             checkpoint, by checkpoint id (only checkpoints that have any).
         fingerprint: the source's fingerprint of the thread when the tree was read (set by
             :class:`TreeCache`), so what is cached beside the tree needs no second query.
+        broken: checkpoint id -> why its parent link is not followed: the parent is not stored
+            (in the root graph's namespace), or the links loop back (a checkpoint that is its
+            own ancestor). Such a checkpoint is drawn as a root with a broken link, so every
+            walk of the tree ends.
     """
 
     thread_id: str
@@ -50,6 +55,7 @@ class CheckpointTree:
     details: dict[str, CheckpointDetail]
     signals: Mapping[str, tuple[TaskSignal, ...]] = field(default_factory=dict)
     fingerprint: tuple | None = None
+    broken: Mapping[str, str] = field(default_factory=dict)
 
     def __len__(self) -> int:
         return len(self.nodes)
@@ -82,11 +88,13 @@ class CheckpointTree:
         current: str | None = checkpoint_id
         while current is not None and current in self.nodes:
             path.append(current)
-            current = self.nodes[current].parent_id
+            current = self.parent_of(current)
         return tuple(reversed(path))
 
     def parent_of(self, checkpoint_id: str) -> str | None:
-        """The stored parent of a checkpoint, or None for a root."""
+        """The stored parent of a checkpoint, or None for a root (or a broken link)."""
+        if checkpoint_id in self.broken:
+            return None
         parent = self.nodes[checkpoint_id].parent_id
         return parent if parent in self.nodes else None
 
@@ -109,20 +117,22 @@ def build_tree(
         raise ValueError(f"thread {thread_id!r} has no checkpoints")
     ordered = sorted(records, key=lambda r: r.checkpoint_id)
     nodes = {r.checkpoint_id: r for r in ordered}
+    broken = broken_links(nodes, dangling=checkpoint_ns == "")
     children: dict[str, list[str]] = {cid: [] for cid in nodes}
     roots = []
     for record in ordered:
-        if record.parent_id in nodes:
+        if record.parent_id in nodes and record.checkpoint_id not in broken:
             children[record.parent_id].append(record.checkpoint_id)
         else:
-            # A parent that is not stored (pruned, or another namespace) makes this a root.
+            # A parent that is not stored (pruned, or another namespace) makes this a root,
+            # and so does a link that loops back.
             roots.append(record.checkpoint_id)
     head = ordered[-1].checkpoint_id
     path = []
     current: str | None = head
     while current in nodes:
         path.append(current)
-        current = nodes[current].parent_id
+        current = None if current in broken else nodes[current].parent_id
     details = dict(details or {})
     paused = frozenset(
         cid for cid, kids in children.items() if not kids and cid in details and details[cid].next
@@ -139,7 +149,47 @@ def build_tree(
         details=details,
         signals=MappingProxyType({cid: found for cid, found in (signals or {}).items()
                                   if cid in nodes}),
+        broken=MappingProxyType(broken),
     )
+
+
+def broken_links(nodes: Mapping[str, CheckpointRecord], dangling: bool = True
+                 ) -> dict[str, str]:
+    """Checkpoints whose parent link cannot be followed, and why, found in one pass.
+
+    A loop of parent links (a checkpoint that names itself, or two that name each other) is
+    cut at its oldest member, so the rest hangs under it as a normal branch. With
+    ``dangling``, a parent that is not stored is reported too (a subgraph's first checkpoint
+    may name its parent graph's: not reported there).
+    """
+    broken: dict[str, str] = {}
+    done: set[str] = set()
+    for start in nodes:
+        if start in done:
+            continue
+        path: list[str] = []
+        on_path: set[str] = set()
+        current: str | None = start
+        while current is not None and current in nodes and current not in done:
+            path.append(current)
+            on_path.add(current)
+            parent = nodes[current].parent_id
+            if parent is None:
+                break
+            if parent not in nodes:
+                if dangling:
+                    broken[current] = f"its parent checkpoint {parent} is not stored"
+                break
+            if parent in on_path:
+                loop = path[path.index(parent):]
+                oldest = min(loop)
+                broken[oldest] = (
+                    "its parent link loops back to itself" if len(loop) == 1 else
+                    f"its parent links make a loop through {len(loop)} checkpoints")
+                break
+            current = parent
+        done.update(path)
+    return broken
 
 
 def load_tree(
@@ -177,18 +227,60 @@ def ensure_details(
         tree.details.update(source.details(tree.thread_id, missing, tree.checkpoint_ns))
 
 
+# What one cached entry is taken to hold, estimated from what it was read from: a record (a
+# named tuple of ids and numbers) and its details come to a few hundred bytes; decoded values
+# to a few times the blob they were decoded from.
+_RECORD_BYTES = 400
+_DECODED_PER_BLOB_BYTE = 4
+
+
+class _Budget:
+    """An LRU of entries bounded by their estimated bytes (not by their count: one upload's
+    tree of 100,000 checkpoints weighs as much as thousands of small ones)."""
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self.entries: OrderedDict[tuple, tuple[int, object]] = OrderedDict()
+        self.total = 0
+        self.lock = threading.Lock()
+
+    def get(self, key: tuple) -> object | None:
+        with self.lock:
+            held = self.entries.get(key)
+            if held is None:
+                return None
+            self.entries.move_to_end(key)
+            return held[1]
+
+    def put(self, key: tuple, value: object, size: int) -> None:
+        with self.lock:
+            if key in self.entries:
+                self.total -= self.entries.pop(key)[0]
+            if size > self.max_bytes:
+                return  # larger than the whole budget: served, never kept
+            self.entries[key] = (size, value)
+            self.total += size
+            while self.total > self.max_bytes:
+                evicted, _ = self.entries.popitem(last=False)[1]
+                self.total -= evicted
+
+
+def _cache_bytes() -> int:
+    # The tree and values caches share the limit half and half.
+    return int(limits().cache_mb * 1024 * 1024 / 2)
+
+
 class TreeCache:
     """Trees of recently viewed threads, rebuilt only when the thread's storage changed.
 
     A page that reruns on every click (Streamlit) would otherwise re-read a long thread each
     time; the source's :meth:`fingerprint` says cheaply whether anything changed. Sources
-    without a fingerprint are read every time.
+    without a fingerprint are read every time. The cache holds at most half the
+    ``PLAYGROUND_CACHE_MB`` limit, estimated from the trees' sizes.
     """
 
-    def __init__(self, size: int = 32) -> None:
-        self._size = size
-        self._trees: OrderedDict[tuple, tuple[tuple, CheckpointTree]] = OrderedDict()
-        self._lock = threading.Lock()
+    def __init__(self, max_bytes: int | None = None) -> None:
+        self._budget = _Budget(_cache_bytes() if max_bytes is None else max_bytes)
 
     def get(
         self, source: CheckpointSource, thread_id: str, checkpoint_ns: str = ""
@@ -200,18 +292,13 @@ class TreeCache:
         """
         fingerprint = source.fingerprint(thread_id, checkpoint_ns)
         key = (source.label, thread_id, checkpoint_ns)
-        with self._lock:
-            cached = self._trees.get(key)
-            if fingerprint is not None and cached and cached[0] == fingerprint:
-                self._trees.move_to_end(key)
-                return cached[1]
+        cached = self._budget.get(key)
+        if fingerprint is not None and cached and cached[0] == fingerprint:
+            return cached[1]
         tree = dataclasses.replace(load_tree(source, thread_id, checkpoint_ns),
                                    fingerprint=fingerprint)
         if fingerprint is not None:
-            with self._lock:
-                self._trees[key] = (fingerprint, tree)
-                while len(self._trees) > self._size:
-                    self._trees.popitem(last=False)
+            self._budget.put(key, (fingerprint, tree), len(tree) * _RECORD_BYTES)
         return tree
 
 
@@ -220,13 +307,12 @@ class ValuesCache:
 
     A checkpoint's values change only when a migration rewrites the head's blob in place, which
     the thread's fingerprint catches; so values are cached by checkpoint and fingerprint, and a
-    page rerun on a long chat does not decode its thousand messages again.
+    page rerun on a long chat does not decode its thousand messages again. The cache holds at
+    most half the ``PLAYGROUND_CACHE_MB`` limit, estimated from the blobs' sizes.
     """
 
-    def __init__(self, size: int = 64) -> None:
-        self._size = size
-        self._values: OrderedDict[tuple, dict] = OrderedDict()
-        self._lock = threading.Lock()
+    def __init__(self, max_bytes: int | None = None) -> None:
+        self._budget = _Budget(_cache_bytes() if max_bytes is None else max_bytes)
 
     def get(self, source: CheckpointSource, tree: CheckpointTree, checkpoint_id: str) -> dict:
         """The values of one checkpoint of ``tree``, decoded once.
@@ -236,14 +322,13 @@ class ValuesCache:
         """
         fingerprint = tree.fingerprint or source.fingerprint(tree.thread_id, tree.checkpoint_ns)
         key = (source.label, tree.thread_id, tree.checkpoint_ns, checkpoint_id, fingerprint)
-        with self._lock:
-            if fingerprint is not None and key in self._values:
-                self._values.move_to_end(key)
-                return self._values[key]
+        if fingerprint is not None:
+            cached = self._budget.get(key)
+            if cached is not None:
+                return cached
         values = source.values(tree.thread_id, checkpoint_id, tree.checkpoint_ns)
         if fingerprint is not None:
-            with self._lock:
-                self._values[key] = values
-                while len(self._values) > self._size:
-                    self._values.popitem(last=False)
+            record = tree.nodes.get(checkpoint_id)
+            size = (record.blob_bytes if record else 0) * _DECODED_PER_BLOB_BYTE
+            self._budget.put(key, values, max(size, _RECORD_BYTES))
         return values

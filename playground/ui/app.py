@@ -8,6 +8,7 @@ import streamlit as st
 
 from playground.apps.loader import AppLoadError
 from playground.ui import resources
+from playground.ui.access import SIGNED_IN_KEY, required_token, token_matches
 from playground.ui.markup import md_escape
 from playground.ui.session import THREAD_KEY, page_context, show_database_error
 from playground.ui.workspace import normalize_room
@@ -17,6 +18,18 @@ PAGES = Path(__file__).parent / "views"
 st.set_page_config(
     page_title="Time-travel playground", page_icon=":material/history:", layout="wide"
 )
+
+# Served beyond this machine, every page asks for the room URL's token once per session.
+_token = required_token()
+if _token and not st.session_state.get(SIGNED_IN_KEY):
+    if token_matches(st.query_params.get("token"), _token):
+        st.session_state[SIGNED_IN_KEY] = True
+    else:
+        st.title(":material/lock: Time-travel playground")
+        st.info("Sign in: open the room URL that `playground run` printed (it ends in "
+                "?token=...), or ask the person who runs this server for it.",
+                icon=":material/key:")
+        st.stop()
 
 
 def _page(file: str, title: str, icon: str, default: bool = False) -> st.Page:
@@ -29,7 +42,7 @@ def _page(file: str, title: str, icon: str, default: bool = False) -> st.Page:
 try:
     builtin = resources.app().builtin
 except AppLoadError as exc:  # the graph's file changed since `playground run` checked it
-    st.error(f"The graph does not load: {exc}", icon=":material/error:")
+    st.error(f"The graph does not load: {md_escape(exc, 2000)}", icon=":material/error:")
     st.caption("Fix the file and reload this page.")
     st.stop()
 graph_pages = [

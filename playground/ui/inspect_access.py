@@ -17,16 +17,19 @@ Whatever is opened is read through the safe decoder: nothing in it is imported o
 
 from __future__ import annotations
 
+import atexit
 import os
 import re
 import shutil
 import sqlite3
 import stat
 import tempfile
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 
-from playground.timetravel.source import is_postgres_url
+from playground.timetravel.dburl import UrlRefused, is_postgres_url, typed_connection
+from playground.timetravel.limits import limits
 
 INSPECT_DIR_ENV = "PLAYGROUND_INSPECT_DIR"
 DEFAULT_INSPECT_DIR = Path(".playground") / "inspect"
@@ -142,7 +145,10 @@ def _private_file(name: str, suffixes: tuple[str, ...], default_suffix: str) -> 
     stem = _SAFE_NAME.sub("-", Path(name).name).strip(".-") or "upload"
     if not stem.lower().endswith(suffixes):
         stem += default_suffix
-    return Path(tempfile.mkdtemp(prefix=_UPLOAD_PREFIX)) / stem
+    # The server's pid in the folder's name: `playground run` removes what a killed server left.
+    folder = Path(tempfile.mkdtemp(prefix=f"{_UPLOAD_PREFIX}{os.getpid()}-"))
+    _MADE.add(folder)
+    return folder / stem
 
 
 def save_upload(name: str, data: bytes, limit: int = MAX_UPLOAD_BYTES) -> Path:
@@ -209,15 +215,53 @@ def is_upload(path: str | Path) -> bool:
 def discard_upload(path: str | Path) -> None:
     """Delete an upload's copy and its folder; anything else is left alone."""
     if is_upload(path):
+        _MADE.discard(Path(path).parent)
         shutil.rmtree(Path(path).parent, ignore_errors=True)
 
 
+class UploadHandle:
+    """Owns an upload's copy for a browser session: the copy goes when the handle does.
+
+    Kept in the session's state, it is freed when Streamlit drops the session (the tab closed)
+    and the copy is deleted then, not left in the temporary folder; ``atexit`` deletes every
+    copy still there when the server stops.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._finalizer = weakref.finalize(self, discard_upload, self.path)
+
+    def discard(self) -> None:
+        """Delete the copy now."""
+        self._finalizer()
+
+
+_MADE: set[Path] = set()
+
+
+def _discard_all() -> None:
+    for folder in list(_MADE):
+        shutil.rmtree(folder, ignore_errors=True)
+    _MADE.clear()
+
+
+def discard_uploads_of(pid: int) -> None:
+    """Delete the upload copies a server process left behind (one that was killed)."""
+    for folder in Path(tempfile.gettempdir()).glob(f"{_UPLOAD_PREFIX}{pid}-*"):
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+atexit.register(_discard_all)
+
+
 def check_postgres_url(url: str) -> str:
-    """The URL, stripped, when it names a Postgres database.
+    """The URL, stripped, when it names one Postgres database in the form a page accepts.
 
     Raises:
         AccessRefused: it is not a ``postgresql://`` URL (a file path typed here is refused, so
-            the folder rule cannot be bypassed).
+            the folder rule cannot be bypassed), or it asks for more than host, port, user,
+            password, database, sslmode and connect_timeout
+            (:func:`playground.timetravel.dburl.typed_connection`).
     """
     url = url.strip()
     if not is_postgres_url(url):
@@ -226,4 +270,10 @@ def check_postgres_url(url: str) -> str:
             "postgresql://user:password@localhost:5432/app); for a SQLite file use the list "
             "or an upload"
         )
+    bounds = limits()
+    try:
+        typed_connection(url, connect_cap=bounds.connect_seconds,
+                         statement_timeout=bounds.read_seconds)
+    except UrlRefused as exc:
+        raise AccessRefused(str(exc)) from None
     return url

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import re
 
-# CommonMark's escapable ASCII punctuation, plus ":" (Streamlit's directives and icons).
-_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:&\"'=@^%;,/?])")
+# The ASCII punctuation markdown gives a meaning to: emphasis, code, links and images, headings,
+# lists, tables, HTML and entities, math, setext underlines, and ":" (Streamlit's directives and
+# icons, and the scheme of a bare URL that GFM would make a link).
+_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:&=])")
 
 
 def md_escape(text: object, limit: int | None = None) -> str:

@@ -76,7 +76,9 @@ def serve(
     """
     env = {**os.environ, **(app_env or {})}
     api = None
-    builtin = not (app_env or {})
+    from playground.apps.launch import CONFIG_ENV, GRAPH_ENV
+
+    builtin = not ({GRAPH_ENV, CONFIG_ENV} & set(app_env or {}))
     if api_url:
         env["PLAYGROUND_API_URL"] = api_url
     elif builtin and not env.get("PLAYGROUND_API_URL"):
@@ -112,6 +114,11 @@ def serve(
         if api is not None:
             _stop(api)
         _on_sigterm(previous)
+        # Uploads a browser opened on Inspect are copies in the temporary folder: a server
+        # that was killed could not delete them itself.
+        from playground.ui.inspect_access import discard_uploads_of
+
+        discard_uploads_of(streamlit.pid)
 
 
 def _interrupt(signum, frame) -> None:

@@ -14,6 +14,7 @@ import streamlit as st
 from playground.agent.client import TicketClient
 from playground.runtime.driven import DrivenGraph, RunSettings, driven
 from playground.ui import resources
+from playground.ui.markup import md_escape
 from playground.ui.workspace import Workspace, current_workspace
 
 THREAD_KEY = "thread_name"
@@ -72,10 +73,15 @@ def page_context() -> PageContext:
 
 
 def flash(kind: str, text: str) -> None:
-    """Keep an outcome to show after the rerun, and pop a toast now."""
+    """Keep an outcome to show after the rerun, and pop a toast now.
+
+    ``text`` is plain text (it often quotes a database's or an exception's words): it is shown
+    escaped, never as markdown.
+    """
     st.session_state.flash = (kind, text)
-    st.toast(text, icon={"success": ":material/check_circle:", "error": ":material/error:",
-                         "warning": ":material/warning:"}.get(kind, ":material/info:"))
+    st.toast(md_escape(text, 400), icon={
+        "success": ":material/check_circle:", "error": ":material/error:",
+        "warning": ":material/warning:"}.get(kind, ":material/info:"))
 
 
 def show_flash() -> None:
@@ -83,7 +89,8 @@ def show_flash() -> None:
     kept = st.session_state.get("flash")
     if kept:
         kind, text = kept
-        getattr(st, kind if kind in ("success", "error", "warning") else "info")(text)
+        getattr(st, kind if kind in ("success", "error", "warning") else "info")(
+            md_escape(text))
 
 
 def no_checkpoints_yet(thread: str, then: str = "") -> None:
@@ -92,8 +99,8 @@ def no_checkpoints_yet(thread: str, then: str = "") -> None:
     ``then`` ends the sentence (", then come back to see its bytes").
     """
     page, name, icon = where_runs_start()
-    st.info(f"Thread `{thread}` has no checkpoints yet: run a turn on the {name} page{then}.",
-            icon=":material/info:")
+    st.info(f"Thread {md_escape(thread, 200)} has no checkpoints yet: run a turn on the {name} "
+            f"page{then}.", icon=":material/info:")
     st.page_link(page, label=f"Open {name}", icon=icon)
 
 
@@ -108,7 +115,7 @@ def where_runs_start() -> tuple[str, str, str]:
 def show_database_error(exc: BaseException) -> None:
     """A checkpoint database that went away under the page (a Postgres server down or full, a
     file locked too long), in one line: the next click tries again."""
-    st.error(f"The checkpoint database could not be read just now: {exc}",
+    st.error(f"The checkpoint database could not be read just now: {md_escape(exc, 600)}",
              icon=":material/error:")
 
 

@@ -19,6 +19,7 @@ from playground.timetravel.tree import CheckpointTree, ensure_details
 from playground.ui import resources
 from playground.ui.components.conversation import conversation
 from playground.ui.components.tables import arrow_rows
+from playground.ui.markup import md_escape
 
 SELECTED_KEY = "selected_checkpoint"
 EXPANDED_KEY = "expanded_runs"
@@ -149,13 +150,14 @@ def download_thread(target: str, thread_id: str, file_stem: str, key: str) -> No
 def signals_panel(tree: CheckpointTree, selected: str) -> None:
     """The questions, answers and errors tasks stored under a checkpoint, in words."""
     for signal in tree.signals.get(selected, ()):
-        who = f"**{signal.node}**" if signal.node else "The run"
+        who = f"**{md_escape(signal.node, 200)}**" if signal.node else "The run"
+        text = md_escape(signal.text)
         if signal.kind == "interrupt":
-            st.warning(f"{who} asks: {signal.text}", icon=":material/help:")
+            st.warning(f"{who} asks: {text}", icon=":material/help:")
         elif signal.kind == "error":
-            st.error(f"{who} failed: {signal.text}", icon=":material/error:")
+            st.error(f"{who} failed: {text}", icon=":material/error:")
         else:
-            st.info(f"Answered: {signal.text}", icon=":material/reply:")
+            st.info(f"Answered: {text}", icon=":material/reply:")
 
 
 def _values(source: CheckpointSource, tree: CheckpointTree, checkpoint_id: str) -> dict | None:
@@ -193,12 +195,17 @@ def inspector(source: CheckpointSource, tree: CheckpointTree, selected: str) -> 
     }
     for column, (label, value) in zip(st.columns(4), facts.items(), strict=True):
         column.caption(label)
-        column.markdown(f"**{value}**")
+        column.markdown(f"**{md_escape(value, 200)}**")
+    # Ids, writers and times come from the database: escaped, as every text from it.
     st.caption(
-        f"id `{selected}` · parent "
+        f"id {md_escape(selected, 200)} · parent "
         f"{'#' + str(tree.ordinal(parent)) if parent else 'none'} · written by "
-        f"{', '.join(detail.writers) or record.source} · {detail.created_at or ''}"
+        f"{md_escape(', '.join(detail.writers) or record.source or '?', 300)} · "
+        f"{md_escape(detail.created_at or '', 100)}"
     )
+    if selected in tree.broken:
+        st.warning(f"Broken link: {md_escape(tree.broken[selected], 300)}. It is drawn as a "
+                   "root; the thread's other checkpoints still show.", icon=":material/link_off:")
     signals_panel(tree, selected)
     values = _values(source, tree, selected)
     if values is None:
@@ -211,7 +218,7 @@ def inspector(source: CheckpointSource, tree: CheckpointTree, selected: str) -> 
         with tabs["Conversation"]:
             for key, messages in chats.items():
                 if len(chats) > 1:
-                    st.markdown(f"**`{key}`**")
+                    st.markdown(f"**{md_escape(key, 200)}**")
                 conversation(messages, f"chat-{selected}-{key}")
     with tabs["Values"]:
         if values is None:

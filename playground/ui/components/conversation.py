@@ -11,6 +11,7 @@ import streamlit as st
 
 from playground.timetravel.decode import to_jsonable
 from playground.timetravel.messages import ChatMessage, ChatTurn, turns
+from playground.ui.markup import md_escape
 
 # st.chat_message names "user" and "assistant" get Streamlit's own avatars.
 _BUBBLES = {
@@ -34,19 +35,21 @@ def _bubble(turn: ChatTurn, key: str, actions: Actions | None, raw: bool) -> Non
     message = turn.message
     name, avatar = _BUBBLES.get(message.role, (message.role, None))
     with st.chat_message(name, avatar=avatar):
+        # Every text of a message is the database's (or a model's): shown escaped, never as
+        # markdown, so an image in a message never makes the viewer's browser fetch a URL.
         if message.role == "tool":
-            st.caption(f"tool result · {message.name or 'tool'}"
-                       + (f" · {message.status}" if message.status == "error" else ""))
+            st.caption(f"tool result · {md_escape(message.name or 'tool', 200)}"
+                       + (" · error" if message.status == "error" else ""))
             st.code(message.text or "(empty)", language=None, wrap_lines=True)
         elif message.role == "system":
             st.caption("system prompt")
-            st.markdown(message.text or "_(empty)_")
+            st.markdown(md_escape(message.text) if message.text else "_(empty)_")
         elif message.role == "remove":
-            st.caption(f"removes message `{message.id}`")
+            st.caption(f"removes message {md_escape(message.id, 200)}")
         elif message.text:
-            st.markdown(message.text)
+            st.markdown(md_escape(message.text))
         for call, reply in turn.results:
-            st.markdown(f":material/build: **tool call** `{call.line}`")
+            st.markdown(f":material/build: **tool call** {md_escape(call.line, 2000)}")
             if reply is None:
                 st.caption("no result stored yet")
             else:

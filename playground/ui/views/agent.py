@@ -9,6 +9,7 @@ from playground.agent.turns import resume, start_turn, thread_config
 from playground.apps.drawing import graph_dot
 from playground.lessons.explain import explain_outcome
 from playground.ui import resources
+from playground.ui.markup import md_escape
 from playground.ui.session import PageContext, flash, page_context, page_fragment, show_flash
 
 context = page_context()
@@ -54,7 +55,7 @@ def turns(context: PageContext) -> None:
     snapshot = graph.get_state(thread_config(context.thread_id))
     left, right = st.columns([3, 2])
     with left:
-        st.subheader(f"Graph of thread `{context.thread}`")
+        st.subheader(f"Graph of thread {md_escape(context.thread, 200)}")
         st.graphviz_chart(graph_dot(graph, waiting_at=snapshot.next))
         if snapshot.next:
             st.info(f"Paused before **{', '.join(snapshot.next)}**: press **Resume** to run it.",
@@ -80,7 +81,7 @@ def turns(context: PageContext) -> None:
                 st.caption(f"{len(ticket.body.get('comments') or [])} comments, {ticket.size:,} "
                            "bytes as one response: none of it is in the agent's state.")
             else:
-                st.warning(f"{ticket.status}: {ticket.error}")
+                st.warning(f"{ticket.status}: {md_escape(ticket.error, 600)}")
 
 
 turns(context)

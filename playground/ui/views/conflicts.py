@@ -27,6 +27,7 @@ from playground.lessons.conflicts import (
 from playground.lessons.race import RACE_THREAD, RaceResult, race_resumes
 from playground.ui import resources
 from playground.ui.components.tables import arrow_rows
+from playground.ui.markup import md_escape
 from playground.ui.session import PageContext, flash, page_context, page_fragment, show_flash
 
 RACE_KEY = "conflict_race"
@@ -163,9 +164,10 @@ def _cards(context: PageContext, ticket: ApiResult, ticket_id: str, graphs: dict
                 st.warning("Stale: someone wrote since it read. Resume will be refused with "
                            "412.", icon=":material/warning:")
             elif card.status == "refused" and card.outcome:
-                st.caption(f"Last write: {card.outcome}. Re-read and re-plan to recover.")
+                st.caption(f"Last write: {md_escape(card.outcome, 300)}. Re-read and re-plan "
+                           "to recover.")
             elif card.status == "written" and card.outcome:
-                st.caption(f"Last write: {card.outcome}.")
+                st.caption(f"Last write: {md_escape(card.outcome, 300)}.")
 
     with places.colleague:
         if ticket.status == 200:
@@ -173,7 +175,7 @@ def _cards(context: PageContext, ticket: ApiResult, ticket_id: str, graphs: dict
             now_col.metric("Ticket ETag now", ticket.etag or "-")
             priority_col.metric("Priority now", str(ticket.body.get("priority")))
         else:
-            st.warning(f"{ticket.status}: {ticket.error}")
+            st.warning(f"{ticket.status}: {md_escape(ticket.error, 600)}")
 
 
 def _timeline(rows: tuple[WriteRow, ...], ticket_id: str) -> None:
@@ -236,7 +238,7 @@ def _race(race: RaceResult) -> None:
             hide_index=True, width="stretch",
         )
         for line in race.lines:
-            st.caption(f"resume() said: {line}")
+            st.caption(f"resume() said: {md_escape(line, 600)}")
 
 
 @page_fragment

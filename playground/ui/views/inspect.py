@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import streamlit as st
 
+from playground.timetravel.dburl import redact_url as redact
 from playground.timetravel.errors import CheckpointDbError, UnknownThread
+from playground.timetravel.limits import clip
 from playground.timetravel.messages import describe
-from playground.timetravel.postgres_source import redact
 from playground.timetravel.source import CheckpointSource, open_source
 from playground.timetravel.store_items import SHOWN_STORE_ITEMS
 from playground.ui import resources
@@ -24,6 +25,7 @@ from playground.ui.inspect_access import (
     MAX_UPLOAD_MB,
     UPLOAD_SUFFIXES,
     AccessRefused,
+    UploadHandle,
     check_postgres_url,
     discard_upload,
     inspect_dir,
@@ -32,6 +34,7 @@ from playground.ui.inspect_access import (
     save_export,
     save_upload,
 )
+from playground.ui.markup import md_escape
 from playground.ui.session import page_context
 
 PREFIX = "inspect-"
@@ -56,14 +59,20 @@ st.caption(
 def _open(kind: str, target: str, label: str) -> CheckpointSource:
     """Open a target read-only; errors name the label, never a temp path or a password."""
     try:
-        return open_source(target, writable=False)
+        return open_source(target, writable=False, typed=kind == "postgres")
     except CheckpointDbError as exc:
         message = str(exc).replace(target, label)
         raise CheckpointDbError(redact(message) if kind == "postgres" else message) from None
 
 
+HANDLE_KEY = PREFIX + "upload-handle"  # owns the open upload's copy (deleted with the session)
+
+
 def _forget_target() -> None:
     previous = st.session_state.pop(TARGET_KEY, None)
+    handle = st.session_state.pop(HANDLE_KEY, None)
+    if handle is not None:
+        handle.discard()
     if previous and previous["kind"] == "upload":
         discard_upload(previous["target"])
     for key in (THREAD_KEY, NS_KEY, PREFIX + SELECTED_KEY):
@@ -83,6 +92,8 @@ def _try_open(kind: str, target: str, label: str) -> None:
         return
     _forget_target()
     st.session_state[TARGET_KEY] = {"kind": kind, "target": target, "label": label}
+    if kind == "upload":
+        st.session_state[HANDLE_KEY] = UploadHandle(target)
 
 
 def open_controls() -> None:
@@ -182,7 +193,7 @@ def browse(source: CheckpointSource, target: str) -> None:
         st.info("This database has no threads yet.", icon=":material/info:")
         return
     st.dataframe(
-        [{"thread": t.thread_id, "checkpoints": t.checkpoints, "branches": t.branches,
+        [{"thread": clip(t.thread_id, 200), "checkpoints": t.checkpoints, "branches": t.branches,
           "bytes": t.stored_bytes, "newest": (t.newest_at or "")[:19].replace("T", " "),
           "status": t.status} for t in threads],
         hide_index=True, width="stretch",
@@ -192,7 +203,8 @@ def browse(source: CheckpointSource, target: str) -> None:
     if st.session_state.get(THREAD_KEY) not in ids:
         st.session_state.pop(THREAD_KEY, None)
     thread_col, ns_col = st.columns(2)
-    thread = thread_col.selectbox("Thread", ids, key=THREAD_KEY)
+    thread = thread_col.selectbox("Thread", ids, key=THREAD_KEY,
+                                  format_func=lambda tid: clip(tid, 200))
     namespaces = source.namespaces(thread)
     namespace = ""
     if len(namespaces) > 1:
@@ -205,7 +217,7 @@ def browse(source: CheckpointSource, target: str) -> None:
     try:
         tree = resources.tree_cache().get(source, thread, namespace)
     except UnknownThread:
-        st.info(f"Thread `{thread}` has no checkpoints in this namespace.")
+        st.info(f"Thread {md_escape(thread, 200)} has no checkpoints in this namespace.")
         return
     download_thread(target, thread, thread, key=PREFIX + "download")
     selected = selected_checkpoint(tree, PREFIX)
@@ -220,7 +232,7 @@ def browse(source: CheckpointSource, target: str) -> None:
 open_controls()
 message = st.session_state.get(MESSAGE_KEY)
 if message:
-    st.error(message, icon=":material/error:")
+    st.error(md_escape(message, 800), icon=":material/error:")
 
 current = st.session_state.get(TARGET_KEY)
 if current is None:
@@ -235,11 +247,13 @@ else:
         source = _open(current["kind"], target, current["label"])
     except (AccessRefused, CheckpointDbError) as exc:
         _forget_target()
-        st.error(f"Closed {current['label']}: {exc}", icon=":material/error:")
+        st.error(f"Closed {md_escape(current['label'], 300)}: {md_escape(exc, 600)}",
+                 icon=":material/error:")
     else:
         try:
             label_col, close_col = st.columns([5, 1], vertical_alignment="center")
-            label_col.markdown(f"**Open:** `{current['label']}` :blue-badge[read-only] "
+            label_col.markdown(f"**Open:** {md_escape(current['label'], 300)} "
+                               ":blue-badge[read-only] "
                                f":gray-badge[{source.kind}]")
             if close_col.button("Close", icon=":material/close:", key=PREFIX + "close",
                                 width="stretch"):
@@ -251,6 +265,7 @@ else:
                 browse(source, target)
             except resources.database_errors() as exc:
                 # A damaged file can pass the checks at open and fail on a later page read.
-                st.error(f"Could not read {current['label']}: {exc}", icon=":material/error:")
+                st.error(f"Could not read {md_escape(current['label'], 300)}: "
+                         f"{md_escape(exc, 600)}", icon=":material/error:")
         finally:
             source.close()

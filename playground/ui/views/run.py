@@ -163,7 +163,8 @@ def stream(run: GraphRun, what: str) -> None:
                 _token(status, streaming, step)
             elif step.kind == "start":
                 draw(running=step.node)
-                status.update(label=f"{what}: running {step.node}…", expanded=True)
+                status.update(label=f"{what}: running {md_escape(step.node, 200)}…",
+                              expanded=True)
             elif step.kind == "update":
                 lines.append(f"{step.node}: " + ("; ".join(step.lines) or "(no change)"))
                 status.markdown(f"**{md_escape(step.node)}** " + (
@@ -173,7 +174,7 @@ def stream(run: GraphRun, what: str) -> None:
         for held in streaming.values():
             _redraw(held, final=True)
         done = run.outcome
-        status.update(label=f"{what}: {done.message}",
+        status.update(label=f"{what}: {md_escape(done.message, 300)}",
                       state="error" if done.status in ("failed", "recursion") else "complete")
     logs = dict(st.session_state.get(LOG_KEY, {}))
     logs[context.thread_id] = (tuple(lines[-SHOWN_LOG:]), done.failure,
@@ -377,7 +378,7 @@ with right:
             try:
                 payload = parse_input(fields, typed)
             except InputRefused as exc:
-                st.error(f"Not run: {exc}", icon=":material/error:")
+                st.error(f"Not run: {md_escape(exc, 600)}", icon=":material/error:")
             else:
                 go(payload, "Run")
         st.markdown("**State**")

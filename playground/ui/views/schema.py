@@ -29,6 +29,7 @@ from playground.lessons.schema_lesson import (
 )
 from playground.timetravel.migrate import MigrationRefused
 from playground.ui import resources
+from playground.ui.markup import md_escape
 from playground.ui.session import flash, page_context, show_flash
 
 TRIED_KEY = "schema_rename_tried"
@@ -239,6 +240,7 @@ with st.container(border=True):
                        f"{report.new}"} for place in report.changed],
                      hide_index=True, width="stretch")
     if steps[3].status == "done":
-        st.success(f"Resumed with the version schema and written: {stranded.outcome}",
+        st.success(f"Resumed with the version schema and written: "
+                   f"{md_escape(stranded.outcome, 300)}",
                    icon=":material/check_circle:")
 

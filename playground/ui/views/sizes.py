@@ -20,6 +20,7 @@ from playground.timetravel.prune import PruneRefused, PruneReport, prune_keep_la
 from playground.timetravel.sizes import SizeReport, size_report
 from playground.timetravel.source import open_source
 from playground.ui import resources
+from playground.ui.markup import md_escape
 from playground.ui.session import no_checkpoints_yet, page_context
 
 COMPARE_KEY = "sizes-compare"
@@ -70,7 +71,7 @@ def _prune(keep: int, dry_run: bool) -> PruneReport:
 
 def thread_section() -> None:
     """The current thread's bytes, and the prune action; or a pointer to the Agent page."""
-    st.subheader(f"Thread `{context.thread}`")
+    st.subheader(f"Thread {md_escape(context.thread, 200)}")
     source = resources.own_source()
     try:
         report = size_report(context.thread_id, source.records(context.thread_id))
@@ -140,7 +141,7 @@ def prune_section(report: SizeReport) -> None:
             try:
                 done = _prune(int(keep), dry_run=False)
             except PruneRefused as exc:
-                st.error(f"Not pruned, nothing changed: {exc}")
+                st.error(f"Not pruned, nothing changed: {md_escape(exc, 600)}")
                 return
             st.session_state[PRUNED_KEY] = (
                 f"Pruned {len(done.deleted_ids)} checkpoints: stored bytes "
@@ -222,7 +223,7 @@ def compare_section() -> None:
         try:
             st.session_state[COMPARE_KEY] = _run_compare(int(turns))
         except ApiUnavailable as exc:
-            st.error(f"Not measured: {exc}")
+            st.error(f"Not measured: {md_escape(exc, 600)}")
     result = st.session_state.get(COMPARE_KEY)
     if not result:
         st.caption(f"Press **Compare** to measure 1 to {int(turns)} turns.")

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from playground.ui.inspect_access import SAMPLES_DIR
+from tests.playground.ui.conftest import rendered
 
 SAMPLE = SAMPLES_DIR / "sample-app.sqlite"
 SAMPLE_THREADS = {"support/ana", "support/ana-edited", "support/ben", "jobs/retry-loop",
@@ -124,7 +125,7 @@ def test_non_checkpoint_file_gives_one_error_and_keeps_the_open_database(
     _open_file(page, "inspect/bad.sqlite")
 
     assert not page.exception
-    assert len(page.error) == 1 and message in page.error[0].value
+    assert len(page.error) == 1 and message in rendered(page.error[0].value)
     assert _threads_listed(page) == SAMPLE_THREADS  # the sample is still the one open
     assert bad.read_bytes() == data
 
@@ -133,7 +134,7 @@ def test_upload_of_a_checkpoint_file_is_browsed_and_close_discards_the_copy(page
     page.file_uploader(key="inspect-upload").upload("theirs.sqlite", SAMPLE.read_bytes()).run()
 
     assert not page.exception
-    assert "`theirs.sqlite`" in ui.texts(page)
+    assert "Open:** theirs.sqlite" in ui.texts(page)
     assert _threads_listed(page) == SAMPLE_THREADS
     copy = Path(page.session_state["inspect-target"]["target"])
     assert copy.exists() and copy != SAMPLE
@@ -151,8 +152,8 @@ def test_upload_of_another_apps_sqlite_is_refused_by_its_name(page, tmp_path):
 
     assert not page.exception
     assert len(page.error) == 1
-    assert "users.sqlite: not a LangGraph checkpoint database" in page.error[0].value
-    assert "playground-inspect-" not in page.error[0].value  # no temp path shown
+    assert "users.sqlite: not a LangGraph checkpoint database" in rendered(page.error[0].value)
+    assert "playground-inspect-" not in rendered(page.error[0].value)  # no temp path shown
     assert not page.dataframe
 
 
@@ -161,8 +162,8 @@ def test_postgres_error_never_shows_the_password(page, ui):
     page.button(key="FormSubmitter:inspect-pg-form-Connect").click().run()
 
     assert not page.exception
-    assert len(page.error) == 1 and "cannot connect" in page.error[0].value
-    assert "ann:***@127.0.0.1" in page.error[0].value
+    assert len(page.error) == 1 and "cannot connect" in rendered(page.error[0].value)
+    assert "ann:***@127.0.0.1" in rendered(page.error[0].value)
     assert "s3cret-pw" not in ui.texts(page)
 
 
@@ -170,7 +171,7 @@ def test_postgres_box_refuses_a_file_path(page):
     page.text_input(key="inspect-pg-url").input(str(SAMPLE))
     page.button(key="FormSubmitter:inspect-pg-form-Connect").click().run()
 
-    assert len(page.error) == 1 and "starts with postgresql://" in page.error[0].value
+    assert len(page.error) == 1 and "starts with postgresql://" in rendered(page.error[0].value)
     assert not page.dataframe
 
 

@@ -12,6 +12,7 @@ import pytest
 
 from playground.timetravel.transfer import dumps_export, export_thread
 from tests.playground import hostile_db
+from tests.playground.ui.conftest import rendered
 
 
 @pytest.fixture
@@ -73,7 +74,7 @@ def test_imported_thread_export_shows_every_checkpoint_and_runs_nothing(page, ui
 
     page.file_uploader(key="inspect-import").upload("bug-report.json", text.encode()).run()
     assert not page.exception
-    assert "`bug-report.json`" in ui.texts(page)
+    assert "Open:** bug-report.json" in ui.texts(page)
     seen = _visit_every_checkpoint(page, ui)
 
     _check(seen, folder, len(hostile_db.IDS))
@@ -83,7 +84,7 @@ def test_import_of_a_file_that_is_not_an_export_is_refused_in_one_line(page):
     page.file_uploader(key="inspect-import").upload("notes.json", b'{"hello": 1}').run()
 
     assert not page.exception
-    assert len(page.error) == 1 and "unknown format" in page.error[0].value
+    assert len(page.error) == 1 and "unknown format" in rendered(page.error[0].value)
     assert not page.dataframe
 
 
