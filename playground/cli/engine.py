@@ -136,6 +136,7 @@ def history_json(tree: CheckpointTree) -> dict:
                     for signal in tree.signals.get(r.checkpoint_id, ())
                 ],
                 "problem": details[r.checkpoint_id].problem,
+                "broken_link": tree.broken.get(r.checkpoint_id),
             }
             for r in tree.nodes.values()
         ],
@@ -158,8 +159,8 @@ def _history(args: argparse.Namespace) -> int:
         sys.stdout.buffer.write(b"\n")
         return 0
     branch = set(tree.current_branch)
-    print(f"thread {tree.thread_id}: {len(tree)} checkpoints, {len(tree.leaves)} branches, "
-          f"head #{tree.ordinal(tree.head)}")
+    print(f"thread {clip(tree.thread_id, 200)}: {len(tree)} checkpoints, "
+          f"{len(tree.leaves)} branches, head #{tree.ordinal(tree.head)}")
     print(f"{'#':>5} {'parent':>6} {'step':>5}  {'source':<7} {'written by':<16} {'next':<16} "
           f"{'bytes':>8}  checkpoint id")
     for r in tree.nodes.values():
@@ -176,9 +177,11 @@ def _history(args: argparse.Namespace) -> int:
             marks.append("other branch")
         print(f"{tree.ordinal(r.checkpoint_id):>5} "
               f"{('#' + str(tree.ordinal(parent))) if parent else '-':>6} {r.step!s:>5}  "
-              f"{r.source or '?':<7} {', '.join(detail.writers) or '-':<16} "
-              f"{', '.join(detail.next) or '-':<16} {r.stored_bytes:>8,}  {r.checkpoint_id}"
-              f"{'  ' + ' '.join(marks) if marks else ''}")
+              f"{clip(r.source or '?', 40):<7} {clip(', '.join(detail.writers) or '-', 80):<16} "
+              f"{clip(', '.join(detail.next) or '-', 80):<16} {r.stored_bytes:>8,}  "
+              f"{clip(r.checkpoint_id, 200)}{'  ' + ' '.join(marks) if marks else ''}")
+        if r.checkpoint_id in tree.broken:
+            print(f"{'':>13}! broken link: {tree.broken[r.checkpoint_id]}")
         if detail.problem:
             print(f"{'':>13}! {detail.problem}")
         for signal in tree.signals.get(r.checkpoint_id, ()):
