@@ -107,9 +107,9 @@ def _text_of(element) -> str | None:
     """What a person reads of an element: markdown with its backslash escapes resolved."""
     kind = element.WhichOneof("type")
     if kind == "markdown":
-        return _ESCAPED.sub(r"\1", element.markdown.body)
+        return _ESCAPED.sub(r"\1", element.markdown.body).replace("\u2060", "")
     if kind == "alert":
-        return _ESCAPED.sub(r"\1", element.alert.body)
+        return _ESCAPED.sub(r"\1", element.alert.body).replace("\u2060", "")
     if kind == "exception":
         return element.exception.message
     if kind == "code":

@@ -77,7 +77,7 @@ def typed_connection(url: str, *, connect_cap: float, statement_timeout: float
         host, port = parts.hostname, parts.port
     except ValueError:
         host, port = None, None
-    if "," in hosts or not host or host.startswith("%2f"):
+    if "," in hosts or not host or host.lower().startswith(("%2f", "/")):
         raise UrlRefused("name one host (host or host:port): several hosts, an empty host, a "
                          "socket path or a port that is not a number are not accepted here")
     user = unquote(parts.username or "")

@@ -127,6 +127,12 @@ class SqliteSource:
     def _past_deadline(self) -> int:
         return 1 if time.monotonic() > self._deadline else 0
 
+    def _tick(self) -> None:
+        """Stop a loop of many short statements past the deadline (SQLite's progress handler
+        runs inside a statement, and a short one may never reach it)."""
+        if not self.writable and time.monotonic() > self._deadline:
+            raise took_too_long(self.label, limits().read_seconds)
+
     def _check_file(self) -> None:
         if not self.path.exists():
             raise CheckpointDbError(f"{self.path}: no such file")
@@ -203,6 +209,7 @@ class SqliteSource:
             by_thread[row[0]].append(row)
         summaries = []
         for thread_id, items in by_thread.items():
+            self._tick()
             parents = {row[2] for row in items}
             leaves = sum(1 for row in items if row[1] not in parents)
             head_id = max(row[1] for row in items)
@@ -326,6 +333,7 @@ class SqliteSource:
                     (thread_id, checkpoint_ns, *part),
                 ):
                     blobs[cid] = (parent, *decode_checkpoint(type_, blob))
+                self._tick()
 
         fetch(wanted)
         fetch(list({p for p, _, _ in blobs.values() if p and p not in blobs}))

@@ -17,13 +17,27 @@ import re
 _SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:&=])")
 
 
+# GFM turns a bare "http://...", "www...." or "name@host.tld" into a link after the text is
+# parsed, escapes or not: an invisible WORD JOINER inside each keeps it text.
+_AUTOLINK = re.compile(r"(?i)(https?)(:)|(www)(\.)|(@)")
+_JOINER = "\u2060"
+
+
+def _unlinked(match: re.Match) -> str:
+    head, tail = (match.group(1), match.group(2)) if match.group(1) else (
+        (match.group(3), match.group(4)) if match.group(3) else ("", match.group(5)))
+    return f"{head}{_JOINER}{tail}"
+
+
 def md_escape(text: object, limit: int | None = None) -> str:
     """``text`` as markdown that shows exactly its characters (cut to ``limit`` first).
 
     Line breaks are kept as breaks; nothing in it can become a link, an image, HTML, a heading,
-    a list, code or a Streamlit directive.
+    a list, code or a Streamlit directive. (A bare URL or email address keeps an invisible
+    WORD JOINER after its scheme, ``www`` or ``@``: what GFM would make a link stays text.)
     """
     value = str(text)
     if limit is not None and len(value) > limit:
         value = value[: max(limit - 1, 0)] + "…"
+    value = _AUTOLINK.sub(_unlinked, value)
     return _SPECIAL.sub(r"\\\1", value).replace("\r", "").replace("\n", "  \n")

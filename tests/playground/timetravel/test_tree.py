@@ -151,3 +151,24 @@ def test_tree_cache_reuses_a_tree_until_the_thread_changes(tmp_path, samples):
     assert again is first
     assert grown is not first and len(grown) == len(first) + 1
     assert renamed is not grown and len(renamed) == len(grown)
+
+
+def test_the_tree_cache_is_bounded_by_the_bytes_of_its_trees_not_their_count(tmp_path):
+    from playground.savers import open_sqlite_saver
+    from playground.timetravel.source import open_source
+    from playground.timetravel.tree import _RECORD_BYTES, TreeCache
+    from tests.playground.timetravel.sample_graphs import make_long
+
+    with open_sqlite_saver(tmp_path / "c.sqlite") as saver:
+        for name in ("a", "b", "c"):
+            make_long(saver, name, turns=3)
+    source = open_source(tmp_path / "c.sqlite")
+    one = len(TreeCache().get(source, "a"))
+    cache = TreeCache(max_bytes=2 * one * _RECORD_BYTES)  # room for two of these trees
+
+    first = cache.get(source, "a")
+    cache.get(source, "b")
+    assert cache.get(source, "a") is first  # still held
+    cache.get(source, "c")  # pushes out the least recently used: b
+    assert cache.get(source, "a") is first
+    assert cache._budget.total <= 2 * one * _RECORD_BYTES

@@ -104,7 +104,8 @@ class Tab:
     def text(self) -> str:
         """Everything the main area shows, as text (a page with a chat input has no stMain,
         only its block container)."""
-        return self.page.inner_text("[data-testid='stMainBlockContainer']")
+        # The invisible word joiner md_escape puts in a bare URL is no text a person reads.
+        return self.page.inner_text("[data-testid='stMainBlockContainer']").replace("\u2060", "")
 
     def choose(self, label: str, option: str) -> Tab:
         """Pick ``option`` in the multiselect labelled ``label`` and wait for the run.
@@ -125,6 +126,22 @@ class Tab:
         listed.click()
         self._wait_for_run_after(before, f"choosing {option!r} in {label!r}")
         self.page.keyboard.press("Escape")  # close the list
+        return self
+
+    def select(self, label: str, option: str) -> Tab:
+        """Pick ``option`` in the selectbox labelled ``label`` and wait for the run."""
+        box = self.page.locator('[data-testid="stSelectbox"]').filter(has_text=label).first
+        listed = self.page.locator('[role="option"]', has_text=option).first
+        for _ in range(10):  # as in choose(): a click during a redraw may not open the list
+            box.click()
+            try:
+                listed.wait_for(state="visible", timeout=1000)
+                break
+            except Exception:  # Playwright's TimeoutError: click again
+                continue
+        before = self.runs
+        listed.click()
+        self._wait_for_run_after(before, f"selecting {option!r} in {label!r}")
         return self
 
     def type_into(self, label: str, text: str) -> Tab:

@@ -51,8 +51,9 @@ _ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
 
 
 def rendered(markdown: str) -> str:
-    """Markdown source as a reader sees it: backslash escapes (``md_escape``) resolved."""
-    return _ESCAPED.sub(r"\1", markdown)
+    """Markdown source as a reader sees it: backslash escapes (``md_escape``) resolved, and
+    the invisible word joiners that keep a bare URL from becoming a link left out."""
+    return _ESCAPED.sub(r"\1", markdown).replace("\u2060", "")
 
 
 @pytest.fixture
