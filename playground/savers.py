@@ -7,7 +7,6 @@ imports whatever a checkpoint names.
 
 from __future__ import annotations
 
-import asyncio
 import os
 import sqlite3
 from collections.abc import Iterator
@@ -236,6 +235,8 @@ def threaded(saver: BaseCheckpointSaver) -> BaseCheckpointSaver:
     CLI) that the playground drives through ``astream``. The data and the tables are the
     sync saver's own; this only moves its calls off the event loop.
     """
+    import asyncio
+
     from langgraph.checkpoint.base import BaseCheckpointSaver
 
     class Threaded(BaseCheckpointSaver):
