@@ -25,6 +25,7 @@ from bench import (
     page_rerun,
     postgres_vs_sqlite,
     room,
+    storage_seam,
     token_latency,
     turn_overhead,
 )
@@ -122,6 +123,7 @@ def main() -> int:
         ("engine on 10,000 checkpoints", engine_scale.run),
         ("safe decoder vs JsonPlusSerializer", decode_cost.run),
         ("the guards of hostile reads on honest ones", guards.run),
+        ("one storage seam instead of twins", storage_seam.run),
         ("History page rerun", page_rerun.run),
         ("your graph through the playground", graph_run.run),
         ("Memory page on 10,000 items", memory_page.run),

@@ -22,7 +22,7 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.graph import END, START, StateGraph
 
 from playground.timetravel.sizes import size_report
-from playground.timetravel.source import open_source
+from playground.timetravel.storage.open import open_storage
 from playground.timetravel.tree import load_tree
 
 
@@ -101,9 +101,9 @@ def _rss_of_tree_load(path: Path) -> tuple[int, float]:
     code = (
         "import re\n"
         "from pathlib import Path\n"
-        "from playground.timetravel.source import open_source\n"
+        "from playground.timetravel.storage.open import open_storage\n"
         "from playground.timetravel.tree import load_tree\n"
-        f"tree = load_tree(open_source({str(path)!r}), 'huge')\n"
+        f"tree = load_tree(open_storage({str(path)!r}), 'huge')\n"
         "peak = re.search(r'VmHWM:\\s+(\\d+) kB', Path('/proc/self/status').read_text())\n"
         "print(len(tree), peak.group(1))\n"
     )
@@ -153,7 +153,7 @@ def run(turns: int = 2000) -> dict:
         saver = SqliteSaver(sqlite3.connect(path, check_same_thread=False))
         graph = _graph(saver)
         config = {"configurable": {"thread_id": "big"}}
-        source = open_source(path)
+        source = open_storage(path)
         checkpoints = len(source.records("big"))
 
         # Best of several runs on both sides: the least disturbed measure of each.

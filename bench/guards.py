@@ -30,7 +30,7 @@ MEASURE = r"""
 import json, sqlite3, subprocess, sys, time
 from playground.timetravel.decode import decode_checkpoint
 from playground.timetravel.sizes import size_report
-from playground.timetravel.source import open_source
+from playground.timetravel.storage.open import open_storage
 from playground.timetravel.tree import load_tree
 
 big, chat, chat_thread = sys.argv[1], sys.argv[2], sys.argv[3]
@@ -48,7 +48,7 @@ def blobs(path, thread):
     conn.close()
     return rows
 
-source = open_source(big)
+source = open_storage(big)
 found = {
     "tree": best(lambda: load_tree(source, "big"), 7),
     "sizes": best(lambda: size_report("big", source.records("big")), 7),
@@ -97,7 +97,7 @@ def _deadline_rows(big: Path) -> list[dict]:
     """The SQLite progress handler and the Postgres statement_timeout, each on and off."""
     import time
 
-    from playground.timetravel.source import open_source
+    from playground.timetravel.storage.open import open_storage
     from playground.timetravel.tree import load_tree
 
     def best(fn, repeat=7):
@@ -108,8 +108,8 @@ def _deadline_rows(big: Path) -> list[dict]:
             times.append(time.perf_counter() - started)
         return min(times) * 1000
 
-    with_handler = open_source(big)
-    without = open_source(big)
+    with_handler = open_storage(big)
+    without = open_storage(big)
     without.conn.set_progress_handler(None, 0)
     on, off = best(lambda: load_tree(with_handler, "big")), best(lambda: load_tree(without, "big"))
     with_handler.close()
@@ -133,8 +133,8 @@ def _deadline_rows(big: Path) -> list[dict]:
                      "goal": "report"})
         return rows
     try:
-        timed = open_source(database)
-        untimed = open_source(database)
+        timed = open_storage(database)
+        untimed = open_storage(database)
         untimed.conn.execute("SET statement_timeout = 0")
         on = best(lambda: load_tree(timed, "big"), 5)
         off = best(lambda: load_tree(untimed, "big"), 5)
@@ -157,13 +157,14 @@ def _postgres_thread(url: str, turns: int) -> str:
     from langgraph.checkpoint.postgres import PostgresSaver
 
     from bench.engine_scale import _graph
-    from playground.savers import postgres_pool_kwargs, setup_postgres_tables
+    from playground.timetravel.storage.postgres import setup_postgres_tables
+    from playground.timetravel.storage.settings import postgres_options
 
     name = f"bench_guards_{uuid.uuid4().hex[:8]}"
     with psycopg.connect(url, autocommit=True) as admin:
         admin.execute(f'CREATE DATABASE "{name}"')
     database = url.rsplit("/", 1)[0] + f"/{name}"
-    with psycopg.connect(database, **postgres_pool_kwargs()) as conn:
+    with psycopg.connect(database, **postgres_options()) as conn:
         setup_postgres_tables(conn)
         graph = _graph(PostgresSaver(conn))
         config = {"configurable": {"thread_id": "big"}}

@@ -57,9 +57,9 @@ import ticket_api.store
 from playground.agent.client import ApiResult, TicketClient
 from playground.agent.graph import build_agent
 from playground.agent.turns import TurnResult, resume, start_turn, thread_config
-from playground.savers import sqlite_timeout
 from playground.timetravel.replay import ReplayResult, fork_with_edit, replay_from
-from playground.timetravel.source import open_source
+from playground.timetravel.storage.open import open_storage
+from playground.timetravel.storage.settings import sqlite_timeout
 from playground.timetravel.tree import load_tree
 from ticket_api.server import EmbeddedServer, start_embedded
 
@@ -453,7 +453,7 @@ def check_ticket(client: TicketClient, writes: list[Write], ticket_id: str = TIC
 def check_consistency(backend: Backend, attendees: list[Attendee]) -> list[str]:
     """Every thread's tree vs get_state_history, and every ticket vs what its clients saw."""
     problems: list[str] = []
-    source = open_source(backend.source_target())
+    source = open_storage(backend.source_target())
     auditor = TicketClient(backend.api.url, tenant="audit", actor="audit")
     graph = build_agent(auditor, backend.saver)
     try:

@@ -20,7 +20,7 @@ from playground.agent.client import TicketClient
 from playground.agent.graph import build_agent
 from playground.agent.turns import resume, start_turn
 from playground.savers import open_saver
-from playground.timetravel.source import open_source
+from playground.timetravel.storage.open import open_storage
 from playground.timetravel.tree import load_tree
 from ticket_api.server import start_embedded
 
@@ -43,7 +43,7 @@ def _tree_ms(target: str, thread: str, saver, turns: int = 200) -> float:
     for _ in range(turns):  # 5 checkpoints a turn
         graph.invoke({"ticket_id": "t7"}, config)
         graph.invoke(None, config)
-    source = open_source(target)
+    source = open_storage(target)
     try:
         best = float("inf")
         for _ in range(3):

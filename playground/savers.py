@@ -7,14 +7,15 @@ imports whatever a checkpoint names.
 
 from __future__ import annotations
 
-import os
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from playground.timetravel.source import is_postgres_url
+from playground.timetravel.storage.open import is_postgres_url
+from playground.timetravel.storage.postgres import setup_postgres_tables
+from playground.timetravel.storage.settings import postgres_options, sqlite_timeout
 
 if TYPE_CHECKING:  # imported where a saver is made: the CLI's read-only commands need neither
     from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -22,30 +23,6 @@ if TYPE_CHECKING:  # imported where a saver is made: the CLI's read-only command
     from langgraph.checkpoint.sqlite import SqliteSaver
 
 DEFAULT_CHECKPOINTS = Path(".playground") / "checkpoints.sqlite"
-DEFAULT_SQLITE_TIMEOUT = 30.0
-SQLITE_TIMEOUT_ENV = "PLAYGROUND_SQLITE_TIMEOUT"
-
-
-def sqlite_timeout() -> float:
-    """Seconds a checkpoint connection waits for another writer's lock before giving up.
-
-    ``PLAYGROUND_SQLITE_TIMEOUT`` overrides the 30 s default.
-
-    Raises:
-        ValueError: when the variable is set to something other than a non-negative number.
-    """
-    raw = os.environ.get(SQLITE_TIMEOUT_ENV, "").strip()
-    if not raw:
-        return DEFAULT_SQLITE_TIMEOUT
-    try:
-        seconds = float(raw)
-        if not seconds >= 0:  # refuses negatives and nan
-            raise ValueError(raw)
-    except ValueError:
-        raise ValueError(
-            f"{SQLITE_TIMEOUT_ENV} must be a number of seconds >= 0, got {raw!r}"
-        ) from None
-    return seconds
 
 
 def sqlite_saver(conn: sqlite3.Connection, serde: SerializerProtocol | None = None) -> SqliteSaver:
@@ -79,14 +56,12 @@ def open_sqlite_saver(
         conn.close()
 
 
-def postgres_pool_kwargs() -> dict:
-    """Connection options every checkpoint pool uses, sync or async.
-
-    PostgresSaver needs autocommit and dict rows; prepared statements break behind poolers.
-    """
-    from psycopg.rows import dict_row
-
-    return {"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row}
+def is_lock_timeout(exc: BaseException) -> bool:
+    """True when a SQLite saver gave up waiting for another writer's lock (SQLITE_BUSY past
+    :func:`sqlite_timeout`): the thread keeps its last checkpoint, and the same call can run
+    again."""
+    return isinstance(exc, sqlite3.OperationalError) and exc.sqlite_errorname.startswith(
+        ("SQLITE_BUSY", "SQLITE_LOCKED"))
 
 
 def postgres_saver(url: str, max_size: int = 10, serde: SerializerProtocol | None = None):
@@ -100,49 +75,11 @@ def postgres_saver(url: str, max_size: int = 10, serde: SerializerProtocol | Non
     from playground.serde import graph_serde
 
     pool = ConnectionPool(url, min_size=1, max_size=max_size, open=True,
-                          kwargs=postgres_pool_kwargs())
+                          kwargs=postgres_options())
     saver = PostgresSaver(pool, serde=serde or graph_serde())
     with pool.connection() as conn:
         setup_postgres_tables(conn)
     return saver
-
-
-# Any 64-bit number no other application on the database uses for an advisory lock.
-SETUP_LOCK_KEY = 0x706C_6179_6772_6E64  # "playgrnd"
-_SETUP_LOCK_POLL = 0.05
-
-
-def setup_postgres_tables(conn, timeout: float = 120.0) -> None:
-    """Create or migrate PostgresSaver's tables, one process at a time per database.
-
-    PostgresSaver's migrations build indexes ``CONCURRENTLY``; two processes doing that at once
-    (replicas of a workshop starting together on an empty database) deadlock, and Postgres
-    kills one of them. A session advisory lock serializes them, so the second finds the
-    migrations done. The lock is taken by polling ``pg_try_advisory_lock``: a process blocked
-    inside ``pg_advisory_lock`` would hold a snapshot that the first one's index build waits for.
-
-    ``conn`` is an autocommit psycopg connection with dict rows, as PostgresSaver needs.
-
-    Raises:
-        TimeoutError: another process held the lock for ``timeout`` seconds.
-    """
-    import time
-
-    from langgraph.checkpoint.postgres import PostgresSaver
-
-    deadline = time.monotonic() + timeout
-    while not conn.execute(
-        "SELECT pg_try_advisory_lock(%s) AS taken", (SETUP_LOCK_KEY,)
-    ).fetchone()["taken"]:
-        if time.monotonic() > deadline:
-            raise TimeoutError(
-                f"another process has been setting up the checkpoint tables for {timeout:.0f} s"
-            )
-        time.sleep(_SETUP_LOCK_POLL)
-    try:
-        PostgresSaver(conn).setup()
-    finally:
-        conn.execute("SELECT pg_advisory_unlock(%s)", (SETUP_LOCK_KEY,))
 
 
 def close_postgres_saver(saver) -> None:
@@ -190,13 +127,13 @@ async def open_async_saver(
         from psycopg_pool import AsyncConnectionPool
 
         def setup() -> None:
-            with psycopg.connect(str(target), **postgres_pool_kwargs()) as conn:
+            with psycopg.connect(str(target), **postgres_options()) as conn:
                 setup_postgres_tables(conn)
 
         # The migrations take a lock by polling (setup_postgres_tables): not on the loop.
         await asyncio.to_thread(setup)
         pool = AsyncConnectionPool(str(target), min_size=1, max_size=max_size, open=False,
-                                   kwargs=postgres_pool_kwargs())
+                                   kwargs=postgres_options())
         await pool.open()
         return AsyncPostgresSaver(pool, serde=serde)
     import aiosqlite

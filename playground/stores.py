@@ -28,7 +28,7 @@ from typing import Any
 from langgraph.store.base import BaseStore, GetOp, Op, PutOp, Result
 
 from playground.apps.errors import AppLoadError
-from playground.timetravel.source import is_postgres_url
+from playground.timetravel.storage.open import is_postgres_url
 
 LOG_TABLE = "playground_store_changes"
 _TTL_KEYS = {"default_ttl": (int, float), "refresh_on_read": bool,
@@ -181,10 +181,10 @@ async def open_async_store(target: str | Path, options: dict[str, Any] | None = 
             from langgraph.store.postgres.aio import AsyncPostgresStore
             from psycopg_pool import AsyncConnectionPool
 
-            from playground.savers import postgres_pool_kwargs
+            from playground.timetravel.storage.settings import postgres_options
 
             pool = AsyncConnectionPool(str(target), min_size=1, max_size=4, open=False,
-                                       kwargs=postgres_pool_kwargs())
+                                       kwargs=postgres_options())
             await pool.open()
             inner = AsyncPostgresStore(pool, **options)
             await inner.setup()
@@ -194,7 +194,7 @@ async def open_async_store(target: str | Path, options: dict[str, Any] | None = 
             import aiosqlite
             from langgraph.store.sqlite.aio import AsyncSqliteStore
 
-            from playground.savers import sqlite_timeout
+            from playground.timetravel.storage.settings import sqlite_timeout
 
             path = Path(target)
             path.parent.mkdir(parents=True, exist_ok=True)

@@ -25,7 +25,7 @@ from psycopg import sql
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
-from playground.timetravel.dburl import redact_url
+from playground.timetravel.storage.open import redact_url
 from ticket_api.domain import Comment, Ticket
 from ticket_api.records import HistoryEntry, IdempotencyClaim, StoredResponse
 from ticket_api.store_base import TICKET_COLUMNS, StoreBase, utc_now_iso

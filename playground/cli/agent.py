@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import os
 import socket
-import sqlite3
 import sys
 import tempfile
 import uuid
@@ -17,7 +16,8 @@ from pathlib import Path
 
 from playground.agent.state import SCHEMAS
 from playground.agent.ticket_service import DEFAULT_TICKETS_DB, ticket_api_url
-from playground.savers import DEFAULT_CHECKPOINTS, open_saver, sqlite_timeout
+from playground.savers import DEFAULT_CHECKPOINTS, is_lock_timeout, open_saver
+from playground.timetravel.storage.settings import sqlite_timeout
 
 
 def _add_agent_options(parser: argparse.ArgumentParser) -> None:
@@ -97,11 +97,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     cmp_.set_defaults(handler=_compare)
 
 
-def _is_locked(exc: sqlite3.OperationalError) -> bool:
-    # SQLITE_BUSY: another connection holds the write lock past our busy timeout.
-    return exc.sqlite_errorname.startswith(("SQLITE_BUSY", "SQLITE_LOCKED"))
-
-
 def _checkpoints(args: argparse.Namespace) -> str:
     """Where checkpoints live: --checkpoints if given, else PLAYGROUND_DATABASE_URL, else the
     default SQLite file."""
@@ -129,8 +124,8 @@ def _agent_turn(args: argparse.Namespace) -> int:
                     result = resume(graph, args.thread)
             finally:
                 client.close()
-    except sqlite3.OperationalError as exc:
-        if not _is_locked(exc):
+    except Exception as exc:
+        if not is_lock_timeout(exc):
             raise
         # The thread keeps its last saved checkpoint, so the same command can simply run again;
         # a write the API already accepted is then replayed under the same Idempotency-Key.

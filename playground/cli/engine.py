@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sqlite3
 import sys
 from pathlib import Path
 
@@ -21,7 +20,7 @@ from playground.timetravel.display import tree_view, view_dot
 from playground.timetravel.errors import CheckpointDbError
 from playground.timetravel.limits import clip
 from playground.timetravel.messages import conversations, turns
-from playground.timetravel.source import CheckpointSource, is_postgres_url, open_source
+from playground.timetravel.storage.open import is_postgres_url, open_storage
 from playground.timetravel.tree import CheckpointTree, load_tree
 
 # Errors that mean "bad input": reported in one line with exit code 2, never as a traceback.
@@ -83,7 +82,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _threads(args: argparse.Namespace) -> int:
-    source = open_source(args.db)
+    source = open_storage(args.db)
     try:
         threads = source.threads()
     finally:
@@ -144,11 +143,11 @@ def history_json(tree: CheckpointTree) -> dict:
 
 
 def _history(args: argparse.Namespace) -> int:
-    source = open_source(args.db)
+    source = open_storage(args.db)
     try:
         if args.dot:
             tree = load_tree(source, args.thread, args.ns)
-            print(view_dot(tree_view(tree, source=source)).source)
+            print(view_dot(tree_view(tree, storage=source)).source)
             return 0
         tree = load_tree(source, args.thread, args.ns, all_details=True)
     finally:
@@ -214,7 +213,7 @@ def resolve_checkpoint(tree: CheckpointTree, ref: str) -> str:
 
 
 def _diff(args: argparse.Namespace) -> int:
-    source = open_source(args.db)
+    source = open_storage(args.db)
     try:
         tree = load_tree(source, args.thread)
         a, b = resolve_checkpoint(tree, args.a), resolve_checkpoint(tree, args.b)
@@ -228,7 +227,7 @@ def _diff(args: argparse.Namespace) -> int:
 
 
 def _chat(args: argparse.Namespace) -> int:
-    source = open_source(args.db)
+    source = open_storage(args.db)
     try:
         tree = load_tree(source, args.thread, args.ns)
         at = resolve_checkpoint(tree, args.at) if args.at else tree.head
@@ -261,38 +260,22 @@ def _chat(args: argparse.Namespace) -> int:
     return 0
 
 
-# -- writing (SQLite) ---------------------------------------------------------------------
-
-
-def _sqlite_for_writing(db: str, what: str) -> tuple[CheckpointSource, sqlite3.Connection]:
-    source = open_source(db, writable=True)
-    conn = getattr(source, "conn", None)
-    if source.kind != "sqlite" or not isinstance(conn, sqlite3.Connection):
-        source.close()
-        raise CheckpointDbError(f"{what} works on SQLite checkpoint files for now, not {db}")
-    return source, conn
+# -- writing ------------------------------------------------------------------------------
 
 
 def _prune(args: argparse.Namespace) -> int:
-    from playground.timetravel import pg_prune, prune
+    from playground.timetravel.prune import delete_branch, prune_keep_latest
 
-    writable = not args.dry_run
-    source = open_source(args.db, writable=writable)
+    storage = open_storage(args.db, writable=not args.dry_run)
     try:
-        tree = load_tree(source, args.thread)  # unknown thread: one clear line
-        checkpoint_id = resolve_checkpoint(tree, args.branch) if args.branch else None
-        if source.kind == "postgres":
-            keep, branch = pg_prune.prune_keep_latest_pg, pg_prune.delete_branch_pg
-        elif source.kind == "sqlite":
-            keep, branch = prune.prune_keep_latest, prune.delete_branch
+        tree = load_tree(storage, args.thread)  # unknown thread: one clear line
+        if args.branch:
+            report = delete_branch(storage, args.thread, resolve_checkpoint(tree, args.branch),
+                                   dry_run=args.dry_run)
         else:
-            raise CheckpointDbError(f"prune works on SQLite files and Postgres, not {args.db}")
-        if checkpoint_id:
-            report = branch(source.conn, args.thread, checkpoint_id, dry_run=args.dry_run)
-        else:
-            report = keep(source.conn, args.thread, args.keep, dry_run=args.dry_run)
+            report = prune_keep_latest(storage, args.thread, args.keep, dry_run=args.dry_run)
     finally:
-        source.close()
+        storage.close()
     verb = "would delete" if report.dry_run else "deleted"
     print(f"{verb} {len(report.deleted_ids)} of {report.checkpoints_before} checkpoints "
           f"({report.writes_deleted} pending writes); keeps {report.checkpoints_after}")
@@ -307,50 +290,39 @@ def _migrate(args: argparse.Namespace) -> int:
     old, sep, new = args.rename.partition("=")
     if not sep or not old or not new or old == new:
         raise ValueError(f"--rename wants OLD=NEW with two different keys, got {args.rename!r}")
-    if is_postgres_url(args.db):
-        from playground.timetravel.pg_migrate import rename_channel_pg, threads_with_channel_pg
-
-        # A read-only session (default_transaction_read_only) is enough for the dry run.
-        source = open_source(args.db, writable=args.apply)
-        conn, rename, holding = source.conn, rename_channel_pg, threads_with_channel_pg
-    else:
-        source, conn = (
-            _sqlite_for_writing(args.db, "migrate --apply")
-            if args.apply else (open_source(args.db), None)
-        )
-        rename, holding = rename_channel, threads_with_channel
+    # A dry run reads only: a read-only session, with the read deadline.
+    storage = open_storage(args.db, writable=args.apply)
     try:
-        conn = conn if conn is not None else source.conn
-        threads = [args.thread] if args.thread else holding(conn, old)
+        threads = [args.thread] if args.thread else threads_with_channel(storage, old)
         if not threads:
             print(f"no thread holds {old!r} in its newest checkpoint: nothing to do")
             return 0
         for thread_id in threads:
-            report = rename(conn, thread_id, old, new, apply=args.apply)
+            report = rename_channel(storage, thread_id, old, new, apply=args.apply)
             verb = "renamed" if report.applied else "would rename"
             print(f"{thread_id}: {verb} {old} -> {new} in checkpoint {report.checkpoint_id} "
                   f"({', '.join(report.changed)})")
     finally:
-        source.close()
+        storage.close()
     if not args.apply:
         print("dry run: nothing changed; add --apply to write")
     return 0
 
 
 def _export(args: argparse.Namespace) -> int:
-    from playground.timetravel.transfer import dumps_export, export_from
+    from playground.timetravel.transfer import dumps_export, export_thread
 
-    source = open_source(args.db)
+    storage = open_storage(args.db)
     try:
-        load_tree(source, args.thread)  # an unknown thread: one clear line
-        print(dumps_export(export_from(source, args.thread)))
+        load_tree(storage, args.thread)  # an unknown thread: one clear line
+        print(dumps_export(export_thread(storage, args.thread)))
     finally:
-        source.close()
+        storage.close()
     return 0
 
 
 def _import(args: argparse.Namespace) -> int:
-    from playground.timetravel.transfer import import_thread, read_header
+    from playground.timetravel.transfer import import_thread
 
     try:
         data = json.loads(args.file.read_text())
@@ -358,35 +330,20 @@ def _import(args: argparse.Namespace) -> int:
         raise ValueError(f"{args.file}: not JSON ({exc})") from None
     except RecursionError:
         raise ValueError(f"{args.file}: its JSON nests too deep to read") from None
-    if is_postgres_url(args.db):
-        from playground.timetravel.pg_transfer import import_thread_pg
-
-        source = open_source(args.db, writable=True)
+    # Only a file can be left behind by a refused import (a URL names a database that exists).
+    created = not is_postgres_url(args.db) and not Path(args.db).exists()
+    try:
+        storage = open_storage(args.db, writable=True, create=True)
         try:
-            report = import_thread_pg(source.conn, data, thread_id=args.thread)
+            report = import_thread(storage, data, thread_id=args.thread)
         finally:
-            source.close()
-    else:
-        read_header(data, storage="sqlite", writer="playground export")  # before making a file
-        created = not Path(args.db).exists()
-        if created:
-            from playground.savers import open_sqlite_saver
-
-            # Importing a shared scenario into a new file: make an empty checkpoint database first.
-            with open_sqlite_saver(args.db):
-                pass
-        try:
-            source, conn = _sqlite_for_writing(args.db, "import")
-            try:
-                report = import_thread(conn, data, thread_id=args.thread)
-            finally:
-                source.close()
-        except BaseException:
-            if created:  # a refused import leaves no empty database behind
-                for leftover in (Path(args.db), *(Path(f"{args.db}{end}")
-                                                  for end in ("-wal", "-shm", "-journal"))):
-                    leftover.unlink(missing_ok=True)
-            raise
+            storage.close()
+    except BaseException:
+        if created:  # a refused import leaves no empty database behind
+            for leftover in (Path(args.db), *(Path(f"{args.db}{end}")
+                                              for end in ("-wal", "-shm", "-journal"))):
+                leftover.unlink(missing_ok=True)
+        raise
     print(f"imported thread {report.thread_id}: {report.checkpoints} checkpoints, "
           f"{report.writes} writes")
     return 0

@@ -128,12 +128,12 @@ def _postgres_series(
 
     import psycopg
     from langgraph.checkpoint.postgres import PostgresSaver
-    from psycopg.rows import dict_row
 
-    from playground.savers import setup_postgres_tables
+    from playground.timetravel.storage.postgres import setup_postgres_tables
+    from playground.timetravel.storage.settings import postgres_options
 
     thread_id = f"compare-{uuid.uuid4().hex}"
-    with psycopg.connect(url, autocommit=True, prepare_threshold=0, row_factory=dict_row) as conn:
+    with psycopg.connect(url, **postgres_options()) as conn:
         setup_postgres_tables(conn)
         saver = PostgresSaver(conn, serde=graph_serde())
         graph = _read_graph(state_type, read).compile(checkpointer=saver)

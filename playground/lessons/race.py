@@ -21,7 +21,7 @@ from playground.agent.turns import TurnResult, resume, start_turn, thread_config
 from playground.lessons.conflicts import agent_actor
 from playground.runtime.driven import driven
 from playground.timetravel.display import tree_view, view_dot
-from playground.timetravel.source import open_source
+from playground.timetravel.storage.open import open_storage
 from playground.timetravel.tree import load_tree
 
 RACE_THREAD = "conflict-race"
@@ -207,10 +207,10 @@ def race_resumes(
     finally:
         client.close()
 
-    source = open_source(checkpoints)
+    source = open_storage(checkpoints)
     try:
         tree = load_tree(source, thread_id)
-        dot = view_dot(tree_view(tree, selected=paused, source=source)).source
+        dot = view_dot(tree_view(tree, selected=paused, storage=source)).source
     finally:
         source.close()
     return RaceResult(

@@ -8,7 +8,6 @@ reload shows the same lesson.
 
 from __future__ import annotations
 
-import sqlite3
 from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,10 +17,13 @@ from langgraph.graph.state import CompiledStateGraph
 from playground.agent.state import schema_variant
 from playground.agent.turns import TurnResult, resume, start_turn, thread_config
 from playground.timetravel.errors import UnknownThread
-from playground.timetravel.migrate import MigrationReport, StrandedThread, find_stranded
-from playground.timetravel.migrate import rename_channel as _rename_channel
-from playground.timetravel.pg_migrate import find_stranded_pg, rename_channel_pg
-from playground.timetravel.source import is_postgres_url, open_source
+from playground.timetravel.migrate import (
+    MigrationReport,
+    StrandedThread,
+    find_stranded,
+    rename_channel,
+)
+from playground.timetravel.storage.open import open_storage
 from playground.timetravel.tree import load_tree
 
 STRANDED = "schema-stranded"
@@ -114,21 +116,6 @@ def add_then_remove(
     )
 
 
-def _connect(checkpoints: Path) -> sqlite3.Connection:
-    # The migrate functions rewrite blobs in place: a writable connection of our own, closed
-    # after each command, next to the server's saver connection (SQLite locks between them).
-    return sqlite3.connect(str(checkpoints), check_same_thread=False, timeout=30)
-
-
-def _postgres(checkpoints: str | Path):
-    """A writable psycopg connection (dict rows, autocommit) for a Postgres checkpoint URL."""
-    import psycopg
-    from psycopg.rows import dict_row
-
-    return psycopg.connect(str(checkpoints), autocommit=True, prepare_threshold=0,
-                           row_factory=dict_row)
-
-
 def stranded_threads(
     checkpoints: str | Path, thread_prefix: str = "", schema: str = NEW
 ) -> tuple[StrandedThread, ...]:
@@ -139,12 +126,8 @@ def stranded_threads(
         thread_prefix: keep only thread ids starting with it (one workspace's threads).
         schema: the schema as deployed now.
     """
-    if is_postgres_url(checkpoints):
-        with _postgres(checkpoints) as conn:
-            found = find_stranded_pg(conn, schema_keys(schema))
-    else:
-        with closing(_connect(checkpoints)) as conn:
-            found = find_stranded(conn, schema_keys(schema))
+    with closing(open_storage(checkpoints)) as storage:
+        found = find_stranded(storage, schema_keys(schema))
     return tuple(t for t in found if t.thread_id.startswith(thread_prefix))
 
 
@@ -167,11 +150,10 @@ def apply_repair(checkpoints: str | Path, thread_id: str) -> MigrationReport:
 
 
 def _rename(checkpoints: str | Path, thread_id: str, apply: bool) -> MigrationReport:
-    if is_postgres_url(checkpoints):
-        with _postgres(checkpoints) as conn:
-            return rename_channel_pg(conn, thread_id, OLD, NEW, apply=apply)
-    with closing(_connect(checkpoints)) as conn:
-        return _rename_channel(conn, thread_id, OLD, NEW, apply=apply)
+    # A writable connection of its own, closed after each command, next to the server's saver
+    # (SQLite's lock or Postgres's table lock orders the two).
+    with closing(open_storage(checkpoints, writable=apply)) as storage:
+        return rename_channel(storage, thread_id, OLD, NEW, apply=apply)
 
 
 def resume_repaired(graph_version: CompiledStateGraph, thread_id: str) -> StepResult:
@@ -227,7 +209,7 @@ def look(
     checkpoints: str | Path, graph_version: CompiledStateGraph, thread_id: str
 ) -> ThreadLook:
     """Read a thread's newest checkpoint from the file, and what the new graph makes of it."""
-    source = open_source(checkpoints)
+    source = open_storage(checkpoints)
     try:
         tree = load_tree(source, thread_id)
         channels = source.values(thread_id, tree.head)

@@ -1,11 +1,15 @@
 """The time-travel engine: read any LangGraph checkpoint database as one value and act on it.
 
-Pure core plus one adapter per kind of storage. Nothing here imports Streamlit or speaks HTTP; the
-pages and the CLI call these modules and render what they return.
+Pure core plus one backend per kind of database (``storage/``). Nothing here imports Streamlit or
+speaks HTTP, or anything of the playground above it; the pages and the CLI call these modules
+and render what they return.
 
 Where to look:
+    storage/         where checkpoints live: open_storage, the Storage protocol, one backend
+                     per database (SQLite, Postgres, any saver object), connection settings
     decode.py        the one safe decoder: blobs to plain data, never importing or calling
-    source.py        open a SQLite file, a Postgres URL or a saver (read-only unless asked)
+    errors.py        what a read can raise (a database that is not one, an unknown thread)
+    limits.py        the bounds of every read of untrusted data: deadline, rows, depth, text
     records.py       what one checkpoint is, as the engine sees it (pure)
     tree.py          the whole checkpoint tree of a thread, with forks, head and branch
     display.py       a drawable view of a tree of any size (collapsed runs, DOT)
@@ -16,7 +20,7 @@ Where to look:
     diff.py          what changed between two states
     edit.py          update_state, validated first
     replay.py        replay from a checkpoint, fork with an edit
-    prune.py         delete old checkpoints or a branch
+    prune.py         delete old checkpoints or a branch (one flow over any Storage)
     migrate.py       find threads stranded by a schema change, rename a key to repair one
-    transfer.py      export a thread to JSON and import it elsewhere
+    transfer.py      export a thread to JSON and import it into a database of the same kind
 """

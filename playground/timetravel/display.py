@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from playground.timetravel.signals import TaskSignal
-from playground.timetravel.source import CheckpointSource
+from playground.timetravel.storage.base import Storage
 from playground.timetravel.tree import CheckpointTree, ensure_details
 
 MAX_DRAWN = 200
@@ -119,7 +119,7 @@ def tree_view(
     selected: str | None = None,
     expanded: Iterable[str] = (),
     max_drawn: int = MAX_DRAWN,
-    source: CheckpointSource | None = None,
+    storage: Storage | None = None,
 ) -> TreeView:
     """Fold a tree into at most about ``max_drawn`` drawn nodes.
 
@@ -128,7 +128,7 @@ def tree_view(
         selected: the checkpoint the user is looking at (always drawn on its own).
         expanded: ids of runs (see :func:`run_id`) the user unfolded.
         max_drawn: cap on drawn nodes; the rest is summarized in one node.
-        source: when given, the drawn checkpoints' blobs are decoded for their labels
+        storage: when given, the drawn checkpoints' blobs are decoded for their labels
             (who wrote them, what runs next); without it labels show source and step only.
     """
     keys = _key_checkpoints(tree, selected, max_drawn)
@@ -164,8 +164,8 @@ def tree_view(
         else:
             for member in chain:
                 stand_for[member] = f"cp_{member}"
-    if source is not None:
-        ensure_details(source, tree, [c for c, n in stand_for.items() if n.startswith("cp_")])
+    if storage is not None:
+        ensure_details(storage, tree, [c for c, n in stand_for.items() if n.startswith("cp_")])
     for cid, node_id in stand_for.items():
         if node_id.startswith("cp_"):
             drawn[node_id] = DrawnNode(

@@ -6,29 +6,27 @@ and raises nothing. Renaming the channel inside the newest checkpoint blob (chan
 channel_versions, versions_seen, updated_channels) repairs the thread, because that blob is all a
 resume loads.
 
-Blobs are rewritten at the msgpack level, never through the app's classes: values the app stored
-as its own types stay the exact bytes they were (they are msgpack extensions, kept opaque), so this
-works on the database of any LangGraph app without importing its code. A blob that would not
-re-encode to the very same bytes is refused rather than rewritten.
+The flow (find, plan, refuse, report) is written once, over the primitives of
+:class:`~playground.timetravel.storage.base.Storage`; each backend reads and rewrites its own
+form of the head. A SQLite head is rewritten at the msgpack level, never through the app's
+classes: values the app stored as its own types stay the exact bytes they were, so this works on
+the database of any LangGraph app without importing its code, and a blob that would not
+re-encode to the very same bytes is refused rather than rewritten. A Postgres head is JSONB, and
+a value not inline in it gets a copy of its blob row under the new name.
 """
 
 from __future__ import annotations
 
 import difflib
-import json
-import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
+from contextlib import nullcontext
 from dataclasses import dataclass
-from typing import Any
 
-import ormsgpack
-
-from playground.timetravel.prune import has_saver_tables, write_transaction
+from playground.timetravel.records import delta_channels
+from playground.timetravel.storage.base import Head, Storage
 
 _REQUIRED = ("channel_values", "channel_versions", "versions_seen")
 _BRANCH = "branch:to:"  # langgraph >= 0.3: a node is triggered by writing branch:to:<node>
-_DELTA_COUNTERS = "counters_since_delta_snapshot"  # metadata of DeltaChannel (beta) threads
-_OPTIONS = ormsgpack.OPT_NON_STR_KEYS | ormsgpack.OPT_PASSTHROUGH_DATACLASS
 
 
 class MigrationRefused(ValueError):
@@ -92,59 +90,9 @@ class MigrationReport:
     applied: bool
 
 
-@dataclass(frozen=True)
-class _Ext:
-    """A msgpack extension value (an app's own class), carried as its exact bytes."""
-
-    code: int
-    data: bytes
-
-
-def _ext_default(value: Any) -> Any:
-    if isinstance(value, _Ext):
-        return ormsgpack.Ext(value.code, value.data)
-    raise TypeError(f"cannot encode {type(value).__name__}")
-
-
-def _unpack(blob: bytes) -> Any:
-    return ormsgpack.unpackb(blob, ext_hook=_Ext, option=ormsgpack.OPT_NON_STR_KEYS)
-
-
-def _pack(value: Any) -> bytes:
-    return ormsgpack.packb(value, default=_ext_default, option=_OPTIONS)
-
-
 def is_internal(channel: str) -> bool:
     """True for LangGraph's own channels (``__start__``, ``branch:to:x``, join barriers)."""
     return channel.startswith("__") or ":" in channel
-
-
-def _newest_rows(conn: sqlite3.Connection, thread_id: str | None = None) -> Iterator[tuple]:
-    """(thread_id, checkpoint_id, type, checkpoint, metadata) of each thread's root head."""
-    # The head is the largest checkpoint_id, the same row SqliteSaver.get_tuple resumes from.
-    where, params = ("AND thread_id = ?", (thread_id,)) if thread_id is not None else ("", ())
-    yield from conn.execute(
-        "SELECT c.thread_id, c.checkpoint_id, c.type, c.checkpoint, c.metadata "
-        "FROM checkpoints c JOIN ("
-        "  SELECT thread_id, MAX(checkpoint_id) AS newest FROM checkpoints "
-        f"  WHERE checkpoint_ns = '' {where} GROUP BY thread_id"
-        ") n ON c.thread_id = n.thread_id AND c.checkpoint_id = n.newest "
-        "WHERE c.checkpoint_ns = '' ORDER BY c.thread_id",
-        params,
-    )
-
-
-def _decode(type_: str | None, blob: bytes | None) -> dict | None:
-    """The blob as plain msgpack structure, or None when it is not a msgpack checkpoint."""
-    if type_ != "msgpack" or blob is None:
-        return None
-    try:
-        value = _unpack(blob)
-    except (ValueError, TypeError):
-        return None
-    if not isinstance(value, dict) or not all(isinstance(value.get(k), dict) for k in _REQUIRED):
-        return None
-    return value
 
 
 def _channels(checkpoint: dict) -> list[str]:
@@ -166,11 +114,12 @@ def pending_nodes(checkpoint: dict) -> tuple[str, ...]:
     )
 
 
-def _suggest(checkpoint: dict, unknown: list[str], schema: set[str]) -> list[RenameSuggestion]:
+def _suggest(checkpoint: dict, unknown: list[str], schema: set[str], held: frozenset[str]
+             ) -> list[RenameSuggestion]:
     values, versions = checkpoint["channel_values"], checkpoint["channel_versions"]
     # A rename target must be free: rename_channel refuses a key that has a value or a version.
     free = sorted(key for key in schema if key not in versions and values.get(key) is None)
-    holding = [key for key in unknown if values.get(key) is not None]
+    holding = [key for key in unknown if key in held]
     suggestions = []
     for key in unknown:
         close = difflib.get_close_matches(key, free, n=1, cutoff=0.6)
@@ -185,15 +134,15 @@ def _suggest(checkpoint: dict, unknown: list[str], schema: set[str]) -> list[Ren
     return suggestions
 
 
-def find_stranded(conn: sqlite3.Connection, schema_keys: Iterable[str]) -> list[StrandedThread]:
+def find_stranded(storage: Storage, schema_keys: Iterable[str]) -> list[StrandedThread]:
     """Threads whose newest root checkpoint holds state channels the schema does not have.
 
     Internal channels (``__start__``, ``__pregel_tasks``, ``branch:to:x``, join barriers with a
-    ``:``) are never unknown. Threads whose head is not a msgpack checkpoint are skipped: they
-    cannot be repaired here.
+    ``:``) are never unknown. Threads whose head this tool cannot read are skipped: they cannot
+    be repaired here.
 
     Args:
-        conn: an open connection to a SqliteSaver database.
+        storage: the checkpoint database.
         schema_keys: the state keys of the graph as it is now, e.g. ``State.__annotations__``.
 
     Returns:
@@ -202,16 +151,14 @@ def find_stranded(conn: sqlite3.Connection, schema_keys: Iterable[str]) -> list[
 
     Raises:
         TypeError: ``schema_keys`` is a single string (pass a list of keys).
-        MigrationRefused: the database has no SqliteSaver tables.
+        MigrationRefused: the database has no saver tables.
     """
     schema = schema_set(schema_keys)
-    _require_tables(conn)
+    _require_tables(storage)
     stranded = []
-    for thread_id, checkpoint_id, type_, blob, _ in list(_newest_rows(conn)):
-        checkpoint = _decode(type_, blob)
-        found = None if checkpoint is None else stranded_head(
-            thread_id, checkpoint_id, checkpoint, schema
-        )
+    for head in list(storage.heads()):
+        found = None if head.checkpoint is None else stranded_head(
+            head.thread_id, head.checkpoint_id, head.checkpoint, schema, head.held)
         if found is not None:
             stranded.append(found)
     return stranded
@@ -226,8 +173,10 @@ def schema_set(schema_keys: Iterable[str]) -> set[str]:
 
 def stranded_head(
     thread_id: str, checkpoint_id: str, checkpoint: dict, schema: set[str],
+    held: frozenset[str],
 ) -> StrandedThread | None:
-    """The thread as stranded when its decoded head holds state channels outside ``schema``."""
+    """The thread as stranded when its decoded head holds state channels outside ``schema``
+    (``held``: the channels that hold a value, wherever the database keeps it)."""
     unknown = [c for c in _channels(checkpoint) if not is_internal(c) and c not in schema]
     if not unknown:
         return None
@@ -236,27 +185,25 @@ def stranded_head(
         checkpoint_id=checkpoint_id,
         next=pending_nodes(checkpoint),
         unknown_channels=tuple(unknown),
-        suggestions=tuple(_suggest(checkpoint, unknown, schema)),
+        suggestions=tuple(_suggest(checkpoint, unknown, schema, held)),
     )
 
 
-def threads_with_channel(conn: sqlite3.Connection, channel: str) -> list[str]:
-    """Ids of the threads whose newest root checkpoint holds ``channel`` (value or version)."""
-    _require_tables(conn)
-    found = []
-    for thread_id, _, type_, blob, _ in list(_newest_rows(conn)):
-        checkpoint = _decode(type_, blob)
-        if checkpoint is not None and channel in _channels(checkpoint):
-            found.append(thread_id)
-    return found
+def threads_with_channel(storage: Storage, channel: str) -> list[str]:
+    """Ids of the threads whose newest root checkpoint holds ``channel`` (value or version).
+
+    Raises:
+        MigrationRefused: the database has no saver tables.
+    """
+    _require_tables(storage)
+    return [head.thread_id for head in list(storage.heads())
+            if head.checkpoint is not None and channel in _channels(head.checkpoint)]
 
 
-def _require_tables(conn: sqlite3.Connection) -> None:
-    if not has_saver_tables(conn):
-        raise MigrationRefused(
-            "this database has no SqliteSaver tables (checkpoints, writes): "
-            "open the checkpoint file of a LangGraph app"
-        )
+def _require_tables(storage: Storage) -> None:
+    if not storage.has_saver_tables():
+        raise MigrationRefused(f"this database has no {storage.saver_tables}: open the "
+                               "checkpoint database of a LangGraph app")
 
 
 def _renamed_keys(mapping: dict, old: str, new: str) -> dict:
@@ -361,82 +308,60 @@ def rename_in_checkpoint(checkpoint: dict, old: str, new: str) -> list[str]:
     return changed
 
 
-def _delta_channels(metadata: bytes | str | None) -> set[str]:
-    try:
-        counters = json.loads(metadata or b"{}").get(_DELTA_COUNTERS)
-    except (ValueError, AttributeError):
-        return set()
-    return set(counters) if isinstance(counters, dict) else set()
-
-
-@dataclass(frozen=True)
-class _Plan:
-    report: MigrationReport
-    blob: bytes
-
-
-def _plan(conn: sqlite3.Connection, thread_id: str, old: str, new: str) -> _Plan:
-    """Work out the rewritten blob and the report, refusing anything unsafe."""
+def _plan(storage: Storage, thread_id: str, old: str, new: str
+          ) -> tuple[MigrationReport, Head, dict, object]:
+    """The report, the head, its renamed checkpoint and the backend's plan; refuses anything
+    unsafe before anything is written."""
     keep_both = refuse_bad_names(old, new)
-    _require_tables(conn)
-    rows = list(_newest_rows(conn, thread_id))
-    if not rows:
+    _require_tables(storage)
+    head = next(iter(storage.heads(thread_id)), None)
+    if head is None:
         raise MigrationRefused(
             f"thread {thread_id!r} has no checkpoints in this database: check the id; "
-            f"threads_with_channel(conn, {old!r}) lists the threads that hold {old!r}"
+            f"threads_with_channel(storage, {old!r}) lists the threads that hold {old!r}"
         )
-    _, checkpoint_id, type_, blob, metadata = rows[0]
-    where = f"thread {thread_id!r}, checkpoint {checkpoint_id}"
-    if type_ != "msgpack" or not isinstance(blob, bytes):
-        raise MigrationRefused(
-            f"{where}: stored as {type_!r}; only 'msgpack' blobs can be rewritten: {keep_both}"
-        )
-    try:
-        checkpoint = _unpack(blob)
-    except (ValueError, TypeError) as exc:
-        raise MigrationRefused(f"{where}: the blob does not decode ({exc}): {keep_both}") from None
-    refuse_unknown_layout(checkpoint, f"{where}: the blob", keep_both)
-    if _pack(checkpoint) != blob:
-        # Rewriting would change bytes other than the rename (say a float32 read as float64).
-        raise MigrationRefused(f"{where}: the blob does not re-encode byte for byte: {keep_both}")
-
-    (pending_old,) = conn.execute(
-        "SELECT COUNT(*) FROM writes WHERE thread_id = ? AND checkpoint_ns = '' "
-        "AND checkpoint_id = ? AND channel = ?",
-        (thread_id, checkpoint_id, old),
-    ).fetchone()
+    where = f"thread {thread_id!r}, checkpoint {head.checkpoint_id}"
+    if head.checkpoint is None:
+        raise MigrationRefused(f"{where}: {head.problem}: {keep_both}")
+    refuse_unknown_layout(head.checkpoint, f"{where}: the checkpoint", keep_both)
+    problem = storage.rewrite_problem(head)
+    if problem:
+        raise MigrationRefused(f"{where}: {problem}: {keep_both}")
+    pending_old = storage.count_writes(thread_id, head.checkpoint_id, old)
     refuse_unsafe_rename(
-        checkpoint, old, new, where=where, keep_both=keep_both, pending_writes=pending_old,
-        delta_channels=_delta_channels(metadata),
+        head.checkpoint, old, new, where=where, keep_both=keep_both,
+        pending_writes=pending_old, delta_channels=set(delta_channels(head.metadata)),
         listing_hint="find_stranded lists the unknown channels of each thread",
     )
-    changed = rename_in_checkpoint(checkpoint, old, new)
+    extra = storage.rename_extra(head, old, new)
+    if isinstance(extra, str):
+        raise MigrationRefused(f"{where}: {extra}: {keep_both}")
+    also, plan = extra
+    checkpoint = head.checkpoint
+    changed = rename_in_checkpoint(checkpoint, old, new) + list(also)
     if pending_old:
         changed.append("writes")
     report = MigrationReport(
-        thread_id=thread_id,
-        checkpoint_id=checkpoint_id,
-        old=old,
-        new=new,
-        changed=tuple(changed),
-        writes_renamed=pending_old,
-        applied=False,
+        thread_id=thread_id, checkpoint_id=head.checkpoint_id, old=old, new=new,
+        changed=tuple(changed), writes_renamed=pending_old, applied=False,
     )
-    return _Plan(report, _pack(checkpoint))
+    return report, head, checkpoint, plan
 
 
 def rename_channel(
-    conn: sqlite3.Connection, thread_id: str, old: str, new: str, *, apply: bool = False
+    storage: Storage, thread_id: str, old: str, new: str, *, apply: bool = False
 ) -> MigrationReport:
     """Rename state channel ``old`` to ``new`` in a thread's newest root checkpoint.
 
-    The rename covers every place the blob names the channel (channel_values, channel_versions,
-    each node's versions_seen, updated_channels) and the pending writes of that checkpoint, so a
-    task that already finished before the pause keeps its output. Older checkpoints keep the old
-    name: they are history, and replaying from one needs the schema they were written under.
+    The rename covers every place the head names the channel (channel_values,
+    channel_versions, each node's versions_seen, updated_channels; on Postgres the value's blob
+    row, copied under ``new`` at the same version, the old row staying for the older
+    checkpoints that share it) and the pending writes of that checkpoint, so a task that already
+    finished before the pause keeps its output. Older checkpoints keep the old name: they are
+    history, and replaying from one needs the schema they were written under.
 
     Args:
-        conn: an open connection to a SqliteSaver database.
+        storage: the checkpoint database (opened writable to apply).
         thread_id: the thread to repair.
         old: the key the thread was written with (e.g. ``etag``).
         new: the key the current schema uses (e.g. ``version``).
@@ -446,23 +371,17 @@ def rename_channel(
         The report, with ``applied`` telling whether the database changed.
 
     Raises:
-        MigrationRefused: the thread is unknown; the head is not a msgpack checkpoint this tool
-            understands; ``old`` is absent; ``new`` already holds a value or version; ``old``
-            is a DeltaChannel. Nothing was changed.
+        MigrationRefused: the thread is unknown; the head is not a checkpoint this tool can
+            rewrite exactly; ``old`` is absent; ``new`` already holds a value or version;
+            ``old`` is a DeltaChannel. Nothing was changed.
     """
+    if apply and not storage.writable:
+        raise MigrationRefused(f"{storage.label} is open read-only: open it writable to apply")
+    # Plan again inside the transaction that writes: a saver may have written since a dry run.
+    with storage.transaction() if apply else nullcontext():
+        report, head, checkpoint, plan = _plan(storage, thread_id, old, new)
+        if apply:
+            storage.rewrite_head(head, checkpoint, old, new, plan)
     if not apply:
-        return _plan(conn, thread_id, old, new).report
-    with write_transaction(conn) as cur:
-        plan = _plan(conn, thread_id, old, new)
-        key = (thread_id, plan.report.checkpoint_id)
-        cur.execute(
-            "UPDATE checkpoints SET checkpoint = ? "
-            "WHERE thread_id = ? AND checkpoint_ns = '' AND checkpoint_id = ?",
-            (plan.blob, *key),
-        )
-        cur.execute(
-            "UPDATE writes SET channel = ? "
-            "WHERE thread_id = ? AND checkpoint_ns = '' AND checkpoint_id = ? AND channel = ?",
-            (new, *key, old),
-        )
-    return MigrationReport(**{**plan.report.__dict__, "applied": True})
+        return report
+    return MigrationReport(**{**report.__dict__, "applied": True})

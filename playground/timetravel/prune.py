@@ -1,13 +1,16 @@
-"""Delete old checkpoints or a whole branch of a thread, with SQL on a SqliteSaver database.
+"""Delete old checkpoints or a whole branch of a thread, on any checkpoint database.
 
 The open-source savers raise ``NotImplementedError`` for ``prune``, so this module deletes rows
-itself. Every function is a dry run unless told otherwise: it returns the same report either way,
-so a page can show what would go before anyone confirms.
+itself, through the primitives of :class:`~playground.timetravel.storage.base.Storage`: the plan
+(which ids go, what refuses) and the report are written once, here; each backend only deletes
+(and on Postgres also removes the values no kept checkpoint refers to). Every function is a dry
+run unless told otherwise: it returns the same report either way, so a page can show what would
+go before anyone confirms.
 
 Two rules keep a pruned thread usable:
 
 * the head (the newest checkpoint, the one ``invoke(None, config)`` resumes from) is never
-  deleted, because its blob holds every channel value inline and that is all a resume loads;
+  deleted, because it is all a resume loads;
 * a kept checkpoint whose parent is deleted gets ``parent_checkpoint_id`` NULL, so its history
   simply starts there instead of pointing at a row that no longer exists.
 
@@ -17,20 +20,12 @@ and are pruned by passing that namespace.
 
 from __future__ import annotations
 
-import json
-import sqlite3
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass
 
-# length() of a TEXT value counts characters; the cast makes every size a byte count.
-_CHECKPOINT_BYTES = (
-    "COALESCE(length(CAST(checkpoint AS BLOB)), 0) + COALESCE(length(CAST(metadata AS BLOB)), 0)"
-)
-_WRITE_BYTES = "COALESCE(length(CAST(value AS BLOB)), 0)"
-# Written into checkpoint metadata by langgraph's DeltaChannel (beta): the channels listed there
-# are rebuilt from ancestor writes, so their ancestors must not be deleted.
-_DELTA_COUNTERS = "counters_since_delta_snapshot"
+from playground.timetravel.records import delta_channels
+from playground.timetravel.storage.base import PlanRow, Storage
 
 
 class PruneRefused(ValueError):
@@ -71,171 +66,13 @@ class PruneReport:
         return self.bytes_before - self.bytes_after
 
 
-@dataclass(frozen=True)
-class PlanRow:
-    """What planning a deletion needs of a checkpoint, whatever database holds it."""
-
-    checkpoint_id: str
-    parent_id: str | None
-    size: int
-    metadata: bytes | str | None
-
-
-@contextmanager
-def write_transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Cursor]:
-    """Run the body in one write transaction: commit on success, roll back on any error.
-
-    ``BEGIN IMMEDIATE`` takes the write lock before the body reads anything, so the rows a
-    change was planned on cannot change underneath it (a saver in another process waits).
-
-    Raises:
-        RuntimeError: the connection already has an open transaction; commit or roll it back
-            first, so this change commits (or rolls back) on its own.
-    """
-    if conn.in_transaction:
-        raise RuntimeError(
-            "the connection has an open transaction: commit or roll it back first, "
-            "so this change commits on its own"
-        )
-    cur = conn.cursor()
-    try:
-        cur.execute("BEGIN IMMEDIATE")
-        try:
-            yield cur
-            conn.commit()
-        except BaseException:  # a failed commit too: never leave the transaction open
-            conn.rollback()
-            raise
-    finally:
-        cur.close()
-
-
-def has_saver_tables(conn: sqlite3.Connection) -> bool:
-    """True when the database has SqliteSaver's ``checkpoints`` and ``writes`` tables."""
-    names = {
-        row[0]
-        for row in conn.execute(
-            "SELECT name FROM sqlite_master "
-            "WHERE type = 'table' AND name IN ('checkpoints', 'writes')"
-        )
-    }
-    return names == {"checkpoints", "writes"}
-
-
-def stored_bytes(conn: sqlite3.Connection, thread_id: str, checkpoint_ns: str = "") -> int:
-    """Bytes a thread's namespace stores: checkpoint and metadata blobs plus write values."""
-    key = (thread_id, checkpoint_ns)
-    (checkpoints,) = conn.execute(
-        f"SELECT COALESCE(SUM({_CHECKPOINT_BYTES}), 0) FROM checkpoints "
-        "WHERE thread_id = ? AND checkpoint_ns = ?",
-        key,
-    ).fetchone()
-    (writes,) = conn.execute(
-        f"SELECT COALESCE(SUM({_WRITE_BYTES}), 0) FROM writes "
-        "WHERE thread_id = ? AND checkpoint_ns = ?",
-        key,
-    ).fetchone()
-    return checkpoints + writes
-
-
-def _load_rows(conn: sqlite3.Connection, thread_id: str, checkpoint_ns: str) -> list[PlanRow]:
-    if not has_saver_tables(conn):
-        raise PruneRefused(
-            "this database has no SqliteSaver tables (checkpoints, writes): "
-            "open the checkpoint file of a LangGraph app"
-        )
-    rows = [
-        PlanRow(*row)
-        for row in conn.execute(
-            f"SELECT checkpoint_id, parent_checkpoint_id, {_CHECKPOINT_BYTES}, metadata "
-            "FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? ORDER BY checkpoint_id",
-            (thread_id, checkpoint_ns),
-        )
-    ]
-    if not rows:
-        where = f" in namespace {checkpoint_ns!r}" if checkpoint_ns else ""
-        raise PruneRefused(
-            f"thread {thread_id!r} has no checkpoints{where} in this database: "
-            "check the thread id (and namespace) against the thread list"
-        )
-    return rows
-
-
-def _writes_by_checkpoint(
-    conn: sqlite3.Connection, thread_id: str, checkpoint_ns: str
-) -> dict[str, tuple[int, int]]:
-    # checkpoint_id -> (number of write rows, bytes of their values)
-    return {
-        checkpoint_id: (count, size)
-        for checkpoint_id, count, size in conn.execute(
-            f"SELECT checkpoint_id, COUNT(*), COALESCE(SUM({_WRITE_BYTES}), 0) FROM writes "
-            "WHERE thread_id = ? AND checkpoint_ns = ? GROUP BY checkpoint_id",
-            (thread_id, checkpoint_ns),
-        )
-    }
-
-
-def _delta_channels(metadata: bytes | str | None) -> list[str]:
-    """Channels a checkpoint rebuilds from ancestor writes (DeltaChannel), from its metadata."""
-    if metadata is None:
-        return []
-    try:
-        counters = json.loads(metadata).get(_DELTA_COUNTERS)
-    except (ValueError, AttributeError):  # not JSON, or not an object: nothing to protect
-        return []
-    return sorted(counters) if isinstance(counters, dict) else []
-
-
-def _report(
-    conn: sqlite3.Connection,
-    thread_id: str,
-    checkpoint_ns: str,
-    rows: list[PlanRow],
-    doomed: set[str],
-    dry_run: bool,
-) -> PruneReport:
-    """The report of deleting ``doomed`` from ``rows``, computed without changing anything."""
-    writes = _writes_by_checkpoint(conn, thread_id, checkpoint_ns)
-    bytes_before = stored_bytes(conn, thread_id, checkpoint_ns)
-    freed = sum(row.size for row in rows if row.checkpoint_id in doomed)
-    freed += sum(size for cid, (_, size) in writes.items() if cid in doomed)
-    return PruneReport(
-        thread_id=thread_id,
-        checkpoint_ns=checkpoint_ns,
-        dry_run=dry_run,
-        checkpoints_before=len(rows),
-        checkpoints_after=len(rows) - len(doomed),
-        writes_deleted=sum(count for cid, (count, _) in writes.items() if cid in doomed),
-        bytes_before=bytes_before,
-        bytes_after=bytes_before - freed,
-        deleted_ids=tuple(row.checkpoint_id for row in rows if row.checkpoint_id in doomed),
-        detached_ids=tuple(
-            row.checkpoint_id
-            for row in rows
-            if row.checkpoint_id not in doomed and row.parent_id in doomed
-        ),
-    )
-
-
-def _delete(cur: sqlite3.Cursor, report: PruneReport) -> None:
-    key = (report.thread_id, report.checkpoint_ns)
-    deleted = [(*key, checkpoint_id) for checkpoint_id in report.deleted_ids]
-    where = "WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?"
-    cur.executemany(f"DELETE FROM writes {where}", deleted)
-    cur.executemany(f"DELETE FROM checkpoints {where}", deleted)
-    cur.executemany(
-        f"UPDATE checkpoints SET parent_checkpoint_id = NULL {where}",
-        [(*key, checkpoint_id) for checkpoint_id in report.detached_ids],
-    )
-
-
 def keep_latest_plan(rows: list[PlanRow], keep: int) -> set[str]:
     """Ids to delete so that the newest ``keep`` rows remain (rows are sorted oldest first)."""
     doomed = {row.checkpoint_id for row in rows[: max(len(rows) - keep, 0)]}
     for row in rows:
         if row.checkpoint_id in doomed or row.parent_id not in doomed:
             continue
-        channels = _delta_channels(row.metadata)
+        channels = delta_channels(row.metadata)
         if channels:
             raise PruneRefused(
                 f"checkpoint {row.checkpoint_id} would lose its parent, but it rebuilds "
@@ -245,8 +82,51 @@ def keep_latest_plan(rows: list[PlanRow], keep: int) -> set[str]:
     return doomed
 
 
+def _refuse_without_tables(storage: Storage) -> None:
+    if not storage.has_saver_tables():
+        raise PruneRefused(f"this database has no {storage.saver_tables}: open the checkpoint "
+                           "database of a LangGraph app")
+
+
+def _run(storage: Storage, thread_id: str, checkpoint_ns: str, dry_run: bool,
+         plan: Callable[[list[PlanRow]], set[str]]) -> PruneReport:
+    """Plan a deletion on the thread's rows, report it, and carry it out unless a dry run."""
+    _refuse_without_tables(storage)
+    if not dry_run and not storage.writable:
+        raise PruneRefused(f"{storage.label} is open read-only: open it writable to prune")
+    # Plan again inside the transaction that deletes: a saver may have written since a dry run.
+    with nullcontext() if dry_run else storage.transaction():
+        rows = storage.plan_rows(thread_id, checkpoint_ns)
+        if not rows:
+            where = f" in namespace {checkpoint_ns!r}" if checkpoint_ns else ""
+            raise PruneRefused(
+                f"thread {thread_id!r} has no checkpoints{where} in this database: "
+                "check the thread id (and namespace) against the thread list"
+            )
+        doomed = plan(rows)
+        before, after, writes_deleted = storage.deletion_bytes(thread_id, checkpoint_ns, rows,
+                                                               doomed)
+        report = PruneReport(
+            thread_id=thread_id,
+            checkpoint_ns=checkpoint_ns,
+            dry_run=dry_run,
+            checkpoints_before=len(rows),
+            checkpoints_after=len(rows) - len(doomed),
+            writes_deleted=writes_deleted,
+            bytes_before=before,
+            bytes_after=after,
+            deleted_ids=tuple(row.checkpoint_id for row in rows if row.checkpoint_id in doomed),
+            detached_ids=tuple(row.checkpoint_id for row in rows
+                               if row.checkpoint_id not in doomed and row.parent_id in doomed),
+        )
+        if not dry_run:
+            storage.delete_checkpoints(thread_id, checkpoint_ns, rows, report.deleted_ids,
+                                       report.detached_ids)
+    return report
+
+
 def prune_keep_latest(
-    conn: sqlite3.Connection,
+    storage: Storage,
     thread_id: str,
     keep: int,
     *,
@@ -261,7 +141,7 @@ def prune_keep_latest(
     thread still resumes.
 
     Args:
-        conn: an open connection to a SqliteSaver database.
+        storage: the checkpoint database (opened writable unless ``dry_run``).
         thread_id: the thread to prune.
         keep: how many of the newest checkpoints to keep (at least 1).
         checkpoint_ns: the namespace ("" is the root graph; subgraphs have their own).
@@ -271,23 +151,16 @@ def prune_keep_latest(
         The report; identical for a dry run and the real run, except ``dry_run``.
 
     Raises:
-        PruneRefused: ``keep`` < 1, the thread is unknown, or a kept checkpoint rebuilds a
-            DeltaChannel from ancestors that would be deleted. Nothing was changed.
+        PruneRefused: ``keep`` < 1, no saver tables, an unknown thread, or a kept checkpoint
+            that rebuilds a DeltaChannel from ancestors that would be deleted. Nothing changed.
     """
     if keep < 1:
         raise PruneRefused(
             f"keep must be at least 1 (got {keep}): the newest checkpoint is what a resume "
             "loads; to remove the whole thread use the saver's delete_thread"
         )
-    if dry_run:
-        rows = _load_rows(conn, thread_id, checkpoint_ns)
-        return _report(conn, thread_id, checkpoint_ns, rows, keep_latest_plan(rows, keep), True)
-    with write_transaction(conn) as cur:
-        # plan again inside the transaction: a saver may have added checkpoints since a dry run
-        rows = _load_rows(conn, thread_id, checkpoint_ns)
-        report = _report(conn, thread_id, checkpoint_ns, rows, keep_latest_plan(rows, keep), False)
-        _delete(cur, report)
-        return report
+    return _run(storage, thread_id, checkpoint_ns, dry_run,
+                lambda rows: keep_latest_plan(rows, keep))
 
 
 def branch_plan(rows: list[PlanRow], thread_id: str, checkpoint_id: str) -> set[str]:
@@ -318,7 +191,7 @@ def branch_plan(rows: list[PlanRow], thread_id: str, checkpoint_id: str) -> set[
 
 
 def delete_branch(
-    conn: sqlite3.Connection,
+    storage: Storage,
     thread_id: str,
     checkpoint_id: str,
     *,
@@ -332,7 +205,7 @@ def delete_branch(
     Ancestors are untouched, so no kept checkpoint loses its parent.
 
     Args:
-        conn: an open connection to a SqliteSaver database.
+        storage: the checkpoint database (opened writable unless ``dry_run``).
         thread_id: the thread.
         checkpoint_id: the first checkpoint of the branch to delete.
         checkpoint_ns: the namespace ("" is the root graph).
@@ -342,16 +215,8 @@ def delete_branch(
         The report; identical for a dry run and the real run, except ``dry_run``.
 
     Raises:
-        PruneRefused: the thread or checkpoint is unknown, or the branch holds the head (the
-            newest checkpoint). Nothing was changed.
+        PruneRefused: no saver tables, the thread or checkpoint is unknown, or the branch holds
+            the head (the newest checkpoint). Nothing was changed.
     """
-    if dry_run:
-        rows = _load_rows(conn, thread_id, checkpoint_ns)
-        doomed = branch_plan(rows, thread_id, checkpoint_id)
-        return _report(conn, thread_id, checkpoint_ns, rows, doomed, True)
-    with write_transaction(conn) as cur:
-        rows = _load_rows(conn, thread_id, checkpoint_ns)
-        doomed = branch_plan(rows, thread_id, checkpoint_id)
-        report = _report(conn, thread_id, checkpoint_ns, rows, doomed, False)
-        _delete(cur, report)
-        return report
+    return _run(storage, thread_id, checkpoint_ns, dry_run,
+                lambda rows: branch_plan(rows, thread_id, checkpoint_id))

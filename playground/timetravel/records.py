@@ -9,6 +9,7 @@ without the graph that wrote it, which is what lets the engine open any app's da
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -219,3 +220,21 @@ def changed_channels(parent: Mapping | None, checkpoint: Mapping) -> tuple[str, 
     moved = [channel for channel, version in after.items() if before.get(channel) != version]
     return tuple(sorted(channel for channel in moved
                         if isinstance(channel, str) and not is_internal_channel(channel)))
+
+
+# Written into checkpoint metadata by langgraph's DeltaChannel (beta): the channels listed there
+# are rebuilt from ancestor writes, so their ancestors must keep them (prune, migrate).
+DELTA_COUNTERS = "counters_since_delta_snapshot"
+
+
+def delta_channels(metadata: bytes | str | Mapping | None) -> list[str]:
+    """Channels a checkpoint rebuilds from ancestor writes (DeltaChannel), from its metadata
+    (JSON text, or the dict a JSONB column gives)."""
+    if metadata is None:
+        return []
+    try:
+        parsed = metadata if isinstance(metadata, Mapping) else json.loads(metadata)
+        counters = parsed.get(DELTA_COUNTERS)
+    except (ValueError, AttributeError):  # not JSON, or not an object: nothing to protect
+        return []
+    return sorted(counters) if isinstance(counters, dict) else []

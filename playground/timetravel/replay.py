@@ -175,7 +175,7 @@ def _result(graph: Any, config: RunnableConfig, checkpoint_id: str, before: str)
     )
 
 
-def last_fitting_checkpoint(source: Any, tree: Any, nodes: list[str]) -> str | None:
+def last_fitting_checkpoint(storage: Any, tree: Any, nodes: list[str]) -> str | None:
     """The newest checkpoint on the head's branch whose next nodes are all in ``nodes``.
 
     After a graph's code changed, a thread may wait at a node the graph no longer has:
@@ -189,7 +189,7 @@ def last_fitting_checkpoint(source: Any, tree: Any, nodes: list[str]) -> str | N
     current, seen = tree.head, set()
     while current is not None and current not in seen:  # a cycle of parents stops the walk
         seen.add(current)
-        ensure_details(source, tree, [current])
+        ensure_details(storage, tree, [current])
         detail = tree.details.get(current)
         if detail is not None and detail.next and all(node in known for node in detail.next):
             return current

@@ -1,10 +1,13 @@
-"""Export a thread to one JSON document and import it into another database.
+"""Export a thread to one JSON document and import it into another database of the same kind.
 
 A workshop facilitator shares a scenario, an engineer attaches a stuck thread to a bug report:
 both need the thread's rows exactly as the saver wrote them. The export carries every row of the
-thread, in every namespace (subgraphs included), with blobs base64-encoded, so an import writes
-the very same bytes and LangGraph reads the same history from them.
+thread, in every namespace (subgraphs included): for a SQLite file its checkpoints and writes,
+blobs base64-encoded; for Postgres its checkpoints (JSONB as JSON objects), value blobs and
+writes. An import writes the very same bytes, so LangGraph reads the same history from them.
 
+The flow (header, checks, refusals, the report) is written once, here, over the primitives of
+:class:`~playground.timetravel.storage.base.Storage`; a backend names its tables and inserts.
 Blobs are copied, never decoded: the export works for any app's types without importing its code.
 Renaming the thread on import changes only the ``thread_id`` column; blobs written by old
 langgraph versions that copied the thread id into checkpoint metadata keep the old id there.
@@ -15,38 +18,15 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-import sqlite3
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from langgraph.checkpoint.sqlite import SqliteSaver
-
+from playground.timetravel.decode import is_unread
 from playground.timetravel.limits import clip
-from playground.timetravel.prune import has_saver_tables, write_transaction
+from playground.timetravel.storage.base import DuplicateRows, ExportTable, Storage
 
 FORMAT = "langgraph-playground-thread"
 VERSION = 1
-
-# column -> kind; "blob" cells travel as base64 text, "str?" and "blob" may be null
-_CHECKPOINT_COLUMNS = {
-    "checkpoint_ns": "str",
-    "checkpoint_id": "str",
-    "parent_checkpoint_id": "str?",
-    "type": "str?",
-    "checkpoint": "blob",
-    "metadata": "blob",
-}
-_WRITE_COLUMNS = {
-    "checkpoint_ns": "str",
-    "checkpoint_id": "str",
-    "task_id": "str",
-    "task_path": "str",
-    "idx": "int",
-    "channel": "str",
-    "type": "str?",
-    "value": "blob",
-}
 
 
 class TransferRefused(ValueError):
@@ -61,9 +41,9 @@ class ImportReport:
         thread_id: the thread the rows were written under.
         source_thread_id: the thread id in the export.
         checkpoints: checkpoint rows written.
-        writes: pending-write rows written.
+        writes: pending-write rows written (value blob rows are not counted apart).
         namespaces: checkpoint namespaces written ("" is the root graph), sorted.
-        bytes: checkpoint, metadata and write value bytes written.
+        bytes: bytes written, counted as the database's sizes count them.
     """
 
     thread_id: str
@@ -74,86 +54,62 @@ class ImportReport:
     bytes: int
 
 
-def _encode_blob(value: bytes | str | None) -> str | None:
+def encode_blob(value: bytes | str | None) -> str | None:
+    """A blob column's value as export text (base64; a TEXT value as its UTF-8 bytes)."""
     if value is None:
         return None
-    # A TEXT value in a blob column (hand-written rows) travels as its UTF-8 bytes.
     raw = value.encode() if isinstance(value, str) else bytes(value)
     return base64.b64encode(raw).decode("ascii")
 
 
-def _has_column(conn: sqlite3.Connection, table: str, column: str) -> bool:
-    return any(row[1] == column for row in conn.execute(f"PRAGMA table_info({table})"))
+def _refuse_without_tables(storage: Storage) -> None:
+    if not storage.has_saver_tables():
+        raise TransferRefused(f"this database has no {storage.saver_tables}: open the "
+                              "checkpoint database of a LangGraph app")
 
 
-def export_thread(conn: sqlite3.Connection, thread_id: str) -> dict[str, Any]:
-    """Export every checkpoint and write of a thread, in all namespaces, as one JSON-ready dict.
+def export_thread(storage: Storage, thread_id: str) -> dict[str, Any]:
+    """Export every row of a thread, in all namespaces, as one JSON-ready dict.
 
     Args:
-        conn: an open connection to a SqliteSaver database.
+        storage: the checkpoint database (a SQLite file or a Postgres database).
         thread_id: the thread to export.
 
     Returns:
-        ``{"format", "version", "thread_id", "checkpoints": [...], "writes": [...]}``; rows are
-        dicts of the table's columns (without ``thread_id``), ordered by namespace and id, with
-        blob columns as base64 strings. Pass it to :func:`dumps_export` to get the text.
+        ``{"format", "version", "storage", "thread_id", <one list per table>}``; rows are dicts
+        of the table's columns (without ``thread_id``), in key order. Pass it to
+        :func:`dumps_export` to get the text.
 
     Raises:
-        TransferRefused: the database has no SqliteSaver tables, or the thread is unknown.
+        TransferRefused: a database that cannot be exported (a saver object), no saver tables,
+            or an unknown thread.
     """
-    if not has_saver_tables(conn):
+    if not storage.export_tables:
         raise TransferRefused(
-            "this database has no SqliteSaver tables (checkpoints, writes): "
-            "open the checkpoint file of a LangGraph app"
-        )
-    # Databases made before langgraph-checkpoint-sqlite added task_path read back '' for it.
-    task_path = "task_path" if _has_column(conn, "writes", "task_path") else "'' AS task_path"
-    checkpoints = conn.execute(
-        f"SELECT {', '.join(_CHECKPOINT_COLUMNS)} FROM checkpoints WHERE thread_id = ? "
-        "ORDER BY checkpoint_ns, checkpoint_id",
-        (thread_id,),
-    ).fetchall()
-    if not checkpoints:
+            f"export works on SQLite checkpoint files and Postgres, not {storage.label}")
+    _refuse_without_tables(storage)
+    found = storage.export_rows(thread_id)
+    if not found.get("checkpoints"):
         raise TransferRefused(
-            f"thread {thread_id!r} has no checkpoints in this database: check the thread id"
-        )
-    columns = ", ".join(task_path if c == "task_path" else c for c in _WRITE_COLUMNS)
-    writes = conn.execute(
-        f"SELECT {columns} FROM writes WHERE thread_id = ? "
-        "ORDER BY checkpoint_ns, checkpoint_id, task_id, idx",
-        (thread_id,),
-    ).fetchall()
-    return {
-        "format": FORMAT,
-        "version": VERSION,
-        "thread_id": thread_id,
-        "checkpoints": [_export_row(row, _CHECKPOINT_COLUMNS) for row in checkpoints],
-        "writes": [_export_row(row, _WRITE_COLUMNS) for row in writes],
-    }
+            f"thread {thread_id!r} has no checkpoints in this database: check the thread id")
+    data: dict[str, Any] = {"format": FORMAT, "version": VERSION, "storage": storage.kind,
+                            "thread_id": thread_id}
+    for table in storage.export_tables:
+        data[table.key] = [
+            {name: _exported(value, kind, f"{table.key}[{i}].{name}")
+             for (name, kind), value in zip(table.columns.items(), row, strict=True)}
+            for i, row in enumerate(found.get(table.key, ()))]
+    return data
 
 
-def export_from(source: Any, thread_id: str) -> dict[str, Any]:
-    """Export a thread from an open checkpoint source: a SQLite file or a Postgres database.
-
-    Raises:
-        TransferRefused: the source is neither, or the thread is unknown.
-    """
-    if source.kind == "postgres":
-        from playground.timetravel.pg_transfer import export_thread_pg
-
-        return export_thread_pg(source.conn, thread_id)
-    if source.kind == "sqlite":
-        return export_thread(source.conn, thread_id)
-    raise TransferRefused(
-        f"export works on SQLite checkpoint files and Postgres, not {source.label}"
-    )
-
-
-def _export_row(row: tuple, columns: dict[str, str]) -> dict[str, Any]:
-    return {
-        name: _encode_blob(value) if kind == "blob" else value
-        for (name, kind), value in zip(columns.items(), row, strict=True)
-    }
+def _exported(value: Any, kind: str, where: str) -> Any:
+    """One stored cell as export JSON: a blob as base64, a JSON object as itself."""
+    if kind in ("blob", "blob!"):
+        return encode_blob(value)
+    if kind == "json" and is_unread(value):
+        # The bounded decoder gave a marker: writing it would export other data than stored.
+        raise TransferRefused(f"{where} cannot be exported: {value['__unread__']}")
+    return value
 
 
 def dumps_export(data: dict[str, Any]) -> str:
@@ -165,7 +121,7 @@ def loads_export(text: str) -> dict[str, Any]:
     """Parse export text, refusing anything that is not JSON (validation happens on import).
 
     Raises:
-        TransferRefused: the text is not JSON.
+        TransferRefused: the text is not JSON, or nests too deep to read.
     """
     try:
         return json.loads(text)
@@ -176,9 +132,11 @@ def loads_export(text: str) -> dict[str, Any]:
 
 
 def _cell(value: Any, kind: str, where: str) -> Any:
-    """Check one cell of an imported row and turn it into what SQLite stores."""
-    if kind == "blob":
+    """Check one cell of an imported row; a blob becomes bytes, a JSON object stays a dict."""
+    if kind in ("blob", "blob!"):
         if value is None:
+            if kind == "blob!":  # a NOT NULL column
+                raise TransferRefused(f"{where} must be base64 text, not null")
             return None
         if not isinstance(value, str):
             kind_name = type(value).__name__
@@ -187,6 +145,10 @@ def _cell(value: Any, kind: str, where: str) -> Any:
             return base64.b64decode(value, validate=True)
         except (binascii.Error, ValueError) as exc:
             raise TransferRefused(f"{where} is not valid base64 ({exc})") from None
+    if kind == "json":
+        if not isinstance(value, dict):
+            raise TransferRefused(f"{where} must be a JSON object, not {type(value).__name__}")
+        return value
     if value is None and kind.endswith("?"):
         return None
     expected = int if kind == "int" else str
@@ -199,47 +161,36 @@ def _cell(value: Any, kind: str, where: str) -> Any:
     return value
 
 
-def rows_of(
-    data: dict[str, Any], table: str, columns: dict[str, str], *,
-    cell: Callable[[Any, str, str], Any] = _cell, writer: str = "export_thread",
-) -> list[tuple]:
+def rows_of(data: dict[str, Any], table: ExportTable) -> list[tuple]:
     """Check one list of rows in an export and return them as tuples in column order.
-
-    Args:
-        data: The parsed export.
-        table: The list's key in the export.
-        columns: Column name -> kind (``str``, ``str?``, ``int``, ``blob``, ...).
-        cell: Checks and converts one cell (the Postgres importer adds JSON objects).
-        writer: The function that writes such exports, named when the list is missing.
 
     Raises:
         TransferRefused: the list is missing, or a row is not an object, lacks a column or
             holds a cell of the wrong kind.
     """
-    rows = data.get(table)
+    rows = data.get(table.key)
     if not isinstance(rows, list):
-        raise TransferRefused(f"the export has no {table!r} list: was it written by {writer}?")
+        raise TransferRefused(f"the export has no {table.key!r} list: was it written by "
+                              "playground export?")
     parsed = []
     for i, row in enumerate(rows):
         if not isinstance(row, dict):
-            raise TransferRefused(f"{table}[{i}] is not an object")
-        missing = [name for name in columns if name not in row]
+            raise TransferRefused(f"{table.key}[{i}] is not an object")
+        missing = [name for name in table.columns if name not in row]
         if missing:
-            raise TransferRefused(f"{table}[{i}] lacks {', '.join(missing)}")
-        parsed.append(
-            tuple(cell(row[name], kind, f"{table}[{i}].{name}") for name, kind in columns.items())
-        )
+            raise TransferRefused(f"{table.key}[{i}] lacks {', '.join(missing)}")
+        parsed.append(tuple(_cell(row[name], kind, f"{table.key}[{i}].{name}")
+                            for name, kind in table.columns.items()))
     return parsed
 
 
-def read_header(data: Any, *, storage: str, writer: str) -> str:
+def read_header(data: Any, *, storage: str) -> str:
     """Check an export's format, version and storage, and return its thread id.
 
     Args:
         data: The parsed export.
-        storage: What this importer writes: ``sqlite`` or ``postgres``. An export without a
-            ``storage`` key came from a SQLite file (the first format had none).
-        writer: The function that writes such exports, named when the format is wrong.
+        storage: What the importing database is: ``sqlite`` or ``postgres``. An export without
+            a ``storage`` key came from a SQLite file (the first format had none).
 
     Raises:
         TransferRefused: not an object, another format, version or storage, or no thread id.
@@ -248,8 +199,8 @@ def read_header(data: Any, *, storage: str, writer: str) -> str:
         raise TransferRefused("not a thread export: expected a JSON object")
     if data.get("format") != FORMAT:
         raise TransferRefused(
-            f"unknown format {data.get('format')!r}: expected {FORMAT!r}, "
-            f"a file written by {writer}"
+            f"unknown format {data.get('format')!r}: expected {FORMAT!r}, a file written by "
+            "playground export"
         )
     if data.get("version") != VERSION:
         raise TransferRefused(
@@ -268,15 +219,6 @@ def read_header(data: Any, *, storage: str, writer: str) -> str:
     if not isinstance(source, str) or not source:
         raise TransferRefused("the export lacks its thread_id (a non-empty string)")
     return source
-
-
-def _validate(data: Any) -> tuple[str, list[tuple], list[tuple]]:
-    source = read_header(data, storage="sqlite", writer="export_thread")
-    checkpoints = rows_of(data, "checkpoints", _CHECKPOINT_COLUMNS)
-    if not checkpoints:
-        raise TransferRefused("the export has no checkpoints: nothing to import")
-    check_parent_links([(row[0], row[1], row[2]) for row in checkpoints])
-    return source, checkpoints, rows_of(data, "writes", _WRITE_COLUMNS)
 
 
 def check_parent_links(rows: list[tuple[Any, Any, Any]]) -> None:
@@ -304,21 +246,31 @@ def check_parent_links(rows: list[tuple[Any, Any, Any]]) -> None:
                                   "export was changed or damaged, and is not imported")
 
 
-def _size(*blobs: bytes | None) -> int:
-    return sum(len(blob) for blob in blobs if blob is not None)
+def checked_rows(storage: Storage, data: Any) -> tuple[str, dict[str, list[tuple]]]:
+    """An export checked whole for this database: (its thread id, its rows per table).
+
+    Raises:
+        TransferRefused: any reason :func:`import_thread` gives before writing.
+    """
+    source = read_header(data, storage=storage.kind)
+    rows = {table.key: rows_of(data, table) for table in storage.export_tables}
+    if not rows.get("checkpoints"):
+        raise TransferRefused("the export has no checkpoints: nothing to import")
+    check_parent_links([row[:3] for row in rows["checkpoints"]])
+    return source, rows
 
 
-def import_thread(
-    conn: sqlite3.Connection, data: dict[str, Any], thread_id: str | None = None
-) -> ImportReport:
-    """Write an exported thread into a database, as one transaction.
+def import_thread(storage: Storage, data: dict[str, Any], thread_id: str | None = None
+                  ) -> ImportReport:
+    """Write an exported thread into a database of the same kind, as one transaction.
 
     The whole export is validated before anything is written. The target thread must be empty
-    (no checkpoints and no writes in any namespace), so an import never mixes two histories.
-    A database without SqliteSaver tables gets them first, created by SqliteSaver itself.
+    (no rows in any namespace), so an import never mixes two histories.
 
     Args:
-        conn: an open connection to a SQLite database (a new file is fine).
+        storage: the database to write into, opened writable; one opened with
+            ``open_storage(target, writable=True, create=True)`` may be a new SQLite file or
+            a database without tables, which get the saver's own once the export is checked.
         data: what :func:`export_thread` returned, or the parsed JSON of a saved export.
         thread_id: the id to import under; the export's own id by default.
 
@@ -326,56 +278,35 @@ def import_thread(
         What was written.
 
     Raises:
-        TransferRefused: unknown format or version, missing fields, bad base64, duplicate rows,
-            or a target thread that already has checkpoints. Nothing was changed.
-        RuntimeError: the connection has an open transaction (commit or roll it back first).
+        TransferRefused: unknown format, version or storage, missing fields, bad base64, a
+            parent loop, duplicate rows, or a target thread that already has rows. Nothing was
+            changed.
     """
-    source, checkpoints, writes = _validate(data)
+    if not storage.export_tables:
+        raise TransferRefused(f"import works into SQLite files and Postgres, not {storage.label}")
+    if not storage.writable:
+        raise TransferRefused(f"{storage.label} is open read-only: open it writable to import")
+    source, rows = checked_rows(storage, data)
     target = source if thread_id is None else thread_id
     if not isinstance(target, str) or not target:
         raise TransferRefused("thread_id must be a non-empty string")
-    if not has_saver_tables(conn):
-        if conn.in_transaction:  # setup's executescript would commit the caller's transaction
-            raise RuntimeError(
-                "the connection has an open transaction: commit or roll it back first, "
-                "so this change commits on its own"
-            )
-        SqliteSaver(conn).setup()
-    if not _has_column(conn, "writes", "task_path"):
-        raise TransferRefused(
-            "this database's writes table predates task_path: open it once with a current "
-            "SqliteSaver (its setup adds the column), then import again"
-        )
-    with write_transaction(conn) as cur:
-        taken = cur.execute(
-            "SELECT (SELECT COUNT(*) FROM checkpoints WHERE thread_id = ?) "
-            "+ (SELECT COUNT(*) FROM writes WHERE thread_id = ?)",
-            (target, target),
-        ).fetchone()[0]
-        if taken:
-            raise TransferRefused(
-                f"thread {target!r} already has checkpoints or writes in this database: "
-                "import under another id (thread_id=...), or delete that thread first"
-            )
-        try:
-            cur.executemany(
-                f"INSERT INTO checkpoints (thread_id, {', '.join(_CHECKPOINT_COLUMNS)}) "
-                f"VALUES (?{', ?' * len(_CHECKPOINT_COLUMNS)})",
-                [(target, *row) for row in checkpoints],
-            )
-            cur.executemany(
-                f"INSERT INTO writes (thread_id, {', '.join(_WRITE_COLUMNS)}) "
-                f"VALUES (?{', ?' * len(_WRITE_COLUMNS)})",
-                [(target, *row) for row in writes],
-            )
-        except sqlite3.IntegrityError as exc:
-            raise TransferRefused(f"the export holds the same row twice ({exc})") from None
+    if not storage.has_saver_tables():  # a new database: only now that nothing refuses
+        storage.create_saver_tables()
+    try:
+        with storage.transaction():
+            if storage.rows_taken(target):
+                raise TransferRefused(
+                    f"thread {target!r} already has checkpoints or writes in this database: "
+                    "import under another id (thread_id=...), or delete that thread first"
+                )
+            storage.insert_rows(target, rows)
+    except DuplicateRows as exc:
+        raise TransferRefused(f"the export holds the same row twice ({exc})") from None
     return ImportReport(
         thread_id=target,
         source_thread_id=source,
-        checkpoints=len(checkpoints),
-        writes=len(writes),
-        namespaces=tuple(sorted({row[0] for row in checkpoints})),
-        bytes=sum(_size(row[4], row[5]) for row in checkpoints)
-        + sum(_size(row[7]) for row in writes),
+        checkpoints=len(rows["checkpoints"]),
+        writes=len(rows.get("writes", ())),
+        namespaces=tuple(sorted({row[0] for row in rows["checkpoints"]})),
+        bytes=storage.rows_bytes(rows),
     )

@@ -17,7 +17,7 @@ from types import MappingProxyType
 from playground.timetravel.limits import limits
 from playground.timetravel.records import CheckpointDetail, CheckpointRecord
 from playground.timetravel.signals import TaskSignal
-from playground.timetravel.source import CheckpointSource
+from playground.timetravel.storage.base import Storage
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,7 @@ class CheckpointTree:
         details: decoded details by checkpoint id; a cache that :func:`ensure_details` fills.
         signals: questions (``interrupt()``), answers and node errors stored under each
             checkpoint, by checkpoint id (only checkpoints that have any).
-        fingerprint: the source's fingerprint of the thread when the tree was read (set by
+        fingerprint: the storage's fingerprint of the thread when the tree was read (set by
             :class:`TreeCache`), so what is cached beside the tree needs no second query.
         broken: checkpoint id -> why its parent link is not followed: the parent is not stored
             (in the root graph's namespace), or the links loop back (a checkpoint that is its
@@ -199,12 +199,12 @@ def broken_links(nodes: Mapping[str, CheckpointRecord], dangling: bool = True
 
 
 def load_tree(
-    source: CheckpointSource, thread_id: str, checkpoint_ns: str = "", all_details: bool = False
+    storage: Storage, thread_id: str, checkpoint_ns: str = "", all_details: bool = False
 ) -> CheckpointTree:
-    """Read a thread from a checkpoint source and build its tree.
+    """Read a thread from a checkpoint storage and build its tree.
 
     Args:
-        source: where the checkpoints live.
+        storage: where the checkpoints live.
         thread_id: the thread.
         checkpoint_ns: "" for the root graph, or a subgraph's namespace.
         all_details: decode every blob now (for a full listing); otherwise only the leaves'.
@@ -212,25 +212,25 @@ def load_tree(
     Raises:
         UnknownThread: the thread has no checkpoints.
     """
-    records = source.records(thread_id, checkpoint_ns)
+    records = storage.records(thread_id, checkpoint_ns)
     parents = {r.parent_id for r in records}
     wanted = (
         [r.checkpoint_id for r in records]
         if all_details
         else [r.checkpoint_id for r in records if r.checkpoint_id not in parents]
     )
-    details = source.details(thread_id, wanted, checkpoint_ns)
-    signals = source.signals(thread_id, checkpoint_ns)
+    details = storage.details(thread_id, wanted, checkpoint_ns)
+    signals = storage.signals(thread_id, checkpoint_ns)
     return build_tree(thread_id, records, details, checkpoint_ns, signals)
 
 
 def ensure_details(
-    source: CheckpointSource, tree: CheckpointTree, checkpoint_ids: Iterable[str]
+    storage: Storage, tree: CheckpointTree, checkpoint_ids: Iterable[str]
 ) -> None:
     """Decode the details of these checkpoints into the tree's cache, if not there yet."""
     missing = [cid for cid in checkpoint_ids if cid in tree.nodes and cid not in tree.details]
     if missing:
-        tree.details.update(source.details(tree.thread_id, missing, tree.checkpoint_ns))
+        tree.details.update(storage.details(tree.thread_id, missing, tree.checkpoint_ns))
 
 
 # What one cached entry is taken to hold, estimated from what it was read from: a record (a
@@ -280,7 +280,7 @@ class TreeCache:
     """Trees of recently viewed threads, rebuilt only when the thread's storage changed.
 
     A page that reruns on every click (Streamlit) would otherwise re-read a long thread each
-    time; the source's :meth:`fingerprint` says cheaply whether anything changed. Sources
+    time; the storage's :meth:`fingerprint` says cheaply whether anything changed. Storages
     without a fingerprint are read every time. The cache holds at most half the
     ``PLAYGROUND_CACHE_MB`` limit, estimated from the trees' sizes.
     """
@@ -289,19 +289,19 @@ class TreeCache:
         self._budget = _Budget(_cache_bytes() if max_bytes is None else max_bytes)
 
     def get(
-        self, source: CheckpointSource, thread_id: str, checkpoint_ns: str = ""
+        self, storage: Storage, thread_id: str, checkpoint_ns: str = ""
     ) -> CheckpointTree:
         """The thread's tree, from the cache when its fingerprint is unchanged.
 
         Raises:
             UnknownThread: the thread has no checkpoints.
         """
-        fingerprint = source.fingerprint(thread_id, checkpoint_ns)
-        key = (source.label, thread_id, checkpoint_ns)
+        fingerprint = storage.fingerprint(thread_id, checkpoint_ns)
+        key = (storage.label, thread_id, checkpoint_ns)
         cached = self._budget.get(key)
         if fingerprint is not None and cached and cached[0] == fingerprint:
             return cached[1]
-        tree = dataclasses.replace(load_tree(source, thread_id, checkpoint_ns),
+        tree = dataclasses.replace(load_tree(storage, thread_id, checkpoint_ns),
                                    fingerprint=fingerprint)
         if fingerprint is not None:
             self._budget.put(key, (fingerprint, tree), len(tree) * _RECORD_BYTES)
@@ -320,19 +320,19 @@ class ValuesCache:
     def __init__(self, max_bytes: int | None = None) -> None:
         self._budget = _Budget(_cache_bytes() if max_bytes is None else max_bytes)
 
-    def get(self, source: CheckpointSource, tree: CheckpointTree, checkpoint_id: str) -> dict:
+    def get(self, storage: Storage, tree: CheckpointTree, checkpoint_id: str) -> dict:
         """The values of one checkpoint of ``tree``, decoded once.
 
         Raises:
             UnreadableCheckpoint: the blob cannot be decoded (not cached).
         """
-        fingerprint = tree.fingerprint or source.fingerprint(tree.thread_id, tree.checkpoint_ns)
-        key = (source.label, tree.thread_id, tree.checkpoint_ns, checkpoint_id, fingerprint)
+        fingerprint = tree.fingerprint or storage.fingerprint(tree.thread_id, tree.checkpoint_ns)
+        key = (storage.label, tree.thread_id, tree.checkpoint_ns, checkpoint_id, fingerprint)
         if fingerprint is not None:
             cached = self._budget.get(key)
             if cached is not None:
                 return cached
-        values = source.values(tree.thread_id, checkpoint_id, tree.checkpoint_ns)
+        values = storage.values(tree.thread_id, checkpoint_id, tree.checkpoint_ns)
         if fingerprint is not None:
             record = tree.nodes.get(checkpoint_id)
             size = (record.blob_bytes if record else 0) * _DECODED_PER_BLOB_BYTE

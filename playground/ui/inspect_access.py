@@ -21,15 +21,20 @@ import atexit
 import os
 import re
 import shutil
-import sqlite3
 import stat
 import tempfile
 import weakref
 from dataclasses import dataclass
 from pathlib import Path
 
-from playground.timetravel.dburl import UrlRefused, is_postgres_url, typed_connection
+from playground.timetravel.errors import CheckpointDbError
 from playground.timetravel.limits import limits
+from playground.timetravel.storage.open import (
+    UrlRefused,
+    is_postgres_url,
+    open_storage,
+    typed_connection,
+)
 
 INSPECT_DIR_ENV = "PLAYGROUND_INSPECT_DIR"
 DEFAULT_INSPECT_DIR = Path(".playground") / "inspect"
@@ -186,6 +191,7 @@ def save_export(name: str, data: bytes, limit: int = MAX_UPLOAD_BYTES) -> tuple[
     path = None
     try:
         export = loads_export(data.decode("utf-8", errors="replace"))
+        # This page imports into a file only: say which command takes a Postgres export.
         if isinstance(export, dict) and export.get("storage") == "postgres":
             raise TransferRefused(
                 "this export was written from a Postgres checkpoint database: import it into "
@@ -193,12 +199,12 @@ def save_export(name: str, data: bytes, limit: int = MAX_UPLOAD_BYTES) -> tuple[
                 "Postgres URL tab"
             )
         path = _private_file(Path(name).stem, (".sqlite",), ".sqlite")
-        conn = sqlite3.connect(path)
+        storage = open_storage(path, writable=True, create=True)
         try:
-            report = import_thread(conn, export)
+            report = import_thread(storage, export)
         finally:
-            conn.close()
-    except TransferRefused as exc:
+            storage.close()
+    except (TransferRefused, CheckpointDbError) as exc:
         if path is not None:
             discard_upload(path)  # the half-made file goes with its folder
         raise AccessRefused(f"{name}: {exc}") from None
@@ -261,7 +267,7 @@ def check_postgres_url(url: str) -> str:
         AccessRefused: it is not a ``postgresql://`` URL (a file path typed here is refused, so
             the folder rule cannot be bypassed), or it asks for more than host, port, user,
             password, database, sslmode and connect_timeout
-            (:func:`playground.timetravel.dburl.typed_connection`).
+            (:func:`playground.timetravel.storage.open.typed_connection`).
     """
     url = url.strip()
     if not is_postgres_url(url):

@@ -7,7 +7,6 @@ They live in ``st.cache_resource``, one per server process, shared by every brow
 from __future__ import annotations
 
 import os
-import sqlite3
 import threading
 import time
 from pathlib import Path
@@ -26,7 +25,7 @@ from playground.runtime.driven import DrivenGraph, driven
 from playground.runtime.loop import shared_loop
 from playground.savers import DEFAULT_CHECKPOINTS, is_postgres_url, open_async_saver
 from playground.stores import open_async_store, store_options, store_target
-from playground.timetravel.source import open_source
+from playground.timetravel.storage.open import open_storage
 from playground.timetravel.tree import TreeCache, ValuesCache
 from ticket_api.server import EmbeddedServer, start_embedded
 
@@ -141,6 +140,7 @@ def reload() -> App:
 
 @st.cache_resource(on_release=lambda server: server.stop())
 def _embedded_api(tickets_db: str) -> EmbeddedServer:
+    # The tickets' database, not the checkpoints': a file needs its folder, a URL nothing.
     if not is_postgres_url(tickets_db):
         Path(tickets_db).parent.mkdir(parents=True, exist_ok=True)
     return start_embedded(tickets_db)
@@ -199,9 +199,14 @@ def saver() -> BaseCheckpointSaver:
     methods (``delete_thread``, ``get_tuple``) also work from a page's thread.
     """
     target = checkpoints_target()
-    # A Postgres pool is not rebuilt on restart (an unclosed pool would keep its threads).
-    generation = 0 if is_postgres_url(target) else _generation()["restarts"]
-    return _saver(target, generation, app().name)
+    return _saver(target, _saver_generation(target), app().name)
+
+
+def _saver_generation(target: str) -> int:
+    """Which saver a run gets: Restart process makes a new one on a file, to show a resume from
+    disk. The one backend branch here: a Postgres pool is not rebuilt on restart (the old pool,
+    never closed under sessions that may use it, would keep its threads and connections)."""
+    return 0 if is_postgres_url(target) else _generation()["restarts"]
 
 
 # Like the saver: never closed under a session that may be using it.
@@ -283,49 +288,24 @@ def agent(tenant: str, actor: str, schema: str = "etag") -> DrivenGraph:
     the client's connections are pooled.
     """
     target = checkpoints_target()
-    generation = 0 if is_postgres_url(target) else _generation()["restarts"]
-    return _agent(target, generation, api_url(), tenant, actor, schema)
+    return _agent(target, _saver_generation(target), api_url(), tenant, actor, schema)
 
 
-def own_source():
-    """The server's own checkpoint database as a source, for one page run.
+def own_storage():
+    """The server's own checkpoint database, read-only, for one page run.
 
-    On Postgres it borrows a connection of the saver's pool for each query (a page run that
-    opened a connection of its own made a room of 100 exhaust the server's), so a page that
-    never closes it keeps nothing; on SQLite it opens the file, which costs nothing.
+    On Postgres each query borrows a connection of a small pool (``open_storage(shared=True)``),
+    so a page that never closes it keeps nothing; on SQLite it opens the file, which costs
+    nothing.
     """
     target = checkpoints_target()
     saver()  # the file (or database) and its tables exist before it is opened read-only
-    if is_postgres_url(target):
-        from playground.timetravel.postgres_source import PostgresSource
-
-        return PostgresSource.on_pool(_read_pool(target), target)
-    return open_source(target)
-
-
-@st.cache_resource
-def _read_pool(target: str):
-    """A small sync pool the pages read the server's own Postgres through (the saver's pool is
-    async, owned by the event loop)."""
-    from psycopg_pool import ConnectionPool
-
-    from playground.savers import postgres_pool_kwargs
-
-    return ConnectionPool(target, min_size=1, max_size=4, open=True,
-                          kwargs=postgres_pool_kwargs())
+    return open_storage(target, shared=True)
 
 
 def database_errors() -> tuple[type[Exception], ...]:
-    """What reading a checkpoint database can raise, shown as one line and never a traceback:
-    a file that is not one, a lock held too long, a Postgres server that is down or full."""
-    from playground.timetravel.errors import CheckpointDbError
+    """What reading a checkpoint database can raise, shown as one line and never a traceback
+    (:func:`playground.timetravel.storage.open.database_errors`)."""
+    from playground.timetravel.storage.open import database_errors as errors
 
-    errors: tuple[type[Exception], ...] = (CheckpointDbError, sqlite3.Error)
-    try:
-        import psycopg
-        import psycopg_pool
-
-        errors += (psycopg.Error, psycopg_pool.PoolTimeout)
-    except ImportError:  # pragma: no cover - both are dependencies; Postgres stays optional
-        pass
-    return errors
+    return errors()

@@ -15,7 +15,7 @@ import threading
 from pathlib import Path
 
 from playground.agent.ticket_service import DEFAULT_TICKETS_DB
-from playground.timetravel.source import is_postgres_url
+from playground.timetravel.storage.open import is_postgres_url
 
 APP = Path(__file__).parent / "app.py"
 # How the server runs Streamlit, whatever the page (bench/element_cost.py measures with them).
@@ -40,6 +40,7 @@ def start_ticket_api(tickets_db: str, env: dict[str, str]) -> tuple[subprocess.P
     Raises:
         RuntimeError: the API did not start (its own message included).
     """
+    # The tickets' database, not the checkpoints': a file needs its folder, a URL nothing.
     if not is_postgres_url(tickets_db):
         Path(tickets_db).parent.mkdir(parents=True, exist_ok=True)
     process = subprocess.Popen(
@@ -82,6 +83,8 @@ def serve(
     if api_url:
         env["PLAYGROUND_API_URL"] = api_url
     elif builtin and not env.get("PLAYGROUND_API_URL"):
+        # Settings, not a backend choice: a Postgres checkpoint URL is the database replicas
+        # share, so the bundled API keeps its tickets there too (a file keeps them beside it).
         tickets = (env.get("PLAYGROUND_TICKETS_DB") or database
                    or (checkpoints if checkpoints and is_postgres_url(checkpoints) else None)
                    or str(DEFAULT_TICKETS_DB))

@@ -35,8 +35,10 @@ class PageContext:
     def graph(self, settings: RunSettings | None = None) -> DrivenGraph:
         """The app's graph on the server's saver (for the ticket agent: this room's client),
         driven through its async API, running with ``settings`` (context, configurable)."""
-        return driven(resources.app().graph(resources.saver(), self, resources.store()),
-                      settings)
+        app = resources.app()
+        if app.builtin:  # compiled once per room and kept by the server, as the lessons use it
+            return driven(self.agent(), settings)
+        return driven(app.graph(resources.saver(), self, resources.store()), settings)
 
     def agent(self, schema: str = "etag", actor: str | None = None) -> DrivenGraph:
         """The ticket agent compiled on the server's saver for this workspace (its lessons use

@@ -14,7 +14,7 @@ from playground.agent.client import TicketClient
 from playground.agent.graph import build_agent
 from playground.agent.turns import start_turn
 from playground.savers import open_sqlite_saver
-from playground.timetravel.source import open_source
+from playground.timetravel.storage.open import open_storage
 from ticket_api.server import start_embedded
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -118,8 +118,8 @@ def test_thread_audit_passes_on_the_file_the_graph_wrote_and_fails_on_another(
         graph = build_agent(client, mine)
         start_turn(graph, "room/t", "raise t7 to high")
         start_turn(build_agent(client, other), "room/t", "raise t7 to high")
-        same = open_source(tmp_path / "mine.sqlite")
-        different = open_source(tmp_path / "other.sqlite")
+        same = open_storage(tmp_path / "mine.sqlite")
+        different = open_storage(tmp_path / "other.sqlite")
         try:
             assert load.check_thread(graph, same, "room/t") == []
             assert load.check_thread(graph, different, "room/t") == [

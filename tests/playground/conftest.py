@@ -14,7 +14,7 @@ from playground.agent.client import TicketClient
 from playground.agent.graph import build_agent
 from playground.savers import open_sqlite_saver
 from tests import postgres
-from tests.playground import hostile_db
+from tests.playground import databases, hostile_db
 from tests.playground.timetravel import sample_graphs
 from ticket_api.server import start_embedded
 
@@ -74,6 +74,24 @@ def agent(client: TicketClient, checkpoints: Path):
     yield make
     for context in savers:
         context.__exit__(None, None, None)
+
+
+@pytest.fixture(params=databases.KINDS)
+def database(request, tmp_path: Path) -> Iterator[databases.Database]:
+    """A fresh checkpoint database of each kind with a backend: a SQLite file, and a throwaway
+    Postgres database where a server answers (skipped otherwise). The storage conformance
+    suite runs every test on both."""
+    folder = tmp_path / "database"
+    folder.mkdir()
+    with databases.database(request.param, folder) as made:
+        yield made
+
+
+@pytest.fixture
+def empty_target(database: databases.Database, tmp_path: Path) -> Iterator[str]:
+    """Where an import into a new database of the same kind as ``database`` goes."""
+    with databases.empty_target(database.kind, tmp_path) as target:
+        yield target
 
 
 @pytest.fixture

@@ -6,20 +6,17 @@ import threading
 
 import pytest
 
-from playground.savers import (
-    SETUP_LOCK_KEY,
-    close_postgres_saver,
-    postgres_saver,
-    setup_postgres_tables,
-)
+from playground.savers import close_postgres_saver, postgres_saver
+from playground.timetravel.storage.postgres import SETUP_LOCK_KEY, setup_postgres_tables
 from tests import postgres
 
 
 def _connect(url: str):
     import psycopg
-    from psycopg.rows import dict_row
 
-    return psycopg.connect(url, autocommit=True, prepare_threshold=0, row_factory=dict_row)
+    from playground.timetravel.storage.settings import postgres_options
+
+    return psycopg.connect(url, **postgres_options())
 
 
 def _all_at_once(count: int, work) -> list[BaseException]:

@@ -6,15 +6,18 @@ a slider or previous/next buttons, and show what that checkpoint holds. Actions 
 
 from __future__ import annotations
 
+import json
+
 import streamlit as st
 
 from playground.timetravel.decode import to_jsonable
 from playground.timetravel.diff import diff_states
 from playground.timetravel.display import tree_view, view_dot
-from playground.timetravel.errors import UnreadableCheckpoint
+from playground.timetravel.errors import CheckpointDbError, UnreadableCheckpoint
 from playground.timetravel.messages import conversations, describe
-from playground.timetravel.source import CheckpointSource, open_source
-from playground.timetravel.transfer import dumps_export, export_from
+from playground.timetravel.storage.base import Storage
+from playground.timetravel.storage.open import open_storage
+from playground.timetravel.transfer import TransferRefused, dumps_export, export_thread
 from playground.timetravel.tree import CheckpointTree, ensure_details
 from playground.ui import resources
 from playground.ui.components.conversation import conversation
@@ -84,11 +87,11 @@ def _count(n: int, one: str, many: str | None = None) -> str:
     return f"{n:,} {one if n == 1 else many or one + 's'}"
 
 
-def tree_chart(source: CheckpointSource, tree: CheckpointTree, selected: str,
+def tree_chart(source: Storage, tree: CheckpointTree, selected: str,
                key_prefix: str = "") -> None:
     """Draw the tree (folded for size), with controls to unfold runs and pick a drawn node."""
     expanded = st.session_state.setdefault(key_prefix + EXPANDED_KEY, set())
-    view = tree_view(tree, selected=selected, expanded=expanded, source=source)
+    view = tree_view(tree, selected=selected, expanded=expanded, storage=source)
     # Natural size: stretched to the column, a short tree's boxes grow huge.
     st.graphviz_chart(view_dot(view), width="content")
     facts = [_count(len(tree), "checkpoint"), _count(len(tree.leaves), "branch", "branches")]
@@ -132,11 +135,16 @@ def download_thread(target: str, thread_id: str, file_stem: str, key: str) -> No
     closed by then, and a long thread is not serialized on every rerun.
     """
     def build() -> str:
-        source = open_source(target)
         try:
-            return dumps_export(export_from(source, thread_id))
-        finally:
-            source.close()
+            storage = open_storage(target)
+            try:
+                return dumps_export(export_thread(storage, thread_id))
+            finally:
+                storage.close()
+        except (TransferRefused, CheckpointDbError) as exc:
+            # Built after the page was sent: no message can reach it now, so the file says why
+            # (an import of it is refused as "not a thread export").
+            return json.dumps({"not_exported": str(exc)}, indent=1)
 
     safe = "".join(c if c.isalnum() or c in "-_." else "-" for c in file_stem) or "thread"
     st.download_button("Download thread", data=build, file_name=f"{safe}.json",
@@ -160,7 +168,7 @@ def signals_panel(tree: CheckpointTree, selected: str) -> None:
             st.info(f"Answered: {text}", icon=":material/reply:")
 
 
-def _values(source: CheckpointSource, tree: CheckpointTree, checkpoint_id: str) -> dict | None:
+def _values(source: Storage, tree: CheckpointTree, checkpoint_id: str) -> dict | None:
     # Decoded once per checkpoint for the server (a checkpoint's values never change but by a
     # migration, which changes the thread's fingerprint): reruns and other tabs reuse them.
     try:
@@ -169,7 +177,7 @@ def _values(source: CheckpointSource, tree: CheckpointTree, checkpoint_id: str) 
         return None
 
 
-def inspector(source: CheckpointSource, tree: CheckpointTree, selected: str) -> None:
+def inspector(source: Storage, tree: CheckpointTree, selected: str) -> None:
     """Everything about one checkpoint: its conversation, values, diff to parent, writes, bytes.
 
     Values come from the safe decoder: a type the app stored shows as ``{"__type__": ...}``

@@ -50,7 +50,7 @@ st.caption(
     "from it or fork it with an edit: the old branch stays, a new one grows beside it."
 )
 
-source = resources.own_source()
+source = resources.own_storage()
 namespaces = source.namespaces(context.thread_id)
 source.close()
 namespace = ""
@@ -181,7 +181,7 @@ def explorer(context: PageContext, namespace: str) -> None:
     this part of the page."""
     base = context.graph()
     graph = base.with_settings(thread_settings(resources.app(), base, context.thread_id))
-    source = resources.own_source()
+    source = resources.own_storage()
     try:
         tree = resources.tree_cache().get(source, context.thread_id, namespace)
     except UnknownThread:

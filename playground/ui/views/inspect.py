@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import streamlit as st
 
-from playground.timetravel.dburl import redact_url as redact
 from playground.timetravel.errors import CheckpointDbError, UnknownThread
 from playground.timetravel.limits import clip
 from playground.timetravel.messages import describe
-from playground.timetravel.source import CheckpointSource, open_source
+from playground.timetravel.storage.base import Storage
+from playground.timetravel.storage.open import open_storage
+from playground.timetravel.storage.open import redact_url as redact
 from playground.timetravel.store_items import SHOWN_STORE_ITEMS
 from playground.ui import resources
 from playground.ui.components.checkpoints import (
@@ -56,10 +57,10 @@ st.caption(
 )
 
 
-def _open(kind: str, target: str, label: str) -> CheckpointSource:
+def _open(kind: str, target: str, label: str) -> Storage:
     """Open a target read-only; errors name the label, never a temp path or a password."""
     try:
-        return open_source(target, writable=False, typed=kind == "postgres")
+        return open_storage(target, writable=False, typed=kind == "postgres")
     except CheckpointDbError as exc:
         message = str(exc).replace(target, label)
         raise CheckpointDbError(redact(message) if kind == "postgres" else message) from None
@@ -168,7 +169,7 @@ def open_controls() -> None:
                    "deleted when you close it.")
 
 
-def store_table(source: CheckpointSource) -> None:
+def store_table(source: Storage) -> None:
     """The database's LangGraph store table, if it has one: items as plain data, read-only."""
     items = source.store_items()
     if items is None:
@@ -185,7 +186,7 @@ def store_table(source: CheckpointSource) -> None:
                 hide_index=True, width="stretch")
 
 
-def browse(source: CheckpointSource, target: str) -> None:
+def browse(source: Storage, target: str) -> None:
     """The thread table, a thread and namespace picker, then the tree, stepper and inspector."""
     store_table(source)
     threads = source.threads()

@@ -65,7 +65,7 @@ st.caption(
 
 def _threads() -> list[str]:
     """Thread names this session may open: its room's, and the app's own (``/id``)."""
-    source = resources.own_source()
+    source = resources.own_storage()
     try:
         ids = [t.thread_id for t in source.threads()]
     finally:
@@ -120,7 +120,7 @@ graph = graph.with_settings(settings)
 
 # -- the thread now ---------------------------------------------------------------------------
 
-source = resources.own_source()
+source = resources.own_storage()
 try:
     tree = resources.tree_cache().get(source, context.thread_id)
 except UnknownThread:
@@ -259,7 +259,7 @@ with right:
                       "stay as they are.")
 
     missing = tree is not None and missing_nodes_warning(
-        resources.own_source(), tree, graph, PREFIX + "fork-fitting", settings_refused)
+        resources.own_storage(), tree, graph, PREFIX + "fork-fitting", settings_refused)
 
     if outcome.status == "paused" and not missing and st.button(
             "Continue", icon=":material/resume:", type="primary", key=PREFIX + "continue"):

@@ -15,10 +15,9 @@ from playground.lessons.compare import (
     compare,
 )
 from playground.timetravel.errors import UnknownThread
-from playground.timetravel.pg_prune import prune_keep_latest_pg
 from playground.timetravel.prune import PruneRefused, PruneReport, prune_keep_latest
 from playground.timetravel.sizes import SizeReport, size_report
-from playground.timetravel.source import open_source
+from playground.timetravel.storage.open import open_storage
 from playground.ui import resources
 from playground.ui.markup import md_escape
 from playground.ui.session import no_checkpoints_yet, page_context
@@ -61,18 +60,17 @@ def _growth(report: SizeReport, over: str) -> pd.DataFrame:
 
 def _prune(keep: int, dry_run: bool) -> PruneReport:
     # The shared saver's connection is left alone: prune runs on a connection of its own.
-    source = open_source(resources.checkpoints_target(), writable=True)
+    storage = open_storage(resources.checkpoints_target(), writable=True)
     try:
-        prune = prune_keep_latest_pg if source.kind == "postgres" else prune_keep_latest
-        return prune(source.conn, context.thread_id, keep, dry_run=dry_run)
+        return prune_keep_latest(storage, context.thread_id, keep, dry_run=dry_run)
     finally:
-        source.close()
+        storage.close()
 
 
 def thread_section() -> None:
     """The current thread's bytes, and the prune action; or a pointer to the Agent page."""
     st.subheader(f"Thread {md_escape(context.thread, 200)}")
-    source = resources.own_source()
+    source = resources.own_storage()
     try:
         report = size_report(context.thread_id, source.records(context.thread_id))
     except UnknownThread:

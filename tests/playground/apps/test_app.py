@@ -9,7 +9,7 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 
 from playground.apps.launch import AppChoice, load_app
 from playground.savers import open_sqlite_saver
-from playground.timetravel.source import open_source
+from playground.timetravel.storage.open import open_storage
 from playground.timetravel.tree import load_tree
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
@@ -39,7 +39,7 @@ def test_stock_sqlite_saver_reads_the_history_the_playground_tree_shows(tmp_path
     history = {s.config["configurable"]["checkpoint_id"]: (
         (s.parent_config or {}).get("configurable", {}).get("checkpoint_id"), tuple(s.next))
         for s in stock.get_state_history({"configurable": {"thread_id": "c1"}})}
-    tree = load_tree(open_source(path), "c1", all_details=True)
+    tree = load_tree(open_storage(path), "c1", all_details=True)
 
     assert {cid: (r.parent_id, tree.details[cid].next) for cid, r in tree.nodes.items()} == history
     assert tree.signals[tree.head][0].text == "Approve a refund of $40.00 for order A17?"

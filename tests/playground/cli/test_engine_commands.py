@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
-import sqlite3
 import subprocess
 import sys
 
@@ -101,63 +100,9 @@ def test_unknown_thread_gives_exit_2(db):
     assert "no thread 'ghost'" in result.stderr
 
 
-def test_prune_dry_run_reports_and_changes_nothing_then_prune_writes(db):
-    before = _digest(db)
-
-    dry = playground("prune", str(db), "--thread", "long", "--keep", "10", "--dry-run")
-    assert dry.returncode == 0 and "would delete 90 of 100 checkpoints" in dry.stdout
-    assert _digest(db) == before
-
-    real = playground("prune", str(db), "--thread", "long", "--keep", "10")
-    assert real.returncode == 0 and "deleted 90 of 100 checkpoints" in real.stdout
-    with sqlite3.connect(db) as conn:
-        count = conn.execute(
-            "SELECT count(*) FROM checkpoints WHERE thread_id = 'long' AND checkpoint_ns = ''"
-        ).fetchone()[0]
-    assert count == 10
-
-
-def test_prune_branch_deletes_one_fork_and_refuses_the_head_branch(db):
-    history = json.loads(playground("history", str(db), "--thread", "forked", "--json").stdout)
-    update = next(c for c in history["checkpoints"] if c["source"] == "update")
-
-    deleted = playground("prune", str(db), "--thread", "forked", "--branch",
-                         update["checkpoint_id"])
-    refused = playground("prune", str(db), "--thread", "forked", "--branch", "#1")
-
-    assert deleted.returncode == 0 and "deleted 2 of 9 checkpoints" in deleted.stdout
-    assert refused.returncode == 2 and "head" in refused.stderr
-
-
-def test_migrate_is_a_dry_run_until_apply(db):
-    before = _digest(db)
-
-    dry = playground("migrate", str(db), "--rename", "note=memo", "--thread", "forked")
-    assert "would rename note -> memo" in dry.stdout and _digest(db) == before
-
-    applied = playground("migrate", str(db), "--rename", "note=memo", "--thread", "forked",
-                         "--apply")
-    assert applied.returncode == 0 and "renamed note -> memo" in applied.stdout
-
-
 def test_migrate_rejects_a_malformed_rename(db):
     result = playground("migrate", str(db), "--rename", "justone")
 
     assert result.returncode == 2 and "--rename wants OLD=NEW" in result.stderr
 
 
-def test_export_then_import_into_another_file_round_trips(db, tmp_path):
-    exported = playground("export", str(db), "--thread", "forked")
-    dump = tmp_path / "forked.json"
-    dump.write_text(exported.stdout)
-    target = tmp_path / "target.sqlite"
-
-    imported = playground("import", str(target), str(dump))
-    again = playground("import", str(target), str(dump))
-
-    assert imported.returncode == 0, imported.stderr
-    assert "imported thread forked: 9 checkpoints" in imported.stdout
-    assert again.returncode == 2 and "already has checkpoints" in again.stderr
-    original = json.loads(playground("history", str(db), "--thread", "forked", "--json").stdout)
-    copy = json.loads(playground("history", str(target), "--thread", "forked", "--json").stdout)
-    assert copy == original

@@ -108,12 +108,19 @@ def test_chat_reads_the_messages_as_a_conversation(hostile):
     ]
 
 
-def test_export_then_import_copies_the_thread_and_runs_nothing(hostile, tmp_path):
+def test_export_then_import_copies_the_thread_or_refuses_what_it_cannot_copy(hostile,
+                                                                           tmp_path):
     target, folder = hostile
     exported = playground("export", target, "--thread", hostile_db.THREAD)
     _clean(exported, folder)
+    if target.startswith("postgresql://"):
+        # Checkpoint #2's JSONB nests beyond what JSON text can carry back exactly: an export
+        # of it would hold other data than the database, so none is written.
+        assert exported.returncode == 2 and exported.stdout == ""
+        assert "cannot be exported: too deep" in exported.stderr
+        return
     (tmp_path / "thread.json").write_text(exported.stdout)
-    into = target if target.startswith("postgresql://") else str(tmp_path / "copy.sqlite")
+    into = str(tmp_path / "copy.sqlite")
 
     imported = playground("import", into, str(tmp_path / "thread.json"), "--thread", "copy")
     history = playground("history", into, "--thread", "copy")

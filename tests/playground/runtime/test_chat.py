@@ -11,7 +11,7 @@ from playground.apps.launch import AppChoice, load_app
 from playground.runtime.chat import ChatActionRefused, edit_and_fork, regenerate
 from playground.runtime.run import GraphRun
 from playground.savers import open_sqlite_saver
-from playground.timetravel.source import open_source
+from playground.timetravel.storage.open import open_storage
 from playground.timetravel.tree import load_tree
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
@@ -34,12 +34,12 @@ def _texts(graph):
 
 def test_edit_and_fork_reruns_from_before_the_message_on_a_new_branch(chat):
     graph, path = chat
-    before = load_tree(open_source(path), "t1")
+    before = load_tree(open_storage(path), "t1")
 
     run = edit_and_fork(graph, THREAD, "B22", "Please refund A17")
     list(run)
 
-    after = load_tree(open_source(path), "t1")
+    after = load_tree(open_storage(path), "t1")
     assert _texts(graph)[:4] == _texts(graph)[:4]  # the first exchange is kept as it was
     assert "Please refund A17" in _texts(graph) and "Where is my order B22?" not in _texts(graph)
     assert len(after.leaves) == len(before.leaves) + 1
@@ -62,7 +62,7 @@ def test_regenerate_runs_the_node_that_wrote_the_message_again(chat):
     steps = list(run)
 
     assert [s.node for s in steps if s.kind == "update"] == ["assistant"]
-    assert len(load_tree(open_source(path), "t1").leaves) == 2
+    assert len(load_tree(open_storage(path), "t1").leaves) == 2
 
 
 def test_a_message_not_on_the_current_branch_is_refused(chat):
@@ -74,9 +74,9 @@ def test_a_message_not_on_the_current_branch_is_refused(chat):
 
 def test_an_empty_edit_is_refused_and_writes_nothing(chat):
     graph, path = chat
-    before = len(load_tree(open_source(path), "t1"))
+    before = len(load_tree(open_storage(path), "t1"))
 
     with pytest.raises(ChatActionRefused, match="empty"):
         edit_and_fork(graph, THREAD, "B22", "  ")
 
-    assert len(load_tree(open_source(path), "t1")) == before
+    assert len(load_tree(open_storage(path), "t1")) == before

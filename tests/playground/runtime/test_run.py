@@ -18,7 +18,7 @@ from playground.runtime.run import (
     resume_command,
 )
 from playground.savers import open_sqlite_saver
-from playground.timetravel.source import open_source
+from playground.timetravel.storage.open import open_storage
 from playground.timetravel.tree import load_tree
 from tests.playground.apps import user_graphs
 
@@ -117,7 +117,7 @@ def test_outcome_read_from_the_tree_matches_the_graphs_own(chat):
     graph, path = chat
     _, paused = _run(graph, {"messages": [HumanMessage("Where is A17?")]},
                      Breakpoints(before=("tools",)))
-    tree = load_tree(open_source(path), "t1")
+    tree = load_tree(open_storage(path), "t1")
 
     assert current_outcome(graph, THREAD, tree) == paused
 

@@ -6,7 +6,7 @@ import re
 
 from playground.timetravel.display import MAX_DRAWN, run_id, tree_view, view_dot
 from playground.timetravel.records import CheckpointRecord
-from playground.timetravel.source import open_source
+from playground.timetravel.storage.open import open_storage
 from playground.timetravel.tree import build_tree, load_tree
 
 
@@ -25,7 +25,7 @@ def _chain(n: int, prefix: str = "c", parent: str | None = None) -> list[Checkpo
 
 def test_small_tree_draws_every_checkpoint(sample_db):
     path, _ = sample_db
-    tree = load_tree(open_source(path), "forked")
+    tree = load_tree(open_storage(path), "forked")
 
     view = tree_view(tree)
 
@@ -89,12 +89,12 @@ def test_selected_checkpoint_is_drawn_alone_even_inside_a_run():
 
 def test_dot_highlights_head_and_selection_by_colour_and_pen_not_shape(sample_db):
     path, _ = sample_db
-    tree = load_tree(open_source(path), "forked")
+    tree = load_tree(open_storage(path), "forked")
     first = next(iter(tree.nodes))
 
-    source = open_source(path)
-    plain = view_dot(tree_view(tree, source=source)).source
-    selected = view_dot(tree_view(tree, selected=first, source=source)).source
+    source = open_storage(path)
+    plain = view_dot(tree_view(tree, storage=source)).source
+    selected = view_dot(tree_view(tree, selected=first, storage=source)).source
 
     def shapes(src: str) -> dict[str, str]:
         return dict(re.findall(r'"(cp_[\w-]+)" \[[^\]]*?shape=(\w+)', src, re.DOTALL))

@@ -15,7 +15,7 @@ from playground.timetravel.errors import CheckpointDbError
 from playground.timetravel.limits import ReadStopped, reset_limits
 from playground.timetravel.messages import describe
 from playground.timetravel.signals import as_text
-from playground.timetravel.source import open_source
+from playground.timetravel.storage.open import open_storage
 from playground.timetravel.transfer import TransferRefused, import_thread, loads_export
 from playground.timetravel.tree import load_tree
 from tests.playground import hostile_cases as cases
@@ -37,7 +37,7 @@ def limited(monkeypatch):
 
 
 def test_a_checkpoint_that_is_its_own_parent_is_a_root_with_a_broken_link(tmp_path):
-    source = open_source(cases.write_cycles(tmp_path / "c.sqlite"))
+    source = open_storage(cases.write_cycles(tmp_path / "c.sqlite"))
 
     tree = load_tree(source, "self")
 
@@ -46,7 +46,7 @@ def test_a_checkpoint_that_is_its_own_parent_is_a_root_with_a_broken_link(tmp_pa
 
 
 def test_two_checkpoints_naming_each_other_beside_a_branch_are_cut_at_the_oldest(tmp_path):
-    source = open_source(cases.write_cycles(tmp_path / "c.sqlite"))
+    source = open_storage(cases.write_cycles(tmp_path / "c.sqlite"))
 
     tree = load_tree(source, cases.CYCLE_THREAD, all_details=True)
 
@@ -58,12 +58,13 @@ def test_two_checkpoints_naming_each_other_beside_a_branch_are_cut_at_the_oldest
 
 
 def test_an_import_of_a_looping_export_is_refused_and_writes_nothing(tmp_path):
-    conn = sqlite3.connect(tmp_path / "target.sqlite")
-
-    with pytest.raises(TransferRefused, match="its parent link loops back to itself"):
-        import_thread(conn, cases.cycle_export())
-    tables = conn.execute("SELECT name FROM sqlite_master WHERE name = 'checkpoints'").fetchall()
-    assert not tables or not conn.execute("SELECT count(*) FROM checkpoints").fetchone()[0]
+    storage = open_storage(tmp_path / "target.sqlite", writable=True, create=True)
+    try:
+        with pytest.raises(TransferRefused, match="its parent link loops back to itself"):
+            import_thread(storage, cases.cycle_export())
+        assert not storage.has_saver_tables()  # nothing was made for a refused import
+    finally:
+        storage.close()
 
 
 def test_an_export_nested_beyond_the_stack_is_refused_in_one_line():
@@ -77,7 +78,7 @@ def test_a_view_named_like_a_saver_table_is_refused_without_being_read(tmp_path,
     started = time.monotonic()
 
     with pytest.raises(CheckpointDbError, match="checkpoints is a view, not a table"):
-        open_source(path)
+        open_storage(path)
     assert time.monotonic() - started < 5  # refused from the schema, not by running it
 
 
@@ -98,7 +99,7 @@ def test_a_read_past_its_deadline_stops_with_one_line(tmp_path, limited):
     limited(PLAYGROUND_READ_TIMEOUT="0.01")
 
     with pytest.raises(ReadStopped, match=r"took longer than 0\.01 s to read: stopped"):
-        source = open_source(path)
+        source = open_storage(path)
         time.sleep(0.02)  # the deadline counts from the open
         source.threads()
 
@@ -112,11 +113,11 @@ def test_a_thread_longer_than_the_row_limit_is_refused_in_one_line(tmp_path, lim
     limited(PLAYGROUND_MAX_ROWS="4")
 
     with pytest.raises(ReadStopped, match=r"thread 'long' has more than 4 checkpoints"):
-        load_tree(open_source(tmp_path / "long.sqlite"), "long")
+        load_tree(open_storage(tmp_path / "long.sqlite"), "long")
 
 
 def test_a_value_nested_a_thousand_levels_shows_as_too_deep_everywhere(tmp_path):
-    source = open_source(cases.write_deep_value(tmp_path / "d.sqlite"))
+    source = open_storage(cases.write_deep_value(tmp_path / "d.sqlite"))
     tree = load_tree(source, "deep")
     before, after = (source.values("deep", cid) for cid in tree.nodes)
 
@@ -142,7 +143,7 @@ def test_millions_of_tiny_extension_values_are_too_large_to_show_not_gigabytes()
 
 
 def test_a_blob_of_tiny_extension_values_makes_one_unreadable_checkpoint(tmp_path):
-    source = open_source(cases.write_blowup(tmp_path / "b.sqlite"))
+    source = open_storage(cases.write_blowup(tmp_path / "b.sqlite"))
 
     tree = load_tree(source, "blowup", all_details=True)
 
@@ -153,7 +154,7 @@ def test_a_blob_of_tiny_extension_values_makes_one_unreadable_checkpoint(tmp_pat
 def test_a_ten_megabyte_thread_id_is_listed_cut_short(tmp_path):
     from playground.timetravel.limits import clip
 
-    source = open_source(cases.write_long_thread_id(tmp_path / "l.sqlite", megabytes=10))
+    source = open_storage(cases.write_long_thread_id(tmp_path / "l.sqlite", megabytes=10))
 
     ids = [t.thread_id for t in source.threads()]
 
@@ -173,19 +174,20 @@ def test_a_postgres_view_over_pg_sleep_is_refused_without_being_read(pg_url):
     started = time.monotonic()
 
     with pytest.raises(CheckpointDbError, match="not a LangGraph checkpoint database"):
-        open_source(pg_url)
+        open_storage(pg_url)
     assert time.monotonic() - started < 5
 
 
 def test_a_postgres_read_past_its_deadline_is_stopped_by_the_server(pg_url, limited):
     import psycopg
 
-    from playground.savers import postgres_pool_kwargs, setup_postgres_tables
+    from playground.timetravel.storage.postgres import setup_postgres_tables
+    from playground.timetravel.storage.settings import postgres_options
 
-    with psycopg.connect(pg_url, **postgres_pool_kwargs()) as conn:
+    with psycopg.connect(pg_url, **postgres_options()) as conn:
         setup_postgres_tables(conn)
     limited(PLAYGROUND_READ_TIMEOUT="0.5")
-    source = open_source(pg_url)
+    source = open_storage(pg_url)
     started = time.monotonic()
 
     # Any statement of the source's session: the server stops it at the statement_timeout.

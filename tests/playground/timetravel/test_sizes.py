@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 
 from playground.timetravel.sizes import size_report
-from playground.timetravel.source import open_source
+from playground.timetravel.storage.open import open_storage
 
 
 def _raw_sql_totals(path, thread_id: str) -> tuple[int, int]:
@@ -27,7 +27,7 @@ def _raw_sql_totals(path, thread_id: str) -> tuple[int, int]:
 
 def test_sizes_match_raw_sql_and_the_generic_saver_reading(sample_db, samples):
     path, _ = sample_db
-    source = open_source(path)
+    source = open_storage(path)
 
     from_sql = size_report("long", source.records("long"))
 
@@ -40,7 +40,7 @@ def test_any_saver_gives_sizes_of_the_serialized_checkpoints(samples):
     saver = InMemorySaver()
     samples.make_long(saver, "mem", turns=3)
 
-    report = size_report("mem", open_source(saver).records("mem"))
+    report = size_report("mem", open_storage(saver).records("mem"))
 
     assert report.checkpoints == 15
     assert 300 < report.resume_load_bytes < 3000
@@ -50,7 +50,7 @@ def test_any_saver_gives_sizes_of_the_serialized_checkpoints(samples):
 def test_growth_series_has_one_point_per_turn_and_only_grows(sample_db):
     path, _ = sample_db
 
-    report = size_report("long", open_source(path).records("long"))
+    report = size_report("long", open_storage(path).records("long"))
 
     assert [turn for turn, _ in report.turns] == list(range(1, 21))
     totals = [total for _, total in report.turns]
@@ -62,7 +62,7 @@ def test_growth_series_has_one_point_per_turn_and_only_grows(sample_db):
 def test_cumulative_bytes_end_at_the_stored_total(sample_db):
     path, _ = sample_db
 
-    report = size_report("forked", open_source(path).records("forked"))
+    report = size_report("forked", open_storage(path).records("forked"))
 
     assert report.points[-1].cumulative_bytes == report.stored_bytes
     assert report.checkpoints == 9

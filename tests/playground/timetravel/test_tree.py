@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
-from playground.timetravel.source import open_source
+from playground.timetravel.storage.open import open_storage
 from playground.timetravel.tree import build_tree, ensure_details, load_tree
 
 THREADS = ["loop", "fan", "nested", "forked", "long"]
@@ -36,7 +36,7 @@ def _tree_facts(tree) -> dict[str, tuple]:
 @pytest.mark.parametrize("thread_id", THREADS)
 def test_tree_from_sql_equals_get_state_history(sample_db, thread_id):
     path, graphs = sample_db
-    source = open_source(path)
+    source = open_storage(path)
 
     tree = load_tree(source, thread_id, all_details=True)
 
@@ -47,7 +47,7 @@ def test_tree_from_sql_equals_get_state_history(sample_db, thread_id):
 
 def test_forked_thread_has_three_branches_and_the_head_paused(sample_db):
     path, _ = sample_db
-    tree = load_tree(open_source(path), "forked")
+    tree = load_tree(open_storage(path), "forked")
 
     assert len(tree) == 9
     assert len(tree.leaves) == 3
@@ -60,7 +60,7 @@ def test_forked_thread_has_three_branches_and_the_head_paused(sample_db):
 
 def test_writers_name_the_nodes_whose_writes_made_each_checkpoint(sample_db):
     path, _ = sample_db
-    fan = load_tree(open_source(path), "fan", all_details=True)
+    fan = load_tree(open_storage(path), "fan", all_details=True)
 
     writers = [fan.details[cid].writers for cid in fan.nodes]
 
@@ -69,7 +69,7 @@ def test_writers_name_the_nodes_whose_writes_made_each_checkpoint(sample_db):
 
 def test_subgraph_checkpoints_live_in_their_own_namespace(sample_db):
     path, _ = sample_db
-    source = open_source(path)
+    source = open_storage(path)
 
     namespaces = source.namespaces("nested")
     inner = [ns for ns in namespaces if ns]
@@ -83,7 +83,7 @@ def test_any_saver_falls_back_to_list_and_gives_the_same_tree(samples):
     saver = InMemorySaver()
     graph = samples.make_forked(saver, "mem")
 
-    tree = load_tree(open_source(saver), "mem", all_details=True)
+    tree = load_tree(open_storage(saver), "mem", all_details=True)
 
     assert _tree_facts(tree) == _history_facts(graph, "mem")
 
@@ -91,7 +91,7 @@ def test_any_saver_falls_back_to_list_and_gives_the_same_tree(samples):
 def test_thread_list_counts_checkpoints_branches_and_status(sample_db):
     path, _ = sample_db
 
-    threads = {t.thread_id: t for t in open_source(path).threads()}
+    threads = {t.thread_id: t for t in open_storage(path).threads()}
 
     assert set(threads) == set(THREADS)
     assert threads["forked"].checkpoints == 9
@@ -103,7 +103,7 @@ def test_thread_list_counts_checkpoints_branches_and_status(sample_db):
 
 def test_pruned_parent_makes_a_root_instead_of_breaking_the_tree(sample_db):
     path, _ = sample_db
-    records = open_source(path).records("loop")
+    records = open_storage(path).records("loop")
 
     tree = build_tree("loop", records[2:])
 
@@ -113,7 +113,7 @@ def test_pruned_parent_makes_a_root_instead_of_breaking_the_tree(sample_db):
 
 def test_loading_decodes_only_the_leaves_until_more_is_asked(sample_db):
     path, _ = sample_db
-    source = open_source(path)
+    source = open_storage(path)
 
     tree = load_tree(source, "long")
     leaves_only = set(tree.details)
@@ -141,12 +141,14 @@ def test_tree_cache_reuses_a_tree_until_the_thread_changes(tmp_path, samples):
     graph = samples.make_forked(saver, "t")
     cache = TreeCache()
 
-    first = cache.get(open_source(path), "t")
-    again = cache.get(open_source(path), "t")
+    first = cache.get(open_storage(path), "t")
+    again = cache.get(open_storage(path), "t")
     graph.invoke(None, {"configurable": {"thread_id": "t"}})  # a new checkpoint
-    grown = cache.get(open_source(path), "t")
-    rename_channel(saver.conn, "t", "note", "memo", apply=True)  # the head rewritten in place
-    renamed = cache.get(open_source(path), "t")
+    grown = cache.get(open_storage(path), "t")
+    writable = open_storage(path, writable=True)
+    rename_channel(writable, "t", "note", "memo", apply=True)  # the head rewritten in place
+    writable.close()
+    renamed = cache.get(open_storage(path), "t")
 
     assert again is first
     assert grown is not first and len(grown) == len(first) + 1
@@ -155,14 +157,14 @@ def test_tree_cache_reuses_a_tree_until_the_thread_changes(tmp_path, samples):
 
 def test_the_tree_cache_is_bounded_by_the_bytes_of_its_trees_not_their_count(tmp_path):
     from playground.savers import open_sqlite_saver
-    from playground.timetravel.source import open_source
+    from playground.timetravel.storage.open import open_storage
     from playground.timetravel.tree import _RECORD_BYTES, TreeCache
     from tests.playground.timetravel.sample_graphs import make_long
 
     with open_sqlite_saver(tmp_path / "c.sqlite") as saver:
         for name in ("a", "b", "c"):
             make_long(saver, name, turns=3)
-    source = open_source(tmp_path / "c.sqlite")
+    source = open_storage(tmp_path / "c.sqlite")
     one = len(TreeCache().get(source, "a"))
     cache = TreeCache(max_bytes=2 * one * _RECORD_BYTES)  # room for two of these trees
 

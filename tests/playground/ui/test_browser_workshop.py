@@ -10,11 +10,12 @@ from __future__ import annotations
 import json
 import os
 import re
-import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
 
+from playground.timetravel.storage.open import open_storage
 from playground.timetravel.transfer import dumps_export, export_thread
 from tests.playground import hostile_db
 from tests.playground.ui.browser import ShotTab, chromium_missing, playground_server
@@ -87,10 +88,9 @@ def test_full_workshop_path_in_chromium(server, browser, shots):
 
 def test_inspect_upload_and_import_of_hostile_data_run_nothing(server, browser, tmp_path):
     path = hostile_db.write_sqlite(tmp_path / "theirs.sqlite", tmp_path)
-    with sqlite3.connect(path) as conn:
+    with closing(open_storage(path)) as storage:
         (tmp_path / "thread.json").write_text(
-            dumps_export(export_thread(conn, hostile_db.THREAD)))
-    conn.close()
+            dumps_export(export_thread(storage, hostile_db.THREAD)))
     tab = ShotTab(browser.new_context(viewport={"width": 1400, "height": 2000}),
                       server).open("inspect")
 

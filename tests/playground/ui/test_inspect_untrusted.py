@@ -6,10 +6,11 @@ The folder, an upload, a Postgres URL and Import thread each open the hostile da
 
 from __future__ import annotations
 
-import sqlite3
+from contextlib import closing
 
 import pytest
 
+from playground.timetravel.storage.open import open_storage
 from playground.timetravel.transfer import dumps_export, export_thread
 from tests.playground import hostile_db
 from tests.playground.ui.conftest import rendered
@@ -68,9 +69,8 @@ def test_uploaded_database_shows_every_checkpoint_and_runs_nothing(page, ui, hos
 
 def test_imported_thread_export_shows_every_checkpoint_and_runs_nothing(page, ui, hostile_sqlite):
     path, folder = hostile_sqlite
-    with sqlite3.connect(path) as conn:
-        text = dumps_export(export_thread(conn, hostile_db.THREAD))
-    conn.close()
+    with closing(open_storage(path)) as storage:
+        text = dumps_export(export_thread(storage, hostile_db.THREAD))
 
     page.file_uploader(key="inspect-import").upload("bug-report.json", text.encode()).run()
     assert not page.exception

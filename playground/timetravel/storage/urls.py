@@ -21,6 +21,8 @@ import re
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
+from playground.timetravel.storage.settings import read_options
+
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 # Greedy up to the last "@" of the authority, so a password holding a raw "@" is all hidden.
@@ -109,6 +111,6 @@ def typed_connection(url: str, *, connect_cap: float, statement_timeout: float
         "passfile": _NO_FILE, "sslcert": _NO_FILE, "sslkey": _NO_FILE,
         "sslmode": options.get("sslmode", "prefer"),
         "connect_timeout": int(timeout) if timeout else max(int(connect_cap), 1),
-        "options": f"-c statement_timeout={int(statement_timeout * 1000)}",
+        "options": read_options(statement_timeout),
         "application_name": "time-travel-playground inspect",
     }

@@ -12,11 +12,14 @@ import hashlib
 import sqlite3
 import time
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
 import orjson
+import ormsgpack
 
 from playground.timetravel.decode import decode_checkpoint, decode_typed
 from playground.timetravel.errors import CheckpointDbError, UnknownThread, UnreadableCheckpoint
@@ -31,7 +34,14 @@ from playground.timetravel.records import (
     task_node,
 )
 from playground.timetravel.signals import SIGNAL_CHANNELS, TaskSignal, signals_of
-from playground.timetravel.source import PendingWrite
+from playground.timetravel.storage.base import (
+    DuplicateRows,
+    ExportTable,
+    Head,
+    PendingWrite,
+    PlanRow,
+)
+from playground.timetravel.storage.settings import sqlite_timeout
 from playground.timetravel.store_items import (
     MAX_STORE_VALUE_BYTES,
     SHOWN_STORE_ITEMS,
@@ -78,33 +88,39 @@ def _too_many(label: str, what: str) -> ReadStopped:
                        "PLAYGROUND_MAX_ROWS to read more)")
 
 
-class SqliteSource:
+class SqliteStorage:
     """A SqliteSaver database file.
 
     Args:
         path: the ``.sqlite`` file.
         writable: open for writing (edit, fork, prune, migrate, import); read-only otherwise.
+        create: with ``writable``, make the file when it does not exist (an import into a new
+            file); its tables come with :meth:`create_saver_tables`.
 
     Raises:
         CheckpointDbError: the file is missing, empty, not SQLite, corrupt, or has no
-            LangGraph checkpoint tables. Nothing is created or changed.
+            LangGraph checkpoint tables. Nothing is created or changed (unless ``create``).
     """
 
     kind = "sqlite"
 
-    def __init__(self, path: str | Path, writable: bool = False) -> None:
+    def __init__(self, path: str | Path, writable: bool = False, create: bool = False) -> None:
         self.path = Path(path)
         self.writable = writable
         self.label = str(self.path)
-        self._check_file()
-        mode = "rw" if writable else "ro"
+        new = create and writable and not self.path.exists()
+        if new:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        else:
+            self._check_file()
+        mode = "rwc" if new else "rw" if writable else "ro"
         bounds = limits()
         try:
             self.conn = sqlite3.connect(
                 f"file:{quote(str(self.path.resolve()))}?mode={mode}",
                 uri=True,
                 check_same_thread=False,
-                timeout=30,
+                timeout=sqlite_timeout(),
             )
             if not writable:
                 # A read of a file someone else wrote has a deadline: SQLite calls this every
@@ -112,7 +128,8 @@ class SqliteSource:
                 # so an endless query ends and the server's core is free again.
                 self._deadline = time.monotonic() + bounds.read_seconds
                 self.conn.set_progress_handler(self._past_deadline, _PROGRESS_EVERY)
-            self._check_tables()
+            if not new:
+                self._check_tables()
         except sqlite3.OperationalError as exc:
             if _interrupted(exc):
                 raise took_too_long(self.label, bounds.read_seconds) from None
@@ -168,12 +185,12 @@ class SqliteSource:
         # Touch the data: a damaged file often passes the schema read and fails here.
         self.conn.execute("SELECT checkpoint_id FROM checkpoints LIMIT 1").fetchone()
 
-    def saver(self, serde=None):
+    def saver(self, serde):
         """A SqliteSaver on this file (for edits and replays, which need a graph too).
 
         Args:
-            serde: the serializer of the graph that will run on it; by default LangGraph's with
-                only its own safe types allowed (:func:`playground.serde.graph_serde`).
+            serde: the serializer of the graph that will run on it
+                (:func:`playground.serde.graph_serde`, never the permissive default).
         """
         if not self.writable:
             raise CheckpointDbError(f"{self.path} is open read-only: reopen it writable to edit")
@@ -181,9 +198,7 @@ class SqliteSource:
         # should not pay for importing it.
         from langgraph.checkpoint.sqlite import SqliteSaver
 
-        from playground.serde import graph_serde
-
-        return SqliteSaver(self.conn, serde=serde or graph_serde())
+        return SqliteSaver(self.conn, serde=serde)
 
     def close(self) -> None:
         """Close the connection."""
@@ -407,3 +422,219 @@ class SqliteSource:
         for cid, path, channel, type_, value in rows:
             by_checkpoint[cid].append((task_node(path), channel, decode_typed(type_, value)))
         return {cid: signals_of(writes) for cid, writes in by_checkpoint.items()}
+
+    # -- what writes are made of (prune, migrate, transfer: the flows are theirs) ----------------
+
+    saver_tables = "SqliteSaver tables (checkpoints, writes)"
+    export_tables = (
+        ExportTable("checkpoints", "checkpoints", {
+            "checkpoint_ns": "str", "checkpoint_id": "str", "parent_checkpoint_id": "str?",
+            "type": "str?", "checkpoint": "blob", "metadata": "blob"},
+            "checkpoint_ns, checkpoint_id"),
+        ExportTable("writes", "writes", {
+            "checkpoint_ns": "str", "checkpoint_id": "str", "task_id": "str", "task_path": "str",
+            "idx": "int", "channel": "str", "type": "str?", "value": "blob"},
+            "checkpoint_ns, checkpoint_id, task_id, idx"),
+    )
+
+    def has_saver_tables(self) -> bool:
+        """True when the file has SqliteSaver's ``checkpoints`` and ``writes`` tables."""
+        names = {row[0] for row in self.conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN "
+            "('checkpoints', 'writes')")}
+        return names == {"checkpoints", "writes"}
+
+    def create_saver_tables(self) -> None:
+        """Make SqliteSaver's tables, by SqliteSaver itself (a new file an import fills)."""
+        from langgraph.checkpoint.sqlite import SqliteSaver
+
+        SqliteSaver(self.conn).setup()
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """``BEGIN IMMEDIATE`` ... ``COMMIT``: the write lock is taken before the body reads, so
+        the rows a change was planned on cannot change under it (a saver in another process
+        waits); rolled back on any error, a failed commit included.
+
+        Raises:
+            RuntimeError: the connection already has an open transaction.
+        """
+        if self.conn.in_transaction:
+            raise RuntimeError("the connection has an open transaction: commit or roll it back "
+                               "first, so this change commits on its own")
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+            self.conn.commit()
+        except BaseException:
+            self.conn.rollback()
+            raise
+
+    def stored_bytes(self, thread_id: str, checkpoint_ns: str = "") -> int:
+        """Bytes of a thread's namespace: checkpoint and metadata blobs plus write values."""
+        key = (thread_id, checkpoint_ns)
+        (checkpoints,) = self.conn.execute(
+            f"SELECT COALESCE(SUM({_CHECKPOINT_BYTES}), 0) FROM checkpoints "
+            "WHERE thread_id = ? AND checkpoint_ns = ?", key).fetchone()
+        (writes,) = self.conn.execute(
+            f"SELECT COALESCE(SUM({_WRITE_BYTES}), 0) FROM writes "
+            "WHERE thread_id = ? AND checkpoint_ns = ?", key).fetchone()
+        return checkpoints + writes
+
+    def plan_rows(self, thread_id: str, checkpoint_ns: str) -> list[PlanRow]:
+        """The thread's checkpoints in a namespace, oldest first, with their sizes."""
+        return [PlanRow(*row) for row in self.conn.execute(
+            f"SELECT checkpoint_id, parent_checkpoint_id, {_CHECKPOINT_BYTES}, metadata "
+            "FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? ORDER BY checkpoint_id",
+            (thread_id, checkpoint_ns))]
+
+    def deletion_bytes(self, thread_id: str, checkpoint_ns: str, rows: list[PlanRow],
+                       doomed: set[str]) -> tuple[int, int, int]:
+        """Before, after and writes deleted: the doomed rows' blobs and their writes go."""
+        writes = {cid: (count, size) for cid, count, size in self.conn.execute(
+            f"SELECT checkpoint_id, COUNT(*), COALESCE(SUM({_WRITE_BYTES}), 0) FROM writes "
+            "WHERE thread_id = ? AND checkpoint_ns = ? GROUP BY checkpoint_id",
+            (thread_id, checkpoint_ns))}
+        before = self.stored_bytes(thread_id, checkpoint_ns)
+        freed = sum(row.size for row in rows if row.checkpoint_id in doomed)
+        freed += sum(size for cid, (_, size) in writes.items() if cid in doomed)
+        return before, before - freed, sum(n for cid, (n, _) in writes.items() if cid in doomed)
+
+    def delete_checkpoints(self, thread_id: str, checkpoint_ns: str, rows: list[PlanRow],
+                           deleted: Iterable[str], detached: Iterable[str]) -> None:
+        """Delete checkpoints and their writes; detached ones lose their parent link."""
+        where = "WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?"
+        gone = [(thread_id, checkpoint_ns, cid) for cid in deleted]
+        self.conn.executemany(f"DELETE FROM writes {where}", gone)
+        self.conn.executemany(f"DELETE FROM checkpoints {where}", gone)
+        self.conn.executemany(f"UPDATE checkpoints SET parent_checkpoint_id = NULL {where}",
+                              [(thread_id, checkpoint_ns, cid) for cid in detached])
+
+    def heads(self, thread_id: str | None = None) -> Iterator[Head]:
+        """Each thread's newest root checkpoint, its blob read as plain msgpack structure (an
+        app's own values kept as their exact bytes)."""
+        # The head is the largest checkpoint_id, the same row SqliteSaver.get_tuple resumes from.
+        where, params = ("AND thread_id = ?", (thread_id,)) if thread_id is not None else ("", ())
+        rows = self.conn.execute(
+            "SELECT c.thread_id, c.checkpoint_id, c.type, c.checkpoint, c.metadata "
+            "FROM checkpoints c JOIN ("
+            "  SELECT thread_id, MAX(checkpoint_id) AS newest FROM checkpoints "
+            f"  WHERE checkpoint_ns = '' {where} GROUP BY thread_id"
+            ") n ON c.thread_id = n.thread_id AND c.checkpoint_id = n.newest "
+            "WHERE c.checkpoint_ns = '' ORDER BY c.thread_id", params).fetchall()
+        for tid, cid, type_, blob, metadata in rows:
+            checkpoint, problem = _structure(type_, blob)
+            try:
+                meta = orjson.loads(metadata) if metadata else {}
+            except orjson.JSONDecodeError:
+                meta = {}
+            held = frozenset(key for key, value in (checkpoint or {}).get(
+                "channel_values", {}).items() if isinstance(key, str) and value is not None)
+            yield Head(tid, cid, checkpoint, meta if isinstance(meta, dict) else {}, held,
+                       problem, blob)
+
+    def rewrite_problem(self, head: Head) -> str | None:
+        """A blob that would not re-encode to the very same bytes is not rewritten (say a
+        float32 that would come back as a float64)."""
+        if _pack(head.checkpoint) != head.stored:
+            return "the blob does not re-encode byte for byte"
+        return None
+
+    def count_writes(self, thread_id: str, checkpoint_id: str, channel: str) -> int:
+        """Pending writes on ``channel`` under a root checkpoint."""
+        (count,) = self.conn.execute(
+            "SELECT COUNT(*) FROM writes WHERE thread_id = ? AND checkpoint_ns = '' "
+            "AND checkpoint_id = ? AND channel = ?", (thread_id, checkpoint_id, channel)
+        ).fetchone()
+        return count
+
+    def rename_extra(self, head: Head, old: str, new: str) -> tuple[list[str], None]:
+        """Nothing beyond the blob and its writes: SQLite keeps every value inline."""
+        return [], None
+
+    def rewrite_head(self, head: Head, checkpoint: dict, old: str, new: str,
+                     plan: object) -> None:
+        """Store the renamed blob as the head and move its pending writes to ``new``."""
+        key = (head.thread_id, head.checkpoint_id)
+        self.conn.execute("UPDATE checkpoints SET checkpoint = ? WHERE thread_id = ? "
+                          "AND checkpoint_ns = '' AND checkpoint_id = ?",
+                          (_pack(checkpoint), *key))
+        self.conn.execute("UPDATE writes SET channel = ? WHERE thread_id = ? AND "
+                          "checkpoint_ns = '' AND checkpoint_id = ? AND channel = ?",
+                          (new, *key, old))
+
+    def export_rows(self, thread_id: str) -> dict[str, list[tuple]]:
+        """The thread's checkpoints and writes, as stored."""
+        return {table.key: self.conn.execute(
+            f"SELECT {', '.join(table.columns)} FROM {table.table} WHERE thread_id = ? "
+            f"ORDER BY {table.order}", (thread_id,)).fetchall() for table in self.export_tables}
+
+    def rows_taken(self, thread_id: str) -> int:
+        """Checkpoint and write rows the thread already has."""
+        (taken,) = self.conn.execute(
+            "SELECT (SELECT COUNT(*) FROM checkpoints WHERE thread_id = ?) "
+            "+ (SELECT COUNT(*) FROM writes WHERE thread_id = ?)", (thread_id, thread_id)
+        ).fetchone()
+        return taken
+
+    def insert_rows(self, thread_id: str, rows: dict[str, list[tuple]]) -> None:
+        """Insert checked export rows under ``thread_id``."""
+        try:
+            for table in self.export_tables:
+                names = ", ".join(table.columns)
+                marks = ", ".join("?" * (len(table.columns) + 1))
+                self.conn.executemany(
+                    f"INSERT INTO {table.table} (thread_id, {names}) VALUES ({marks})",
+                    [(thread_id, *row) for row in rows.get(table.key, ())])
+        except sqlite3.IntegrityError as exc:
+            raise DuplicateRows(str(exc)) from None
+
+    def rows_bytes(self, rows: dict[str, list[tuple]]) -> int:
+        """Checkpoint, metadata and write value bytes of export rows."""
+        def size(*blobs: bytes | None) -> int:
+            return sum(len(blob) for blob in blobs if blob is not None)
+
+        return (sum(size(row[4], row[5]) for row in rows.get("checkpoints", ()))
+                + sum(size(row[7]) for row in rows.get("writes", ())))
+
+
+# length() of a TEXT value counts characters; the cast makes every size a byte count.
+_CHECKPOINT_BYTES = (
+    "COALESCE(length(CAST(checkpoint AS BLOB)), 0) + COALESCE(length(CAST(metadata AS BLOB)), 0)"
+)
+_WRITE_BYTES = "COALESCE(length(CAST(value AS BLOB)), 0)"
+_REWRITABLE = ("channel_values", "channel_versions", "versions_seen")
+_PACK_OPTIONS = ormsgpack.OPT_NON_STR_KEYS | ormsgpack.OPT_PASSTHROUGH_DATACLASS
+
+
+@dataclass(frozen=True)
+class _Ext:
+    """A msgpack extension value (an app's own class), carried as its exact bytes."""
+
+    code: int
+    data: bytes
+
+
+def _ext_default(value: object) -> object:
+    if isinstance(value, _Ext):
+        return ormsgpack.Ext(value.code, value.data)
+    raise TypeError(f"cannot encode {type(value).__name__}")
+
+
+def _pack(value: object) -> bytes:
+    return ormsgpack.packb(value, default=_ext_default, option=_PACK_OPTIONS)
+
+
+def _structure(type_: str | None, blob: bytes | None) -> tuple[dict | None, str | None]:
+    """A head blob as plain msgpack structure for a rename, or (None, why it cannot be)."""
+    if type_ != "msgpack" or not isinstance(blob, bytes):
+        return None, f"stored as {type_!r}; only 'msgpack' blobs can be rewritten"
+    try:
+        value = ormsgpack.unpackb(blob, ext_hook=_Ext, option=ormsgpack.OPT_NON_STR_KEYS)
+    except (ValueError, TypeError) as exc:
+        return None, f"the blob does not decode ({exc})"
+    if not isinstance(value, dict) or not all(isinstance(value.get(k), dict)
+                                              for k in _REWRITABLE):
+        return None, ("the blob lacks channel_values, channel_versions or versions_seen, so it "
+                      "is not a checkpoint this tool understands")
+    return value, None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from playground.timetravel.errors import UnreadableCheckpoint
-from playground.timetravel.source import open_source
+from playground.timetravel.storage.open import open_storage
 from playground.timetravel.tree import load_tree
 from tests.playground import hostile_db
 
@@ -19,7 +19,7 @@ def hostile(request):
 
 def test_every_checkpoint_reads_or_says_why_and_nothing_runs(hostile):
     target, folder = hostile
-    source = open_source(target)
+    source = open_storage(target)
     try:
         threads = {t.thread_id: t for t in source.threads()}
         tree = load_tree(source, hostile_db.THREAD, all_details=True)
@@ -47,7 +47,7 @@ def test_every_checkpoint_reads_or_says_why_and_nothing_runs(hostile):
 
 def test_paused_head_shows_its_question_and_the_node_error(hostile):
     target, _ = hostile
-    source = open_source(target)
+    source = open_storage(target)
     try:
         tree = load_tree(source, hostile_db.THREAD)
     finally:
@@ -61,7 +61,7 @@ def test_paused_head_shows_its_question_and_the_node_error(hostile):
 
 def test_pickle_and_json_writes_are_shown_not_run(hostile):
     target, folder = hostile
-    source = open_source(target)
+    source = open_storage(target)
     try:
         head = load_tree(source, hostile_db.THREAD).head
         writes = {w.channel: w.value for w in source.pending_writes(hostile_db.THREAD, head)}
@@ -76,7 +76,7 @@ def test_pickle_and_json_writes_are_shown_not_run(hostile):
 
 def test_postgres_pickle_and_unknown_blob_types_stay_on_their_channel(hostile_postgres):
     url, _ = hostile_postgres
-    source = open_source(url)
+    source = open_storage(url)
     try:
         values = source.values(hostile_db.THREAD, hostile_db.IDS[0])
     finally:

@@ -25,20 +25,27 @@ from playground.timetravel.records import (
     state_values,
 )
 from playground.timetravel.signals import SIGNAL_CHANNELS, TaskSignal, signals_of
-from playground.timetravel.source import PendingWrite
+from playground.timetravel.storage.base import PendingWrite
 
 
-class SaverSource:
+class SaverStorage:
     """Any saver, read through ``saver.list``."""
 
     kind = "saver"
+    writable = False  # edits go through the saver itself; prune, migrate and import need SQL
+    saver_tables = "checkpoint tables this tool has SQL for"
+    export_tables: tuple = ()  # nothing to export row by row: transfer refuses in one line
 
     def __init__(self, saver: BaseCheckpointSaver) -> None:
         self._saver = saver
         self.label = type(saver).__name__
 
-    def saver(self) -> BaseCheckpointSaver:
-        """The saver itself."""
+    def has_saver_tables(self) -> bool:
+        """False: a saver object has no tables this tool can change."""
+        return False
+
+    def saver(self, serde: object = None) -> BaseCheckpointSaver:
+        """The saver itself (it keeps its own serializer)."""
         return self._saver
 
     def close(self) -> None:

@@ -1,0 +1,142 @@
+"""What the one storage seam costs: the engine's reads and dry runs before and after it.
+
+Before the seam, prune, migrate and transfer had a SQLite and a Postgres twin each, called with a
+raw connection; after it, each is one flow over :class:`~playground.timetravel.storage.base.
+Storage`. The baseline is the engine at :data:`BEFORE_SEAM` (the last commit before it), checked
+out into a temporary git worktree and run on the same databases in the same ``make bench`` run,
+each side in a process of its own with its code on ``PYTHONPATH``, called as the CLI calls it:
+
+- the tree and the sizes of a 10,000-checkpoint ticket thread (best of 7);
+- a prune dry run keeping 100 and a migrate dry run renaming ``etag`` (best of 5);
+- ``playground history --json`` on that thread, the whole process (best of 3).
+
+On a SQLite file, and on Postgres when ``PLAYGROUND_DATABASE_URL`` or
+``PLAYGROUND_TEST_DATABASE_URL`` names a server. Goal: each within 1.05x.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from bench.guards import _drop_database, _postgres_thread
+
+ROOT = Path(__file__).resolve().parents[1]
+BEFORE_SEAM = "494b6ed"  # the last commit with the pg_* twins
+TURNS = 2000  # five checkpoints a turn: 10,000
+
+MEASURE = r"""
+import importlib.util, json, subprocess, sys, time
+from playground.timetravel.sizes import size_report
+from playground.timetravel.tree import load_tree
+
+target, thread = sys.argv[1], "big"
+postgres = target.startswith("postgresql://")
+if importlib.util.find_spec("playground.timetravel.pg_prune") is not None:  # before the seam
+    from playground.timetravel.source import open_source
+    storage = open_source(target)
+    conn = storage.conn  # what the CLI handed the twins
+    if postgres:
+        from playground.timetravel.pg_migrate import rename_channel_pg as rename
+        from playground.timetravel.pg_prune import prune_keep_latest_pg as prune
+    else:
+        from playground.timetravel.migrate import rename_channel as rename
+        from playground.timetravel.prune import prune_keep_latest as prune
+    handle = conn
+else:
+    from playground.timetravel.migrate import rename_channel as rename
+    from playground.timetravel.prune import prune_keep_latest as prune
+    from playground.timetravel.storage.open import open_storage
+    storage = open_storage(target)
+    handle = storage
+
+def best(fn, repeat):
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter(); fn(); times.append(time.perf_counter() - started)
+    return min(times) * 1000
+
+found = {
+    "tree": best(lambda: load_tree(storage, thread), 7),
+    "sizes": best(lambda: size_report(thread, storage.records(thread)), 7),
+    "prune": best(lambda: prune(handle, thread, 100), 5),
+    "migrate": best(lambda: rename(handle, thread, "etag", "version"), 5),
+}
+storage.close()
+found["history_json"] = best(lambda: subprocess.run(
+    [sys.executable, "-m", "playground.cli", "history", target, "--thread", thread, "--json"],
+    capture_output=True, check=True), 3)
+print(json.dumps(found))
+"""
+
+ROWS = [
+    ("tree", "checkpoint tree"),
+    ("sizes", "sizes"),
+    ("prune", "prune dry run (keep 100)"),
+    ("migrate", "migrate dry run (etag -> version)"),
+    ("history_json", "playground history --json, whole process"),
+]
+
+
+def _measure(code_root: Path, target: str) -> dict[str, float]:
+    env = {**os.environ, "PYTHONPATH": str(code_root)}
+    result = subprocess.run([sys.executable, "-c", MEASURE, target], cwd=code_root, env=env,
+                            capture_output=True, text=True, check=True)
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def _rows(kind: str, target: str, before_root: Path) -> list[dict]:
+    after = _measure(ROOT, target)
+    before = _measure(before_root, target)
+    return [{"name": f"{name} of the 10,000-checkpoint thread on {kind}, one flow over Storage",
+             "ours": f"{after[key]:.1f} ms", "baseline_value": f"{before[key]:.1f} ms",
+             "baseline": f"the {kind} twin before the seam ({BEFORE_SEAM})",
+             "ratio": round(after[key] / before[key], 3), "goal": "<= 1.05x"}
+            for key, name in ROWS]
+
+
+def run() -> dict:
+    """The reads and dry runs before and after the seam, on SQLite and on Postgres."""
+    from bench.engine_scale import make_thread
+
+    with tempfile.TemporaryDirectory() as tmp:
+        before_root = Path(tmp) / "before"
+        try:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach",
+                            str(before_root), BEFORE_SEAM], capture_output=True, check=True)
+        except (OSError, subprocess.CalledProcessError):
+            return {"rows": [{"name": "the storage seam", "ours": "not run",
+                              "baseline_value": "-", "baseline": f"commit {BEFORE_SEAM} is not "
+                              "in this clone (a shallow one?)", "ratio": "n/a",
+                              "goal": "<= 1.05x"}]}
+        try:
+            big = Path(tmp) / "big.sqlite"
+            print("  a 10,000-checkpoint thread in a SQLite file ...", file=sys.stderr)
+            make_thread(big, TURNS)
+            rows = _rows("SQLite", str(big), before_root)
+            url = (os.environ.get("PLAYGROUND_DATABASE_URL")
+                   or os.environ.get("PLAYGROUND_TEST_DATABASE_URL"))
+            if not url:
+                rows.append({"name": "the same on Postgres", "ours": "not run",
+                             "baseline_value": "-", "baseline": "set PLAYGROUND_DATABASE_URL="
+                             "postgresql://... to run it", "ratio": "n/a", "goal": "<= 1.05x"})
+                return {"rows": rows}
+            print("  the same thread on Postgres (about a minute) ...", file=sys.stderr)
+            database = _postgres_thread(url, turns=TURNS)
+            try:
+                rows += _rows("Postgres", database, before_root)
+            finally:
+                _drop_database(url, database)
+        finally:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force",
+                            str(before_root)], capture_output=True)
+    return {"rows": rows}
+
+
+if __name__ == "__main__":
+    for row in run()["rows"]:
+        print(row)

@@ -1,0 +1,742 @@
+"""Checkpoints of a PostgresSaver database, read with SQL and the safe decoder alone.
+
+PostgresSaver keeps a checkpoint row as JSONB (channel versions and small values inline) and
+stores every other channel value once per version in ``checkpoint_blobs``. So here a
+checkpoint's ``blob_bytes`` is its JSONB text plus the blobs of the channel versions it
+introduced (the versions its parent did not have): summed over a thread, that is what the thread
+stores, with no value counted twice. That is why Postgres figures are lower than SQLite's, where
+every checkpoint blob repeats every value.
+
+Nothing here goes through PostgresSaver's own reads: those decode blobs with a permissive
+``JsonPlusSerializer`` that imports and calls what the data names, and crash on a ``pickle`` row.
+Each blob is decoded by :mod:`playground.timetravel.decode`, JSONB by a bounded ``json.loads``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from playground.timetravel.decode import bounded_json_loads, decode_typed, is_unread
+from playground.timetravel.errors import CheckpointDbError, UnknownThread, UnreadableCheckpoint
+from playground.timetravel.limits import limits, took_too_long
+from playground.timetravel.records import (
+    CheckpointDetail,
+    CheckpointRecord,
+    ThreadSummary,
+    detail_of,
+    state_values,
+    task_node,
+)
+from playground.timetravel.signals import SIGNAL_CHANNELS, TaskSignal, signals_of
+from playground.timetravel.storage.base import (
+    DuplicateRows,
+    ExportTable,
+    Head,
+    PendingWrite,
+    PlanRow,
+)
+from playground.timetravel.storage.settings import postgres_options, read_options
+from playground.timetravel.storage.urls import UrlRefused, redact_url, typed_connection
+from playground.timetravel.store_items import (
+    MAX_STORE_VALUE_BYTES,
+    SHOWN_STORE_ITEMS,
+    StoreItem,
+    store_item,
+)
+
+# Channels whose values decide what runs next (records.next_nodes): the input, the branch
+# triggers and the fan-in barriers. Details read only these blobs, never the state's values.
+_TRIGGERS = ["\\_\\_start\\_\\_", "branch:to:%", "join:%"]
+
+
+def _bounded(conn) -> None:
+    # JSONB written by someone else may nest beyond Python's recursion limit: decode it with
+    # the bounded loader, which gives a marker instead of raising.
+    from psycopg.types.json import set_json_loads
+
+    set_json_loads(bounded_json_loads, conn)
+
+
+def has_postgres_saver_tables(conn) -> bool:
+    """True when the database (current schema) has all three PostgresSaver tables.
+
+    Args:
+        conn: a psycopg connection with dict rows.
+    """
+    # BASE TABLE only: information_schema lists views too, and a view can run any query.
+    row = conn.execute(
+        "SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = "
+        "current_schema() AND table_type = 'BASE TABLE' AND table_name IN ('checkpoints', "
+        "'checkpoint_blobs', 'checkpoint_writes')"
+    ).fetchone()
+    return row["n"] == 3
+
+
+def _one_line(text: str) -> str:
+    # libpq's messages span lines and may name files of the server (its pgpass): keep the
+    # first line, which says what failed.
+    first = text.strip().splitlines()[0] if text.strip() else "no answer"
+    return re.sub(r"password retrieved from file \S+", "password from the server's files",
+                  first)
+
+
+class PostgresStorage:
+    """A Postgres database written by PostgresSaver.
+
+    Raises:
+        CheckpointDbError: the server cannot be reached, or has no PostgresSaver tables.
+    """
+
+    kind = "postgres"
+
+    def __init__(self, url: str, writable: bool = False, pool=None, typed: bool = False,
+                 create: bool = False) -> None:
+        import psycopg
+
+        self.writable = writable
+        self.label = redact_url(url)
+        self._pool = pool
+        if pool is None:
+            bounds = limits()
+            if typed:  # typed into a page: only what the URL says, nothing of the server's
+                try:
+                    where = typed_connection(url, connect_cap=bounds.connect_seconds,
+                                             statement_timeout=bounds.read_seconds)
+                except UrlRefused as exc:
+                    raise CheckpointDbError(f"{self.label}: {exc}") from None
+                args: tuple = ()
+            else:
+                where = {"connect_timeout": max(int(bounds.connect_seconds), 1),
+                         "options": read_options(bounds.read_seconds)}
+                args = (url,)
+            try:
+                self.conn = psycopg.connect(*args, **postgres_options(), **where)
+            except psycopg.Error as exc:
+                raise CheckpointDbError(f"{self.label}: cannot connect "
+                                        f"({_one_line(redact_url(str(exc)))})") from None
+            _bounded(self.conn)
+            if not writable:
+                # Inspection writes nothing: the server refuses any write on this session.
+                self.conn.execute("SET default_transaction_read_only = on")
+        with self._connection() as conn:
+            found = has_postgres_saver_tables(conn)
+        # An import's target may have no tables yet: create_saver_tables makes them once the
+        # export has been checked, so a refused import leaves the database as it was.
+        if not found and not (create and writable):
+            self.close()
+            raise CheckpointDbError(
+                f"{redact_url(url)}: not a LangGraph checkpoint database (no PostgresSaver tables)"
+            )
+
+    def saver(self, serde):
+        """A PostgresSaver on this connection (for edits and replays), only when writable.
+
+        Args:
+            serde: the serializer of the graph that will run on it
+                (:func:`playground.serde.graph_serde`, never the permissive default).
+        """
+        if not self.writable:
+            raise CheckpointDbError(f"{self.label} is open read-only: reopen it writable to edit")
+        from langgraph.checkpoint.postgres import PostgresSaver
+
+        return PostgresSaver(self.conn, serde=serde)
+
+    @classmethod
+    def shared(cls, url: str) -> PostgresStorage:
+        """A read-only storage that borrows a connection from this process's small read pool
+        for the database for each query and gives it back at once, so a page run that never
+        closes it keeps nothing (a room of 100 pages each opening its own connection exhausts
+        the server's).
+
+        Args:
+            url: the database's URL (its password is never shown).
+        """
+        return cls(url, writable=False, pool=_read_pool(url))
+
+    @contextmanager
+    def _connection(self) -> Iterator:
+        if self._pool is None:
+            yield self.conn
+            return
+        with self._pool.connection() as conn:
+            _bounded(conn)
+            yield conn
+
+    def _rows(self, sql: str, params: object = None) -> list[dict]:
+        import psycopg
+
+        try:
+            with self._connection() as conn:
+                return conn.execute(sql, params).fetchall()
+        except psycopg.errors.QueryCanceled:
+            raise took_too_long(self.label, limits().read_seconds) from None
+
+    def close(self) -> None:
+        """Close the connection (a pool's connections go back to the pool after each query)."""
+        if self._pool is None:
+            self.conn.close()
+
+    def namespaces(self, thread_id: str) -> list[str]:
+        """Checkpoint namespaces of a thread: "" for the root, then subgraphs."""
+        return [row["checkpoint_ns"] for row in self._rows(
+            "SELECT DISTINCT checkpoint_ns FROM checkpoints WHERE thread_id = %s "
+            "ORDER BY checkpoint_ns", (thread_id,))]
+
+    def threads(self) -> list[ThreadSummary]:
+        """Every thread (root namespace), newest first, with SQL aggregates."""
+        rows = self._rows(
+            "SELECT c.thread_id, count(*) AS n, max(c.checkpoint_id) AS head, "
+            "sum(octet_length(c.checkpoint::text) + octet_length(c.metadata::text)) AS bytes, "
+            "count(*) FILTER (WHERE NOT EXISTS (SELECT 1 FROM checkpoints k WHERE "
+            "  k.thread_id = c.thread_id AND k.checkpoint_ns = '' AND "
+            "  k.parent_checkpoint_id = c.checkpoint_id)) AS leaves "
+            "FROM checkpoints c WHERE c.checkpoint_ns = '' GROUP BY c.thread_id"
+        )
+        extra = {
+            row["thread_id"]: row["size"] or 0
+            for row in self._rows(
+                "SELECT thread_id, sum(size) AS size FROM ("
+                " SELECT thread_id, octet_length(blob) AS size FROM checkpoint_blobs "
+                "  WHERE checkpoint_ns = ''"
+                " UNION ALL SELECT thread_id, octet_length(blob) FROM checkpoint_writes "
+                "  WHERE checkpoint_ns = '') parts GROUP BY thread_id"
+            )
+        }
+        summaries = []
+        for row in rows:
+            head = self.details(row["thread_id"], [row["head"]]).get(row["head"])
+            summaries.append(
+                ThreadSummary(
+                    thread_id=row["thread_id"],
+                    checkpoints=row["n"],
+                    newest_at=head.created_at if head else None,
+                    head_next=head.next if head else (),
+                    branches=row["leaves"],
+                    stored_bytes=int(row["bytes"] or 0) + int(extra.get(row["thread_id"], 0)),
+                )
+            )
+        summaries.sort(key=lambda s: s.newest_at or "", reverse=True)
+        return summaries
+
+    def records(self, thread_id: str, checkpoint_ns: str = "") -> list[CheckpointRecord]:
+        """Every checkpoint of a thread and namespace, oldest first, from SQL alone.
+
+        Raises:
+            UnknownThread: the thread has no checkpoints in this namespace.
+        """
+        key = {"thread_id": thread_id, "ns": checkpoint_ns}
+        rows = self._rows(
+            "SELECT checkpoint_id, parent_checkpoint_id, metadata->>'step' AS step, "
+            "metadata->>'source' AS source, octet_length(checkpoint::text) AS blob, "
+            "octet_length(metadata::text) AS meta, checkpoint->'channel_versions' AS versions "
+            "FROM checkpoints WHERE thread_id = %(thread_id)s AND checkpoint_ns = %(ns)s "
+            "ORDER BY checkpoint_id",
+            key,
+        )
+        if not rows:
+            raise UnknownThread(f"no thread {thread_id!r} in {self.label}")
+        blob_sizes = {
+            (row["channel"], row["version"]): row["size"] or 0
+            for row in self._rows(
+                "SELECT channel, version, octet_length(blob) AS size FROM checkpoint_blobs "
+                "WHERE thread_id = %(thread_id)s AND checkpoint_ns = %(ns)s",
+                key,
+            )
+        }
+        writes = {
+            row["checkpoint_id"]: row["size"]
+            for row in self._rows(
+                "SELECT checkpoint_id, sum(octet_length(blob)) AS size FROM checkpoint_writes "
+                "WHERE thread_id = %(thread_id)s AND checkpoint_ns = %(ns)s "
+                "GROUP BY checkpoint_id",
+                key,
+            )
+        }
+        versions_of: dict[str, dict] = {}
+        records = []
+        for row in rows:
+            versions = row["versions"] if isinstance(row["versions"], dict) else {}
+            before = versions_of.get(row["parent_checkpoint_id"] or "", {})
+            introduced = sum(
+                blob_sizes.get((channel, str(version)), 0)
+                for channel, version in versions.items()
+                if before.get(channel) != version
+            )
+            versions_of[row["checkpoint_id"]] = versions
+            step = row["step"]
+            records.append(
+                CheckpointRecord(
+                    row["checkpoint_id"], row["parent_checkpoint_id"], checkpoint_ns,
+                    int(step) if step and step.lstrip("-").isdigit() else None, row["source"],
+                    (row["blob"] or 0) + introduced, row["meta"] or 0,
+                    int(writes.get(row["checkpoint_id"]) or 0),
+                )
+            )
+        return records
+
+    def _checkpoints(
+        self, thread_id: str, checkpoint_ids: list[str], checkpoint_ns: str,
+        channels: list[str],
+    ) -> dict[str, tuple[str | None, dict, str | None]]:
+        """Decoded checkpoints by id: (parent id, checkpoint, why it is unreadable or None).
+
+        ``channels`` are LIKE patterns: only blobs of matching channels are read and decoded
+        (``["%"]`` for all of them; :data:`_TRIGGERS` for what next-node detection needs).
+        """
+        rows = self._rows(
+            "SELECT c.checkpoint_id, c.parent_checkpoint_id, c.checkpoint, "
+            " (SELECT array_agg(array[bl.channel::bytea, bl.type::bytea, bl.blob]) "
+            "  FROM jsonb_each_text(CASE jsonb_typeof(c.checkpoint->'channel_versions') "
+            "   WHEN 'object' THEN c.checkpoint->'channel_versions' ELSE '{}' END) v "
+            "  JOIN checkpoint_blobs bl ON bl.thread_id = c.thread_id AND "
+            "   bl.checkpoint_ns = c.checkpoint_ns AND bl.channel = v.key AND "
+            "   bl.version = v.value WHERE bl.channel LIKE ANY(%(channels)s)) AS blobs "
+            "FROM checkpoints c WHERE c.thread_id = %(t)s AND c.checkpoint_ns = %(ns)s "
+            "AND c.checkpoint_id = ANY(%(ids)s)",
+            {"t": thread_id, "ns": checkpoint_ns, "ids": checkpoint_ids, "channels": channels},
+        )
+        found = {}
+        for row in rows:
+            checkpoint = row["checkpoint"]
+            if is_unread(checkpoint) or not isinstance(checkpoint, dict):
+                reason = checkpoint["__unread__"] if is_unread(checkpoint) else "not an object"
+                found[row["checkpoint_id"]] = (row["parent_checkpoint_id"], {},
+                                               f"checkpoint not readable: {reason}")
+                continue
+            values = checkpoint.get("channel_values")
+            values = dict(values) if isinstance(values, dict) else {}
+            for channel, type_, blob in row["blobs"] or ():
+                if type_ != b"empty":
+                    values[channel.decode()] = decode_typed(type_.decode(), blob)
+            found[row["checkpoint_id"]] = (
+                row["parent_checkpoint_id"], {**checkpoint, "channel_values": values}, None)
+        return found
+
+    def details(
+        self, thread_id: str, checkpoint_ids: Iterable[str], checkpoint_ns: str = ""
+    ) -> dict[str, CheckpointDetail]:
+        """Details of some checkpoints (and their parents, for writers and changes)."""
+        wanted = list(dict.fromkeys(checkpoint_ids))
+        loaded = self._checkpoints(thread_id, wanted, checkpoint_ns, _TRIGGERS)
+        parents = [p for p, _, _ in loaded.values() if p and p not in loaded]
+        if parents:
+            loaded.update(self._checkpoints(thread_id, parents, checkpoint_ns, _TRIGGERS))
+        details = {}
+        for checkpoint_id in wanted:
+            if checkpoint_id in loaded:
+                parent_id, checkpoint, problem = loaded[checkpoint_id]
+                parent = loaded[parent_id][1] if parent_id in loaded else None
+                details[checkpoint_id] = detail_of(checkpoint_id, checkpoint, parent, problem)
+        return details
+
+    def values(self, thread_id: str, checkpoint_id: str, checkpoint_ns: str = "") -> dict:
+        """The state values stored in one checkpoint (LangGraph's bookkeeping channels left out).
+
+        Raises:
+            UnreadableCheckpoint: the checkpoint row cannot be decoded.
+        """
+        loaded = self._checkpoints(thread_id, [checkpoint_id], checkpoint_ns, ["%"])
+        if checkpoint_id not in loaded:
+            raise CheckpointDbError(f"no checkpoint {checkpoint_id} in thread {thread_id!r}")
+        _, checkpoint, problem = loaded[checkpoint_id]
+        if problem:
+            raise UnreadableCheckpoint(problem)
+        return state_values(checkpoint)
+
+    def _writes(self, thread_id: str, checkpoint_ns: str, where: str, params: dict) -> list:
+        return self._rows(
+            "SELECT checkpoint_id, task_path, channel, type, blob FROM checkpoint_writes "
+            f"WHERE thread_id = %(t)s AND checkpoint_ns = %(ns)s AND {where} "
+            "ORDER BY checkpoint_id, task_path, task_id, idx",
+            {"t": thread_id, "ns": checkpoint_ns, **params},
+        )
+
+    def store_items(self, limit: int = SHOWN_STORE_ITEMS) -> list[StoreItem] | None:
+        """The items of the database's LangGraph store table, if it has one (None when not)."""
+        found = self._rows(
+            "SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = "
+            "current_schema() AND table_name = 'store' AND table_type = 'BASE TABLE'")
+        if not found or not found[0]["n"]:
+            return None
+        rows = self._rows(
+            "SELECT prefix, key, CASE WHEN octet_length(value::text) > %s THEN NULL "
+            "ELSE value::text END AS value, octet_length(value::text) AS size, "
+            "created_at::text AS created_at, updated_at::text AS updated_at FROM store "
+            "ORDER BY prefix, key LIMIT %s", (MAX_STORE_VALUE_BYTES, int(limit)))
+        return [store_item(r["prefix"], r["key"], r["value"], r["size"], r["created_at"],
+                           r["updated_at"]) for r in rows]
+
+    def pending_writes(
+        self, thread_id: str, checkpoint_id: str, checkpoint_ns: str = ""
+    ) -> list[PendingWrite]:
+        """Writes stored under one checkpoint by the tasks that ran from it."""
+        rows = self._writes(thread_id, checkpoint_ns, "checkpoint_id = %(c)s",
+                            {"c": checkpoint_id})
+        return [
+            PendingWrite(task_node(row["task_path"]) or "?", row["channel"],
+                         decode_typed(row["type"], row["blob"]), len(row["blob"] or b""))
+            for row in rows
+        ]
+
+    def signals(self, thread_id: str, checkpoint_ns: str = "") -> dict[str, tuple[TaskSignal, ...]]:
+        """Questions, answers and errors tasks stored under each checkpoint of a thread."""
+        rows = self._writes(thread_id, checkpoint_ns, "channel = ANY(%(channels)s)",
+                            {"channels": list(SIGNAL_CHANNELS)})
+        by_checkpoint: dict[str, list[tuple]] = defaultdict(list)
+        for row in rows:
+            by_checkpoint[row["checkpoint_id"]].append(
+                (task_node(row["task_path"]), row["channel"],
+                 decode_typed(row["type"], row["blob"])))
+        return {cid: signals_of(writes) for cid, writes in by_checkpoint.items()}
+
+    def fingerprint(self, thread_id: str, checkpoint_ns: str = "") -> tuple | None:
+        """Count, newest id and a hash of the head row: changes whenever the thread does."""
+        row = self._rows(
+            "SELECT count(*) AS n, max(checkpoint_id) AS newest, "
+            "(SELECT md5(checkpoint::text) FROM checkpoints WHERE thread_id = %(t)s AND "
+            " checkpoint_ns = %(ns)s ORDER BY checkpoint_id DESC LIMIT 1) AS head, "
+            "(SELECT count(*) FROM checkpoint_writes WHERE thread_id = %(t)s AND "
+            " checkpoint_ns = %(ns)s) AS writes "
+            "FROM checkpoints WHERE thread_id = %(t)s AND checkpoint_ns = %(ns)s",
+            {"t": thread_id, "ns": checkpoint_ns},
+        )[0]
+        return (row["n"], row["newest"], row["head"], row["writes"]) if row["n"] else None
+
+    # -- what writes are made of (prune, migrate, transfer: the flows are theirs) ----------------
+
+    saver_tables = "PostgresSaver tables (checkpoints, checkpoint_blobs, checkpoint_writes)"
+    export_tables = (
+        ExportTable("checkpoints", "checkpoints", {
+            "checkpoint_ns": "str", "checkpoint_id": "str", "parent_checkpoint_id": "str?",
+            "type": "str?", "checkpoint": "json", "metadata": "json"},
+            "checkpoint_ns, checkpoint_id"),
+        # Values that are not inline in the JSONB: one row per channel version.
+        ExportTable("blobs", "checkpoint_blobs", {
+            "checkpoint_ns": "str", "channel": "str", "version": "str", "type": "str",
+            "blob": "blob"},
+            "checkpoint_ns, channel, version"),
+        ExportTable("writes", "checkpoint_writes", {
+            "checkpoint_ns": "str", "checkpoint_id": "str", "task_id": "str", "task_path": "str",
+            "idx": "int", "channel": "str", "type": "str?", "blob": "blob!"},
+            "checkpoint_ns, checkpoint_id, task_id, idx"),
+    )
+
+    def has_saver_tables(self) -> bool:
+        """True when the current schema has all three PostgresSaver tables."""
+        with self._connection() as conn:
+            return has_postgres_saver_tables(conn)
+
+    def create_saver_tables(self) -> None:
+        """Make PostgresSaver's tables, by PostgresSaver itself, one process at a time (a
+        database an import fills)."""
+        setup_postgres_tables(self.conn)
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """One transaction that first locks ``checkpoints`` in SHARE ROW EXCLUSIVE mode.
+
+        Like SQLite's ``BEGIN IMMEDIATE``: no saver can add a checkpoint between the plan the
+        body reads and the change it makes (the mode conflicts with the ROW EXCLUSIVE lock every
+        INSERT and UPDATE takes; readers go on). Held for the body's few statements only.
+        """
+        if not self.writable:
+            raise CheckpointDbError(f"{self.label} is open read-only: reopen it writable")
+        with self.conn.transaction():
+            self.conn.execute("LOCK TABLE checkpoints IN SHARE ROW EXCLUSIVE MODE")
+            yield
+
+    def stored_bytes(self, thread_id: str, checkpoint_ns: str = "") -> int:
+        """Bytes of a thread's namespace: JSONB rows, value blobs and write blobs."""
+        (row,) = self._rows(
+            "SELECT (SELECT COALESCE(sum(octet_length(checkpoint::text) + "
+            "  octet_length(metadata::text)), 0) FROM checkpoints WHERE thread_id = %(t)s "
+            "  AND checkpoint_ns = %(ns)s) + "
+            " (SELECT COALESCE(sum(octet_length(blob)), 0) FROM checkpoint_blobs "
+            "  WHERE thread_id = %(t)s AND checkpoint_ns = %(ns)s) + "
+            " (SELECT COALESCE(sum(octet_length(blob)), 0) FROM checkpoint_writes "
+            "  WHERE thread_id = %(t)s AND checkpoint_ns = %(ns)s) AS n",
+            {"t": thread_id, "ns": checkpoint_ns})
+        return int(row["n"])
+
+    def plan_rows(self, thread_id: str, checkpoint_ns: str) -> list[PlanRow]:
+        """The thread's checkpoints in a namespace, oldest first, with the channel versions
+        each refers to (a value blob goes only when no kept checkpoint refers to it)."""
+        return [
+            PlanRow(row["checkpoint_id"], row["parent_checkpoint_id"], row["size"],
+                    row["metadata"],
+                    row["versions"] if isinstance(row["versions"], dict) else {})
+            for row in self._rows(
+                "SELECT checkpoint_id, parent_checkpoint_id, metadata::text AS metadata, "
+                "octet_length(checkpoint::text) + octet_length(metadata::text) AS size, "
+                "checkpoint->'channel_versions' AS versions FROM checkpoints "
+                "WHERE thread_id = %s AND checkpoint_ns = %s ORDER BY checkpoint_id",
+                (thread_id, checkpoint_ns))
+        ]
+
+    def _blobs_left(self, thread_id: str, checkpoint_ns: str, rows: list[PlanRow],
+                    doomed: set[str]) -> tuple[dict[tuple[str, str], int], set[tuple[str, str]]]:
+        """Every value blob of the namespace with its size, and those a kept checkpoint refers
+        to."""
+        blobs = {
+            (row["channel"], row["version"]): row["size"] or 0
+            for row in self._rows(
+                "SELECT channel, version, octet_length(blob) AS size FROM checkpoint_blobs "
+                "WHERE thread_id = %s AND checkpoint_ns = %s", (thread_id, checkpoint_ns))
+        }
+        referenced = {(channel, str(version)) for row in rows
+                      if row.checkpoint_id not in doomed
+                      for channel, version in (row.versions or {}).items()}
+        return blobs, referenced
+
+    def deletion_bytes(self, thread_id: str, checkpoint_ns: str, rows: list[PlanRow],
+                       doomed: set[str]) -> tuple[int, int, int]:
+        """Before, after and writes deleted: the doomed rows, their writes, and the value blobs
+        no kept checkpoint refers to go."""
+        blobs, referenced = self._blobs_left(thread_id, checkpoint_ns, rows, doomed)
+        writes = {
+            row["checkpoint_id"]: (row["n"], row["size"] or 0)
+            for row in self._rows(
+                "SELECT checkpoint_id, count(*) AS n, sum(octet_length(blob)) AS size "
+                "FROM checkpoint_writes WHERE thread_id = %s AND checkpoint_ns = %s "
+                "GROUP BY checkpoint_id", (thread_id, checkpoint_ns))
+        }
+        before = (sum(row.size for row in rows) + sum(blobs.values())
+                  + sum(size for _, size in writes.values()))
+        after = (sum(row.size for row in rows if row.checkpoint_id not in doomed)
+                 + sum(size for key, size in blobs.items() if key in referenced)
+                 + sum(size for cid, (_, size) in writes.items() if cid not in doomed))
+        deleted = sum(n for cid, (n, _) in writes.items() if cid in doomed)
+        return int(before), int(after), int(deleted)
+
+    def delete_checkpoints(self, thread_id: str, checkpoint_ns: str, rows: list[PlanRow],
+                           deleted: Iterable[str], detached: Iterable[str]) -> None:
+        """Delete checkpoints, their writes and the value blobs no kept checkpoint refers to;
+        detached ones lose their parent link."""
+        doomed = list(deleted)
+        blobs, referenced = self._blobs_left(thread_id, checkpoint_ns, rows, set(doomed))
+        key = (thread_id, checkpoint_ns)
+        execute = self.conn.execute
+        execute("DELETE FROM checkpoint_writes WHERE thread_id = %s AND checkpoint_ns = %s "
+                "AND checkpoint_id = ANY(%s)", (*key, doomed))
+        execute("DELETE FROM checkpoints WHERE thread_id = %s AND checkpoint_ns = %s "
+                "AND checkpoint_id = ANY(%s)", (*key, doomed))
+        execute("UPDATE checkpoints SET parent_checkpoint_id = NULL WHERE thread_id = %s "
+                "AND checkpoint_ns = %s AND checkpoint_id = ANY(%s)", (*key, list(detached)))
+        with self.conn.cursor() as cur:
+            cur.executemany(
+                "DELETE FROM checkpoint_blobs WHERE thread_id = %s AND checkpoint_ns = %s "
+                "AND channel = %s AND version = %s",
+                [(*key, *blob) for blob in blobs if blob not in referenced])
+
+    def heads(self, thread_id: str | None = None) -> Iterator[Head]:
+        """Each thread's newest root checkpoint as its JSONB reads (small values inline)."""
+        # The head is the largest checkpoint_id, the row PostgresSaver.get_tuple resumes from.
+        if thread_id is None:
+            newest = ("SELECT DISTINCT ON (thread_id) thread_id, checkpoint_ns, checkpoint_id, "
+                      "checkpoint, metadata FROM checkpoints WHERE checkpoint_ns = '' "
+                      "ORDER BY thread_id, checkpoint_id DESC")
+            params: tuple = ()
+        else:
+            newest = ("SELECT thread_id, checkpoint_ns, checkpoint_id, checkpoint, metadata "
+                      "FROM checkpoints WHERE thread_id = %s AND checkpoint_ns = '' "
+                      "ORDER BY checkpoint_id DESC LIMIT 1")
+            params = (thread_id,)
+        # Which channels keep a value in a blob row (not inline), for the heads alone.
+        rows = self._rows(
+            f"WITH heads AS ({newest}) SELECT h.thread_id, h.checkpoint_id, h.checkpoint, "
+            "h.metadata, (SELECT array_agg(b.channel) FROM jsonb_each_text(CASE "
+            " jsonb_typeof(h.checkpoint->'channel_versions') WHEN 'object' THEN "
+            " h.checkpoint->'channel_versions' ELSE '{}' END) v JOIN checkpoint_blobs b ON "
+            " b.thread_id = h.thread_id AND b.checkpoint_ns = h.checkpoint_ns AND "
+            " b.channel = v.key AND b.version = v.value WHERE b.type <> 'empty') AS in_blobs "
+            "FROM heads h ORDER BY h.thread_id", params)
+        for row in rows:
+            checkpoint, metadata = row["checkpoint"], row["metadata"]
+            problem = None
+            if is_unread(checkpoint):
+                checkpoint, problem = None, f"the JSONB is not readable: {checkpoint['__unread__']}"
+            elif not isinstance(checkpoint, dict):
+                checkpoint, problem = None, "the checkpoint JSONB is not an object"
+            values = (checkpoint or {}).get("channel_values")
+            inline = {key for key, value in values.items() if value is not None} if isinstance(
+                values, dict) else set()
+            yield Head(row["thread_id"], row["checkpoint_id"], checkpoint,
+                       metadata if isinstance(metadata, dict) else {},
+                       frozenset(inline | set(row["in_blobs"] or ())), problem)
+
+    def rewrite_problem(self, head: Head) -> str | None:
+        """JSON read into Python and written back must be the same JSONB, or the rewrite would
+        change more than the rename."""
+        from psycopg.types.json import Jsonb
+
+        (row,) = self._rows(
+            "SELECT checkpoint = %s AS same FROM checkpoints WHERE thread_id = %s "
+            "AND checkpoint_ns = '' AND checkpoint_id = %s",
+            (Jsonb(head.checkpoint), head.thread_id, head.checkpoint_id))
+        return None if row["same"] else "the JSONB does not round-trip exactly"
+
+    def count_writes(self, thread_id: str, checkpoint_id: str, channel: str) -> int:
+        """Pending writes on ``channel`` under a root checkpoint."""
+        (row,) = self._rows(
+            "SELECT count(*) AS n FROM checkpoint_writes WHERE thread_id = %s "
+            "AND checkpoint_ns = '' AND checkpoint_id = %s AND channel = %s",
+            (thread_id, checkpoint_id, channel))
+        return int(row["n"])
+
+    def rename_extra(self, head: Head, old: str, new: str) -> tuple[list[str], str | None] | str:
+        """The value's blob row, copied under ``new`` at the same version (the plan is that
+        version). The old row stays: older checkpoints hold ``(old, version)`` too and still
+        join on it, so replaying one works under the old schema; prune deletes it once no kept
+        checkpoint refers to it."""
+        versions = head.checkpoint["channel_versions"]
+        if old not in versions:
+            return [], None
+        version = str(versions[old])
+
+        def blob(channel: str) -> tuple | None:
+            found = self._rows(
+                "SELECT type, blob FROM checkpoint_blobs WHERE thread_id = %s AND "
+                "checkpoint_ns = '' AND channel = %s AND version = %s",
+                (head.thread_id, channel, version))
+            return (found[0]["type"], bytes(found[0]["blob"] or b"")) if found else None
+
+        value = blob(old)
+        if value is None:  # the value is inline in the JSONB
+            return [], None
+        taken = blob(new)
+        if taken is not None and taken != value:
+            return (f"a different blob is already stored for {new!r} at version {version} "
+                    "(an older checkpoint used that name)")
+        return ["checkpoint_blobs"], version
+
+    def rewrite_head(self, head: Head, checkpoint: dict, old: str, new: str,
+                     plan: str | None) -> None:
+        """Store the renamed JSONB, copy the value's blob row under ``new`` (when ``plan``
+        names its version) and move the head's pending writes to ``new``."""
+        from psycopg.types.json import Jsonb
+
+        key = (head.thread_id, head.checkpoint_id)
+        self.conn.execute("UPDATE checkpoints SET checkpoint = %s WHERE thread_id = %s "
+                          "AND checkpoint_ns = '' AND checkpoint_id = %s",
+                          (Jsonb(checkpoint), *key))
+        if plan is not None:
+            self.conn.execute(
+                "INSERT INTO checkpoint_blobs (thread_id, checkpoint_ns, channel, version, type, "
+                "blob) SELECT thread_id, checkpoint_ns, %s, version, type, blob "
+                "FROM checkpoint_blobs WHERE thread_id = %s AND checkpoint_ns = '' "
+                "AND channel = %s AND version = %s "
+                "ON CONFLICT (thread_id, checkpoint_ns, channel, version) DO NOTHING",
+                (new, head.thread_id, old, plan))
+        self.conn.execute("UPDATE checkpoint_writes SET channel = %s WHERE thread_id = %s "
+                          "AND checkpoint_ns = '' AND checkpoint_id = %s AND channel = %s",
+                          (new, *key, old))
+
+    def export_rows(self, thread_id: str) -> dict[str, list[tuple]]:
+        """The thread's checkpoints (JSONB as dicts), value blobs and writes, as stored."""
+        found = {}
+        for table in self.export_tables:
+            rows = self._rows(f"SELECT {', '.join(table.columns)} FROM {table.table} "
+                              f"WHERE thread_id = %s ORDER BY {table.order}", (thread_id,))
+            found[table.key] = [tuple(row[c] for c in table.columns) for row in rows]
+        return found
+
+    def rows_taken(self, thread_id: str) -> int:
+        """Checkpoint, value blob and write rows the thread already has."""
+        (row,) = self._rows(
+            "SELECT (SELECT count(*) FROM checkpoints WHERE thread_id = %(t)s) "
+            "+ (SELECT count(*) FROM checkpoint_blobs WHERE thread_id = %(t)s) "
+            "+ (SELECT count(*) FROM checkpoint_writes WHERE thread_id = %(t)s) AS n",
+            {"t": thread_id})
+        return int(row["n"])
+
+    def insert_rows(self, thread_id: str, rows: dict[str, list[tuple]]) -> None:
+        """Insert checked export rows under ``thread_id`` (JSON cells as JSONB)."""
+        import psycopg
+        from psycopg.types.json import Jsonb
+
+        try:
+            with self.conn.cursor() as cur:
+                for table in self.export_tables:
+                    json_at = [i for i, kind in enumerate(table.columns.values())
+                               if kind == "json"]
+                    cells = [tuple(Jsonb(cell) if i in json_at else cell
+                                   for i, cell in enumerate(row))
+                             for row in rows.get(table.key, ())]
+                    if cells:
+                        cur.executemany(
+                            f"INSERT INTO {table.table} (thread_id, {', '.join(table.columns)}) "
+                            f"VALUES (%s{', %s' * len(table.columns)})",
+                            [(thread_id, *row) for row in cells])
+        except psycopg.errors.UniqueViolation as exc:
+            raise DuplicateRows(str(exc).strip()) from None
+
+    def rows_bytes(self, rows: dict[str, list[tuple]]) -> int:
+        """JSONB text of the checkpoints and metadata, plus value and write blob bytes."""
+        total = sum(len(json.dumps(cell).encode()) for row in rows.get("checkpoints", ())
+                    for cell in row[4:6])
+        for key in ("blobs", "writes"):
+            total += sum(len(row[-1]) for row in rows.get(key, ()) if row[-1] is not None)
+        return total
+
+
+_POOLS: dict[str, Any] = {}
+_POOLS_LOCK = threading.Lock()
+
+
+def _read_pool(url: str):
+    """The process's read pool for a database, made on first use and kept for the process."""
+    with _POOLS_LOCK:
+        pool = _POOLS.get(url)
+        if pool is None:
+            from psycopg_pool import ConnectionPool
+
+            bounds = limits()
+            pool = _POOLS[url] = ConnectionPool(
+                url, min_size=1, max_size=4, open=True,
+                kwargs={**postgres_options(), "options": read_options(bounds.read_seconds),
+                        "connect_timeout": max(int(bounds.connect_seconds), 1)})
+        return pool
+
+
+# Any 64-bit number no other application on the database uses for an advisory lock.
+SETUP_LOCK_KEY = 0x706C_6179_6772_6E64  # "playgrnd"
+_SETUP_LOCK_POLL = 0.05
+
+
+def setup_postgres_tables(conn, timeout: float = 120.0) -> None:
+    """Create or migrate PostgresSaver's tables, one process at a time per database.
+
+    PostgresSaver's migrations build indexes ``CONCURRENTLY``; two processes doing that at once
+    (replicas of a workshop starting together on an empty database) deadlock, and Postgres
+    kills one of them. A session advisory lock serializes them, so the second finds the
+    migrations done. The lock is taken by polling ``pg_try_advisory_lock``: a process blocked
+    inside ``pg_advisory_lock`` would hold a snapshot that the first one's index build waits for.
+
+    ``conn`` is an autocommit psycopg connection with dict rows, as PostgresSaver needs.
+
+    Raises:
+        TimeoutError: another process held the lock for ``timeout`` seconds.
+    """
+    import time
+
+    from langgraph.checkpoint.postgres import PostgresSaver
+
+    deadline = time.monotonic() + timeout
+    while not conn.execute(
+        "SELECT pg_try_advisory_lock(%s) AS taken", (SETUP_LOCK_KEY,)
+    ).fetchone()["taken"]:
+        if time.monotonic() > deadline:
+            raise TimeoutError(
+                f"another process has been setting up the checkpoint tables for {timeout:.0f} s"
+            )
+        time.sleep(_SETUP_LOCK_POLL)
+    try:
+        PostgresSaver(conn).setup()
+    finally:
+        conn.execute("SELECT pg_advisory_unlock(%s)", (SETUP_LOCK_KEY,))
