@@ -495,7 +495,8 @@ class SqliteStorage:
             f"SELECT checkpoint_id, COUNT(*), COALESCE(SUM({_WRITE_BYTES}), 0) FROM writes "
             "WHERE thread_id = ? AND checkpoint_ns = ? GROUP BY checkpoint_id",
             (thread_id, checkpoint_ns))}
-        before = self.stored_bytes(thread_id, checkpoint_ns)
+        # The rows are every checkpoint of the namespace, each sized as stored_bytes sizes it.
+        before = sum(row.size for row in rows) + sum(size for _, size in writes.values())
         freed = sum(row.size for row in rows if row.checkpoint_id in doomed)
         freed += sum(size for cid, (_, size) in writes.items() if cid in doomed)
         return before, before - freed, sum(n for cid, (n, _) in writes.items() if cid in doomed)
