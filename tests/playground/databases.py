@@ -4,6 +4,13 @@ A :class:`Database` is a real SQLite file or a throwaway Postgres database with 
 saver's tables, the official saver on it (which writes the threads a test reads), and what a
 test checks with: every row of every checkpoint table, read with the raw driver, so "changes
 nothing" is asserted on the database itself and not through the code under test.
+
+The storage conformance suite is every test that takes the ``database`` fixture
+(tests/playground/conftest.py): each runs once per backend. It lives beside what it tests:
+timetravel/storage/test_reads.py (reads, tree, sizes, read-only), timetravel/test_prune.py,
+test_migrate.py, test_transfer.py (the flows), storage/test_untrusted.py (the hostile
+fixtures) and cli/test_write_commands.py (the commands). A third backend joins it by adding its
+kind to :data:`KINDS` and a branch to :func:`database`.
 """
 
 from __future__ import annotations

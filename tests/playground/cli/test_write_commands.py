@@ -9,7 +9,7 @@ import sys
 
 from tests.playground.databases import Database
 from tests.playground.timetravel.sample_graphs import config, make_forked, make_long
-from tests.playground.timetravel.storage.test_migrate import SchemaA, SchemaB, ticket_graph
+from tests.playground.timetravel.test_migrate import SchemaA, SchemaB, ticket_graph
 
 
 def playground(*args: str) -> subprocess.CompletedProcess:

@@ -20,7 +20,7 @@ from playground.timetravel.transfer import TransferRefused, export_thread, impor
 from tests import postgres
 from tests.playground import databases
 from tests.playground.timetravel.sample_graphs import config, make_forked, make_long
-from tests.playground.timetravel.storage.test_migrate import SchemaA, SchemaB, ticket_graph
+from tests.playground.timetravel.test_migrate import SchemaA, SchemaB, ticket_graph
 
 pytestmark = pytest.mark.skipif(not postgres.database_url(), reason=postgres.SKIP_REASON)
 
