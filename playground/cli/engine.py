@@ -1,6 +1,6 @@
 """``playground`` subcommands that read or repair any checkpoint database.
 
-threads, history, diff, chat, prune, migrate, export, import. DB is a SQLite file or a
+threads, history, diff, branches, chat, prune, migrate, export, import. DB is a SQLite file or a
 ``postgresql://`` URL. Only prune without --dry-run, migrate --apply and import write. Every
 value is read through the safe decoder: nothing a database names is imported or called.
 """
@@ -49,6 +49,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     diff.add_argument("--thread", required=True)
     diff.add_argument("a", help="checkpoint id, unique part of one, or #N (creation order)")
     diff.add_argument("b", help="checkpoint id, unique part of one, or #N (creation order)")
+
+    branches = command("branches", "two branches of a thread compared step by step",
+                       _branches)
+    branches.add_argument("--thread", required=True)
+    branches.add_argument("--left", metavar="CHECKPOINT", help="where the left branch ends: id, "
+                          "unique part of one, or #N (default: the older of the two newest tips)")
+    branches.add_argument("--right", metavar="CHECKPOINT", help="where the right branch ends "
+                          "(default: the newest tip)")
+    branches.add_argument("--ns", default="", help="checkpoint namespace (subgraph)")
+    branches.add_argument("--json", action="store_true", help="one JSON object")
 
     chat = command("chat", "the conversation a thread's messages hold, at one checkpoint", _chat)
     chat.add_argument("--thread", required=True)
@@ -223,6 +233,30 @@ def _diff(args: argparse.Namespace) -> int:
     print(f"#{tree.ordinal(a)} {a} -> #{tree.ordinal(b)} {b}")
     lines = changes.lines()
     print("\n".join(lines) if lines else "no differences")
+    return 0
+
+
+def _branches(args: argparse.Namespace) -> int:
+    from playground.timetravel.branches import compare_branches, newest_branches
+
+    if (args.left is None) != (args.right is None):
+        raise ValueError("give both --left and --right, or neither for the two newest branches")
+    storage = open_storage(args.db)
+    try:
+        tree = load_tree(storage, args.thread, args.ns)
+        if args.left is None:
+            left, right = newest_branches(tree)
+        else:
+            left = resolve_checkpoint(tree, args.left)
+            right = resolve_checkpoint(tree, args.right)
+        comparison = compare_branches(storage, tree, left, right)
+    finally:
+        storage.close()
+    if args.json:
+        sys.stdout.buffer.write(orjson.dumps(comparison.to_json(), option=orjson.OPT_INDENT_2))
+        sys.stdout.buffer.write(b"\n")
+        return 0
+    print("\n".join(comparison.lines(name=lambda cid: f"#{tree.ordinal(cid)} {clip(cid, 80)}")))
     return 0
 
 

@@ -120,16 +120,23 @@ class DrivenGraph:
     # -- runs ---------------------------------------------------------------------------------
 
     def stream(self, input: Any, config: Mapping[str, Any] | None = None, *,
-               store_changes: list | None = None, **kwargs: Any) -> Iterator[Any]:
+               store_changes: list | None = None, answerer: Any = None,
+               **kwargs: Any) -> Iterator[Any]:
         """``astream`` as an iterator; closing it early cancels the run between two awaits.
 
         Args:
             store_changes: a list that receives every store write of the run's nodes
                 (:class:`playground.stores.StoreChange`), when the graph has a store.
+            answerer: answers this run's model calls (and tool calls, if asked) from a
+                recording (:class:`playground.runtime.answers.Answerer`).
         """
         events = self.graph.astream(input, self._config(config), **self._context(kwargs))
         if store_changes is not None:
             events = _collecting_store_changes(events, store_changes)
+        if answerer is not None:
+            from playground.runtime.answers import answered
+
+            events = answered(events, answerer)
         return self.loop.iterate(events)
 
     def invoke(self, input: Any, config: Mapping[str, Any] | None = None, **kwargs: Any) -> Any:

@@ -230,6 +230,7 @@ class GraphRun:
         recursion_limit: LangGraph's step limit for this call.
         tokens: stream chat models' messages token by token as well (``stream_mode=
             "messages"``), as ``token`` steps.
+        answerer: answer the run's model (and tool) calls from a recording (a re-run).
 
     Attributes:
         outcome: how the run ended, once the iteration is over.
@@ -242,6 +243,7 @@ class GraphRun:
     breakpoints: Breakpoints = field(default_factory=Breakpoints)
     recursion_limit: int = DEFAULT_RECURSION_LIMIT
     tokens: bool = False
+    answerer: Any = None
     outcome: RunOutcome | None = field(default=None, init=False)
     store_changes: list = field(default_factory=list, init=False)
     running: str | None = field(default=None, init=False)
@@ -258,7 +260,7 @@ class GraphRun:
         # shows as its node, which the drawing lights up with everything inside it.
         modes = ["updates", "tasks", "messages"] if self.tokens else ["updates", "tasks"]
         events = self.graph.stream(self.payload, config, stream_mode=modes,
-                                   store_changes=self.store_changes,
+                                   store_changes=self.store_changes, answerer=self.answerer,
                                    **self.breakpoints.stream_kwargs())
         try:
             for mode, data in events:

@@ -83,6 +83,12 @@ class ChatMessage:
         lines.extend(f"tool call {_clip(call.line, limit)}" for call in self.tool_calls)
         return lines
 
+    def said(self) -> tuple:
+        """What the message says: its role, text, name and tool calls (names and arguments),
+        without the ids a new run gives it. Two runs that said the same have equal ones."""
+        return (self.role, self.text, self.name,
+                tuple((call.name, repr(call.args)) for call in self.tool_calls))
+
 
 @dataclass(frozen=True)
 class ChatTurn:
@@ -221,20 +227,29 @@ def turns(messages: Iterable[ChatMessage]) -> list[ChatTurn]:
 def message_changes(old: list[ChatMessage], new: list[ChatMessage]) -> list[str]:
     """Message-level differences: ``+ ai: ...``, ``+ tool call f(x=1)``, ``- human: ...``.
 
-    Messages are matched by id (``add_messages`` replaces by id), else by position.
+    Messages are matched by id (``add_messages`` replaces by id), else by position; a message
+    gone on one side and one added on the other that say the same (another run gave it another
+    id) are no difference.
     """
     def key(index: int, message: ChatMessage) -> str:
         return message.id or f"#{index}"
 
     before = {key(i, m): m for i, m in enumerate(old)}
     after = {key(i, m): m for i, m in enumerate(new)}
+    gone = [m for k, m in before.items() if k not in after]
+    added = [m for k, m in after.items() if k not in before]
+    for message in list(gone):
+        twin = next((m for m in added if m.said() == message.said()), None)
+        if twin is not None:
+            gone.remove(message)
+            added.remove(twin)
     lines = []
-    for k, message in before.items():
-        if k not in after:
-            lines.extend(f"- {line}" for line in message.lines())
+    for message in gone:
+        lines.extend(f"- {line}" for line in message.lines())
     for k, message in after.items():
         if k not in before:
-            lines.extend(f"+ {line}" for line in message.lines())
+            if any(message is m for m in added):
+                lines.extend(f"+ {line}" for line in message.lines())
         elif before[k] != message:
             was, now = before[k].lines(60), message.lines(60)
             lines.append(f"~ {' / '.join(was)} -> {' / '.join(now)}")

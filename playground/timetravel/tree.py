@@ -276,6 +276,57 @@ def _cache_bytes() -> int:
     return int(limits().cache_mb * 1024 * 1024 / 2)
 
 
+@dataclass(frozen=True)
+class ThreadMoved:
+    """A thread that grew since a tree of it was read: the debugger's own 412.
+
+    Attributes:
+        thread_id: the thread.
+        new_ids: checkpoints the thread holds that the tree did not, oldest first.
+        head: the newest of them.
+        writers: the nodes that wrote it (empty for an input, an edit, a replay's copy).
+        source: how it was made (``loop``, ``input``, ``update``, ``fork``).
+        ordinal: its ``#N`` (creation order) in the thread as it is now.
+    """
+
+    thread_id: str
+    new_ids: tuple[str, ...]
+    head: str
+    writers: tuple[str, ...]
+    source: str | None
+    ordinal: int
+
+    def line(self) -> str:
+        """One sentence for a refused action, naming the new checkpoint and who wrote it."""
+        number = f"#{self.ordinal}"
+        who = (f"written by {', '.join(self.writers)}" if self.writers
+               else f"made by {'update_state' if self.source == 'update' else self.source}")
+        more = f" (and {len(self.new_ids) - 1} before it)" if len(self.new_ids) > 1 else ""
+        return (f"the thread moved on since this page was drawn: checkpoint {number} is new, "
+                f"{who}{more}")
+
+
+def moved_since(storage: Storage, tree: CheckpointTree) -> ThreadMoved | None:
+    """What the thread holds now that ``tree`` did not, or None when nothing new was stored.
+
+    An action taken on a stale drawing (an edit, a fork, an answer, a replay from what the page
+    showed) must not act on what someone else has moved past. The fingerprint answers cheaply
+    when nothing changed; otherwise the thread's records say which checkpoints are new.
+    """
+    now = storage.fingerprint(tree.thread_id, tree.checkpoint_ns)
+    if tree.fingerprint is not None and now == tree.fingerprint:
+        return None
+    records = storage.records(tree.thread_id, tree.checkpoint_ns)  # oldest first
+    new = [r for r in records if r.checkpoint_id not in tree.nodes]
+    if not new:
+        return None  # the same checkpoints: pending writes, or a head rewritten in place
+    head = new[-1]  # checkpoint ids grow with time: the newest is the last
+    detail = storage.details(tree.thread_id, [head.checkpoint_id], tree.checkpoint_ns).get(
+        head.checkpoint_id)
+    return ThreadMoved(tree.thread_id, tuple(r.checkpoint_id for r in new), head.checkpoint_id,
+                       detail.writers if detail else (), head.source, records.index(head) + 1)
+
+
 class TreeCache:
     """Trees of recently viewed threads, rebuilt only when the thread's storage changed.
 

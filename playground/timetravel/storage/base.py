@@ -143,6 +143,13 @@ class Storage(Protocol):
         self, thread_id: str, checkpoint_id: str, checkpoint_ns: str = ""
     ) -> list[PendingWrite]: ...
 
+    def pending_writes_of(
+        self, thread_id: str, checkpoint_ids: Iterable[str], checkpoint_ns: str = ""
+    ) -> dict[str, list[PendingWrite]]:
+        """The writes under each of some checkpoints, in one read (ids without writes are
+        left out)."""
+        ...
+
     def signals(
         self, thread_id: str, checkpoint_ns: str = ""
     ) -> dict[str, tuple[TaskSignal, ...]]: ...

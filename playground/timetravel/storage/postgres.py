@@ -376,13 +376,20 @@ class PostgresStorage:
         self, thread_id: str, checkpoint_id: str, checkpoint_ns: str = ""
     ) -> list[PendingWrite]:
         """Writes stored under one checkpoint by the tasks that ran from it."""
-        rows = self._writes(thread_id, checkpoint_ns, "checkpoint_id = %(c)s",
-                            {"c": checkpoint_id})
-        return [
-            PendingWrite(task_node(row["task_path"]) or "?", row["channel"],
-                         decode_typed(row["type"], row["blob"]), len(row["blob"] or b""))
-            for row in rows
-        ]
+        return self.pending_writes_of(thread_id, [checkpoint_id], checkpoint_ns).get(
+            checkpoint_id, [])
+
+    def pending_writes_of(
+        self, thread_id: str, checkpoint_ids: Iterable[str], checkpoint_ns: str = ""
+    ) -> dict[str, list[PendingWrite]]:
+        """Writes stored under each of some checkpoints, by the tasks that ran from them."""
+        found: dict[str, list[PendingWrite]] = defaultdict(list)
+        for row in self._writes(thread_id, checkpoint_ns, "checkpoint_id = ANY(%(c)s)",
+                                {"c": list(dict.fromkeys(checkpoint_ids))}):
+            found[row["checkpoint_id"]].append(PendingWrite(
+                task_node(row["task_path"]) or "?", row["channel"],
+                decode_typed(row["type"], row["blob"]), len(row["blob"] or b"")))
+        return dict(found)
 
     def signals(self, thread_id: str, checkpoint_ns: str = "") -> dict[str, tuple[TaskSignal, ...]]:
         """Questions, answers and errors tasks stored under each checkpoint of a thread."""

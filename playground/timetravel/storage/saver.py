@@ -177,12 +177,19 @@ class SaverStorage:
     def pending_writes(
         self, thread_id: str, checkpoint_id: str, checkpoint_ns: str = ""
     ) -> list[PendingWrite]:
-        """Writes stored under one checkpoint."""
+        """Writes stored under one checkpoint (the node is not known here)."""
         item = self._tuple(thread_id, checkpoint_id, checkpoint_ns)
         return [
             PendingWrite("?", channel, self._plain(value), self._size(value))
             for _task, channel, value in item.pending_writes or ()
         ]
+
+    def pending_writes_of(
+        self, thread_id: str, checkpoint_ids: Iterable[str], checkpoint_ns: str = ""
+    ) -> dict[str, list[PendingWrite]]:
+        """Writes stored under each of some checkpoints."""
+        return {cid: self.pending_writes(thread_id, cid, checkpoint_ns)
+                for cid in dict.fromkeys(checkpoint_ids)}
 
     def signals(self, thread_id: str, checkpoint_ns: str = "") -> dict[str, tuple[TaskSignal, ...]]:
         """Questions, answers and errors under each checkpoint (the node is not known here)."""

@@ -397,16 +397,27 @@ class SqliteStorage:
         self, thread_id: str, checkpoint_id: str, checkpoint_ns: str = ""
     ) -> list[PendingWrite]:
         """Writes stored under one checkpoint by the tasks that ran from it."""
-        rows = self.conn.execute(
-            "SELECT task_path, channel, type, value FROM writes WHERE thread_id = ? "
-            "AND checkpoint_ns = ? AND checkpoint_id = ? ORDER BY task_path, idx",
-            (thread_id, checkpoint_ns, checkpoint_id),
-        ).fetchall()
-        return [
-            PendingWrite(task_node(path) or "?", channel, decode_typed(type_, value),
-                         len(value or b""))
-            for path, channel, type_, value in rows
-        ]
+        return self.pending_writes_of(thread_id, [checkpoint_id], checkpoint_ns).get(
+            checkpoint_id, [])
+
+    @_stoppable
+    def pending_writes_of(
+        self, thread_id: str, checkpoint_ids: Iterable[str], checkpoint_ns: str = ""
+    ) -> dict[str, list[PendingWrite]]:
+        """Writes stored under each of some checkpoints, by the tasks that ran from them."""
+        found: dict[str, list[PendingWrite]] = defaultdict(list)
+        wanted = list(dict.fromkeys(checkpoint_ids))
+        for start in range(0, len(wanted), _CHUNK):
+            part = wanted[start : start + _CHUNK]
+            marks = ",".join("?" * len(part))
+            for cid, path, channel, type_, value in self.conn.execute(
+                "SELECT checkpoint_id, task_path, channel, type, value FROM writes WHERE "
+                f"thread_id = ? AND checkpoint_ns = ? AND checkpoint_id IN ({marks}) "
+                "ORDER BY checkpoint_id, task_path, idx", (thread_id, checkpoint_ns, *part)):
+                found[cid].append(PendingWrite(task_node(path) or "?", channel,
+                                               decode_typed(type_, value), len(value or b"")))
+            self._tick()
+        return dict(found)
 
     @_stoppable
     def signals(self, thread_id: str, checkpoint_ns: str = "") -> dict[str, tuple[TaskSignal, ...]]:

@@ -19,7 +19,7 @@ from playground.timetravel.edit import (
 )
 from playground.timetravel.errors import UnknownThread
 from playground.timetravel.replay import fork_with_edit, replay_from
-from playground.timetravel.tree import CheckpointTree
+from playground.timetravel.tree import CheckpointTree, moved_since
 from playground.ui import resources
 from playground.ui.components.checkpoints import (
     download_thread,
@@ -30,6 +30,7 @@ from playground.ui.components.checkpoints import (
     stepper,
     tree_chart,
 )
+from playground.ui.components.compare import COMPARE, compare_view, view_switch
 from playground.ui.components.missing_nodes import missing_nodes_warning
 from playground.ui.components.run_settings import describe_settings, thread_settings
 from playground.ui.components.store_changes import store_changes_panel
@@ -78,7 +79,29 @@ def _after_run(tree: CheckpointTree, what: str, result, origin: str) -> None:
     select(result.head_config["configurable"]["checkpoint_id"])
 
 
+def _refused_as_stale(tree: CheckpointTree, what: str) -> bool:
+    """The debugger's own 412: an action taken on a drawing of the thread that another tab
+    (or process) has moved past is refused, and the page moves to the new head.
+
+    The ticket API refuses a write whose If-Match is stale; here the tree this run drew is the
+    If-Match, and the thread's checkpoints are the current version.
+    """
+    storage = resources.own_storage()
+    try:
+        moved = moved_since(storage, tree)
+    finally:
+        storage.close()
+    if moved is None:
+        return False
+    flash("error", f"{what} refused, nothing was run: {moved.line()}. The page shows it now; "
+          "look, then act on what is there.")
+    select(moved.head)
+    return True
+
+
 def _replay(graph, tree: CheckpointTree, checkpoint_id: str) -> None:
+    if _refused_as_stale(tree, "Replay"):
+        return
     try:
         _after_run(tree, f"Replayed from #{tree.ordinal(checkpoint_id)}",
                    replay_from(graph, _config(tree.thread_id, checkpoint_id)), checkpoint_id)
@@ -86,7 +109,10 @@ def _replay(graph, tree: CheckpointTree, checkpoint_id: str) -> None:
         flash("error", f"Not replayed: {exc}")
 
 
-def _resume_head(graph, thread_id: str) -> None:
+def _resume_head(graph, tree: CheckpointTree) -> None:
+    if _refused_as_stale(tree, "Resume"):
+        return
+    thread_id = tree.thread_id
     result = resume(graph, thread_id)
     flash("success" if result.ok else "error", result.line)
     select(graph.get_state({"configurable": {"thread_id": thread_id}})
@@ -99,6 +125,8 @@ def _fork(graph, tree: CheckpointTree, checkpoint_id: str, fields: dict, values:
 
     A field the browser did not send keeps the value the form showed.
     """
+    if _refused_as_stale(tree, "Fork with edit"):
+        return
     state = st.session_state
     typed = {key: state.get(f"field-{key}-{checkpoint_id}", json.dumps(values.get(key)))
              for key in fields}
@@ -154,7 +182,7 @@ def _actions(graph, source, tree: CheckpointTree, selected: str) -> None:
                       width="stretch", on_click=_replay, args=(graph, tree, selected))
     resume_col.button("Resume the head", icon=":material/resume:", width="stretch",
                       disabled=tree.head not in tree.paused, on_click=_resume_head,
-                      args=(graph, tree.thread_id))
+                      args=(graph, tree))
 
     fields = state_fields(graph)
     values = resources.values_cache().get(source, tree, selected)
@@ -188,8 +216,11 @@ def explorer(context: PageContext, namespace: str) -> None:
         no_checkpoints_yet(context.thread)
         return
     try:
-        selected = selected_checkpoint(tree)
         show_flash()
+        if view_switch("history-view") == COMPARE:
+            compare_view(source, tree, "history-compare")
+            return
+        selected = selected_checkpoint(tree)
         if not namespace:
             missing_nodes_warning(source, tree, graph, "history-fork-fitting")
         stepper(tree, selected)

@@ -21,6 +21,7 @@ from playground.ui.components.checkpoints import (
     stepper,
     tree_chart,
 )
+from playground.ui.components.compare import COMPARE, compare_view, view_switch
 from playground.ui.components.tables import arrow_rows
 from playground.ui.inspect_access import (
     MAX_UPLOAD_MB,
@@ -221,6 +222,9 @@ def browse(source: Storage, target: str) -> None:
         st.info(f"Thread {md_escape(thread, 200)} has no checkpoints in this namespace.")
         return
     download_thread(target, thread, thread, key=PREFIX + "download")
+    if view_switch(PREFIX + "view") == COMPARE:
+        compare_view(source, tree, PREFIX + "compare")
+        return
     selected = selected_checkpoint(tree, PREFIX)
     stepper(tree, selected, PREFIX)
     left, right = st.columns([1, 1])

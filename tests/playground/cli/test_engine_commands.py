@@ -106,3 +106,21 @@ def test_migrate_rejects_a_malformed_rename(db):
     assert result.returncode == 2 and "--rename wants OLD=NEW" in result.stderr
 
 
+
+
+def test_branches_compares_the_two_newest_branches_step_by_step(db):
+    text = playground("branches", str(db), "--thread", "forked")
+    data = json.loads(playground("branches", str(db), "--thread", "forked", "--json").stdout)
+
+    assert text.returncode == 0, text.stderr
+    assert data["first_difference_line"] in text.stdout
+    assert data["first_difference_line"].startswith("first difference at step ")
+    assert "common ancestor: #" in text.stdout and "final state, left -> right:" in text.stdout
+    assert {"left", "right", "ancestor", "steps", "final"} <= set(data)
+
+
+def test_branches_of_a_thread_with_one_branch_says_so_in_one_line(db):
+    result = playground("branches", str(db), "--thread", "loop")
+
+    assert result.returncode == 2 and "has one branch" in result.stderr
+    assert "Traceback" not in result.stderr

@@ -174,3 +174,21 @@ def test_the_tree_cache_is_bounded_by_the_bytes_of_its_trees_not_their_count(tmp
     cache.get(source, "c")  # pushes out the least recently used: b
     assert cache.get(source, "a") is first
     assert cache._budget.total <= 2 * one * _RECORD_BYTES
+
+
+def test_moved_since_names_the_checkpoints_stored_after_the_tree_was_read(database, samples):
+    from playground.timetravel.tree import TreeCache, moved_since
+
+    graph = samples.pause_graph(database.saver)
+    graph.invoke({"ticket": "t7"}, {"configurable": {"thread_id": "t"}})
+    with database.storage() as storage:
+        drawn = TreeCache().get(storage, "t")
+        assert moved_since(storage, drawn) is None  # nothing stored since: act on it
+
+        graph.invoke(None, {"configurable": {"thread_id": "t"}})  # another tab resumes
+        moved = moved_since(storage, drawn)
+
+    assert moved is not None and len(moved.new_ids) == 1
+    assert moved.writers == ("write",) and moved.ordinal == len(drawn) + 1
+    assert moved.line() == (f"the thread moved on since this page was drawn: checkpoint "
+                            f"#{len(drawn) + 1} is new, written by write")

@@ -101,6 +101,14 @@ class Tab:
         self._wait_for_run_after(before, f"clicking {label!r}")
         return self
 
+    def segment(self, label: str) -> Tab:
+        """Pick the option ``label`` of a segmented control (a radio button, not an
+        stBaseButton) and wait for the run it starts."""
+        before = self.runs
+        self.page.get_by_role("radio", name=label, exact=True).first.click()
+        self._wait_for_run_after(before, f"picking {label!r}")
+        return self
+
     def text(self) -> str:
         """Everything the main area shows, as text (a page with a chat input has no stMain,
         only its block container)."""

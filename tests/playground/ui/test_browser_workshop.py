@@ -66,6 +66,11 @@ def test_full_workshop_path_in_chromium(server, browser, shots):
     assert tab.checkpoints() > after_replay
     assert tab.page.locator("svg g.node").count() >= 5  # the tree is drawn in the page
     tab.shot("history")
+    tab.segment("Compare")  # the two newest branches, the fork's and the replay's
+    shown = tab.text()
+    assert "Common ancestor: #" in shown and "First difference at step " in shown
+    tab.segment("Explore")
+    assert "Checkpoint #" in tab.text()
 
     for page in ("sizes", "schema"):
         tab.open(page)
@@ -83,6 +88,14 @@ def test_full_workshop_path_in_chromium(server, browser, shots):
         tab.page.get_by_role("button", name="Download thread").click()
     exported = json.loads(Path(download.value.path()).read_text())
     assert exported["thread_id"] == "chat/refund" and len(exported["checkpoints"]) == 18
+    # The chat's edited-message fork against its original, message by message.
+    tab.segment("Compare")
+    shown = tab.text()
+    assert ("First difference at step 1 after the common ancestor: the left branch runs input, "
+            "the right runs update_state") in shown
+    assert "+ human: Please refund B22" in shown  # the final states, message by message
+    assert tab.page.locator('[data-testid="stDataFrame"]').count() >= 2  # threads, then steps
+    tab.shot("compare")
     context.close()
 
 

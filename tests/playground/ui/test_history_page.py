@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import sqlite3
 
@@ -126,3 +127,51 @@ def test_deep_link_opens_the_linked_checkpoint(app, ui, paused):
     other.switch_page("views/history.py").run()
 
     assert "**Checkpoint #3**" in ui.texts(other)
+
+
+def test_compare_shows_a_fork_against_its_original_step_by_step(paused, ui):
+    ui.button(paused, "Resume the head").click().run()
+    ui.button(paused, "Previous").click().run()  # back to the pause before write
+    changes = next(t for t in paused.text_input if t.label.startswith("changes"))
+    changes.input('{"priority": "low"}')
+    ui.button(paused, "Fork with edit").click().run()
+
+    paused.segmented_control(key="history-view").set_value("Compare").run()
+
+    assert not paused.exception
+    shown = ui.texts(paused)
+    assert ("First difference at step 1 after the common ancestor: only the right branch runs "
+            "update_state") in shown
+    steps = paused.dataframe[0].value
+    assert list(steps[""]) == ["first difference", "differs"]
+    assert list(steps["right node"]) == ["update_state", "write"]
+    assert list(steps["left node"]) == ["-", "write"]
+    assert list(steps["paths"]) == ["the paths part", "the paths meet again"]
+    final = paused.code[0].value
+    assert "'high' -> 'low'" in final  # the tickets' priority each write set
+    # back to the tree: the view switch keeps the page as it was
+    paused.segmented_control(key="history-view").set_value("Explore").run()
+    assert "**Checkpoint #" in ui.texts(paused)
+
+
+def test_a_fork_from_a_stale_page_is_refused_and_writes_nothing(app, ui, paused):
+    """Two tabs on one thread: the second acts on a drawing the first has moved past."""
+    room, thread = paused.query_params["room"], paused.query_params.get("thread", "thread-1")
+    other = app(room=room, thread=thread)
+    other.switch_page("views/history.py").run()
+    drawn = _tree_size(other)
+
+    ui.button(paused, "Resume the head").click().run()  # the first tab moves the thread on
+    moved = _tree_size(paused)
+    assert moved == drawn + 1
+    changes = next(t for t in other.text_input if t.label.startswith("changes"))
+    changes.input('{"priority": "low"}')
+    stored = _count_checkpoints(os.environ["PLAYGROUND_CHECKPOINTS"])
+    ui.button(other, "Fork with edit").click().run()
+
+    assert not other.exception
+    shown = ui.texts(other)
+    assert ("Fork with edit refused, nothing was run: the thread moved on since this page was "
+            f"drawn: checkpoint #{moved} is new, written by write") in shown
+    assert _count_checkpoints(os.environ["PLAYGROUND_CHECKPOINTS"]) == stored  # nothing written
+    assert f"**Checkpoint #{moved}**" in shown  # the page shows the new head

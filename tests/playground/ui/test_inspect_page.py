@@ -209,3 +209,21 @@ def test_inspect_lists_a_store_table_read_only_with_bounded_values(page, inspect
     assert "too large to show (2,000,0" in rows[("memories/ana", "huge")]
     assert "JSON that could not be decoded" in rows[("memories/ana", "likes")]
     assert "![pixel]" in rows[("memories/ben", "name")]  # a table cell: shown, never markup
+
+
+def test_compare_on_inspect_shows_the_edited_message_fork_message_by_message(page):
+    _open_file(page, "samples/sample-app.sqlite")
+    page.selectbox(key="inspect-thread").set_value("chat/refund").run()
+
+    page.segmented_control(key="inspect-view").set_value("Compare").run()
+
+    assert not page.exception
+    warning = rendered(page.warning[0].value)
+    assert warning == ("First difference at step 1 after the common ancestor: the left branch "
+                       "runs input, the right runs update_state")
+    steps = page.dataframe[-1].value
+    assert list(steps["paths"])[:1] == ["the paths part"]
+    assert "human: Please refund B22" in steps["right wrote"][0]
+    final = page.code[0].value
+    assert "- human: Please refund A17" in final and "+ human: Please refund B22" in final
+    assert "+ tool call refund(order_id='B22', amount=12.5)" in final

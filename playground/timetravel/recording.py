@@ -1,0 +1,206 @@
+"""What a branch of a thread received and answered, read back as a recording to run again.
+
+A thread that went wrong is a recording of everything that made it: the inputs a person typed,
+the answers they gave to ``interrupt()`` questions, each reply the chat model gave and each
+result a tool returned. Read from the branch's checkpoints and pending writes (through the safe
+decoder, as plain data), that is enough to run the same thread again on changed code without a
+network and without a person, and to see where the new run departs from the old one.
+
+Everything here is plain data (JSON-ready), so a recording can live inside an exported test
+file. Messages keep LangChain's shape as plain dicts (``role``, ``content``, ``id``,
+``tool_calls``, ``tool_call_id``, ``name``); :mod:`playground.runtime.answers` turns them back
+into LangChain messages when a run needs them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from playground.timetravel.decode import to_jsonable
+from playground.timetravel.messages import ChatMessage, as_message, message_list
+from playground.timetravel.records import is_internal_channel
+from playground.timetravel.storage.base import Storage
+from playground.timetravel.tree import CheckpointTree, ensure_details
+
+_START = "__start__"
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something a person gave the branch: a new input, or the answer to a question.
+
+    Attributes:
+        kind: ``input`` (a new run's input) or ``resume`` (an ``interrupt()`` answer).
+        value: the input (state keys to values, messages as plain dicts) or the answer.
+    """
+
+    kind: str
+    value: Any
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    """One tool call and what it returned, as the branch recorded them."""
+
+    name: str
+    args: Any
+    content: Any
+    tool_call_id: str | None = None
+
+
+@dataclass(frozen=True)
+class Recording:
+    """A branch's inputs, answers, model replies and tool results, in the order they came.
+
+    Attributes:
+        thread_id: the thread.
+        start: the checkpoint the branch is recorded from (a re-run starts there).
+        end: the checkpoint it ends at.
+        events: inputs and answers after ``start``, in order.
+        replies: the chat model's replies (AI messages as plain dicts), in order.
+        tool_results: what each tool call returned, in order.
+        nodes: the nodes the branch ran after ``start``, in order (one entry per step).
+        continues: how many times the branch ran past each static breakpoint node.
+    """
+
+    thread_id: str
+    start: str
+    end: str
+    events: tuple[Event, ...] = ()
+    replies: tuple[dict, ...] = ()
+    tool_results: tuple[ToolResult, ...] = ()
+    nodes: tuple[tuple[str, ...], ...] = ()
+    continues: Mapping[str, int] = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        """The recording as plain JSON data (for an exported test)."""
+        return {
+            "thread_id": self.thread_id, "start": self.start, "end": self.end,
+            "events": [{"kind": e.kind, "value": to_jsonable(e.value)} for e in self.events],
+            "replies": [to_jsonable(r) for r in self.replies],
+            "tool_results": [{"name": t.name, "args": to_jsonable(t.args),
+                              "content": to_jsonable(t.content),
+                              "tool_call_id": t.tool_call_id} for t in self.tool_results],
+            "nodes": [list(n) for n in self.nodes],
+            "continues": dict(self.continues),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping) -> Recording:
+        """A recording written by :meth:`to_json`."""
+        return cls(
+            thread_id=str(data.get("thread_id", "")), start=str(data.get("start", "")),
+            end=str(data.get("end", "")),
+            events=tuple(Event(str(e["kind"]), e.get("value")) for e in data.get("events", ())),
+            replies=tuple(dict(r) for r in data.get("replies", ())),
+            tool_results=tuple(ToolResult(str(t["name"]), t.get("args"), t.get("content"),
+                                          t.get("tool_call_id"))
+                               for t in data.get("tool_results", ())),
+            nodes=tuple(tuple(n) for n in data.get("nodes", ())),
+            continues={str(k): int(v) for k, v in dict(data.get("continues", {})).items()},
+        )
+
+
+def branch_tip(tree: CheckpointTree, checkpoint_id: str) -> str:
+    """The end of the branch a checkpoint is on: the head when the head descends from it,
+    else its newest descendant that nothing was made from."""
+    if checkpoint_id in tree.path_to(tree.head):
+        return tree.head
+    tip, todo = checkpoint_id, [checkpoint_id]
+    while todo:
+        current = todo.pop()
+        children = tree.children.get(current, ())
+        if not children and tree.ordinal(current) > tree.ordinal(tip):
+            tip = current
+        todo.extend(children)
+    return tip
+
+
+def record_branch(storage: Storage, tree: CheckpointTree, start: str, end: str | None = None,
+                  breakpoints: tuple[str, ...] = ()) -> Recording:
+    """Read what the branch from ``start`` to ``end`` received and answered.
+
+    Args:
+        storage: the database the tree was read from.
+        tree: the thread's tree.
+        start: where a re-run would start (its first step is the one after it).
+        end: where the branch ends; the tip of ``start``'s branch by default.
+        breakpoints: the graph's static breakpoint nodes (``interrupt_before``), so a re-run
+            knows how often the branch was continued past each.
+
+    Raises:
+        ValueError: ``end`` does not descend from ``start``.
+    """
+    end = end or branch_tip(tree, start)
+    path = tree.path_to(end)
+    if start not in path:
+        raise ValueError(f"checkpoint {end} is not on a branch that passes {start}")
+    after = list(path[path.index(start) + 1:])
+    ensure_details(storage, tree, [start, *after])
+    parents = [start, *after[:-1]]
+    writes = storage.pending_writes_of(tree.thread_id, parents, tree.checkpoint_ns)
+    events: list[Event] = []
+    replies: list[dict] = []
+    results: list[tuple[str | None, Any, str | None]] = []
+    nodes: list[tuple[str, ...]] = []
+    continues: dict[str, int] = {}
+    for parent, checkpoint_id in zip(parents, after, strict=True):
+        record, detail = tree.nodes[checkpoint_id], tree.details.get(checkpoint_id)
+        stored = writes.get(parent, [])
+        # An answer to a question the parent asked: LangGraph's resume write under it.
+        for signal in tree.signals.get(parent, ()):
+            if signal.kind == "answer":
+                events.append(Event("resume", signal.value))
+        if record.source == "input":
+            given = {w.channel: w.value for w in writes.get(checkpoint_id, ())
+                     if w.node == _START and not is_internal_channel(w.channel)}
+            events.append(Event("input", given))
+            continue
+        writers = detail.writers if detail else ()
+        if not writers:
+            continue  # an edit or a replay's copy: no node ran, nothing was asked or replied
+        nodes.append(tuple("input" if node == _START else node for node in writers))
+        for node in writers:
+            if node in breakpoints:
+                continues[node] = continues.get(node, 0) + 1
+        for write in stored:
+            if write.node not in writers or write.node == _START:
+                continue
+            for message in _messages(write.value):
+                if message.role == "ai":
+                    replies.append(_plain(message))
+                elif message.role == "tool":
+                    results.append((message.tool_call_id, message.raw.get("content"),
+                                    message.name))
+    calls = {call.id: call for reply in replies for call in _calls(reply)}
+    tool_results = tuple(
+        ToolResult(calls[cid].name if cid in calls else (name or "?"),
+                   calls[cid].args if cid in calls else None, content, cid)
+        for cid, content, name in results)
+    return Recording(tree.thread_id, start, end, tuple(events), tuple(replies), tool_results,
+                     tuple(nodes), continues)
+
+
+def _messages(value: Any) -> list[ChatMessage]:
+    found = message_list(value)
+    if found is not None:
+        return found
+    single = as_message(value)
+    return [single] if single is not None else []
+
+
+def _plain(message: ChatMessage) -> dict:
+    """An AI message as plain LangChain-shaped data."""
+    return {"role": "ai", "content": message.raw.get("content", message.text),
+            "id": message.id,
+            "tool_calls": [{"name": c.name, "args": c.args, "id": c.id}
+                           for c in message.tool_calls]}
+
+
+def _calls(reply: dict):
+    from playground.timetravel.messages import ToolCall
+
+    return [ToolCall(c.get("id"), c.get("name", "?"), c.get("args"))
+            for c in reply.get("tool_calls") or ()]

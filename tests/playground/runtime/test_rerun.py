@@ -1,0 +1,249 @@
+"""Re-run a thread on changed code from its recording: model calls answered in order, tools
+real or recorded, a call the recording cannot answer stops it, and Compare shows where the new
+branch parts from the old. On every backend."""
+
+from __future__ import annotations
+
+from contextlib import closing
+from typing import Annotated, TypedDict
+
+import pytest
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+from langchain_core.tools import tool
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.message import add_messages
+from langgraph.prebuilt import ToolNode
+from langgraph.types import interrupt
+
+from playground.runtime.answers import Answerer, answering
+from playground.runtime.rerun import rerun
+from playground.standin import StandInChatModel, text_of
+from playground.timetravel.branches import compare_branches
+from playground.timetravel.recording import record_branch
+from playground.timetravel.tree import load_tree
+from tests.playground.timetravel.sample_graphs import config
+
+CALLS: list[str] = []
+
+
+@tool
+def lookup_order(order_id: str) -> str:
+    """Where an order is."""
+    CALLS.append(order_id)
+    return f"{order_id} shipped on Monday"
+
+
+def support_rules(messages, tools) -> AIMessage:
+    """Ask the tool about the order in the question, then answer from its result."""
+    last = messages[-1]
+    if isinstance(last, ToolMessage):
+        return AIMessage(f"Your order: {text_of(last)}")
+    order = text_of(last).split()[-1].strip("?")
+    return AIMessage("", tool_calls=[{"name": "lookup_order", "args": {"order_id": order},
+                                      "id": f"call-{order}"}])
+
+
+def other_rules(messages, tools) -> AIMessage:
+    return AIMessage("a model that was asked for real")
+
+
+class Chat(TypedDict):
+    messages: Annotated[list, add_messages]
+
+
+def support_graph(saver, rules=support_rules, review: bool = False, shout: bool = False):
+    """call_model -> tools -> call_model, as a ReAct template wires it; ``review`` puts a node
+    before the tools (the routing change), ``shout`` rewrites the tool call's arguments."""
+    model = StandInChatModel(rules=rules).bind_tools([lookup_order])
+
+    def call_model(state: Chat) -> dict:
+        return {"messages": [model.invoke(state["messages"])]}
+
+    def review_calls(state: Chat) -> dict:
+        last = state["messages"][-1]
+        if not shout:
+            return {}
+        calls = [{**c, "args": {"order_id": c["args"]["order_id"].upper() + "!"}}
+                 for c in last.tool_calls]
+        return {"messages": [AIMessage(last.content, tool_calls=calls, id=last.id)]}
+
+    builder = StateGraph(Chat)
+    builder.add_node("call_model", call_model)
+    builder.add_node("tools", ToolNode([lookup_order]))
+    builder.add_edge(START, "call_model")
+    after = "review" if review else "tools"
+    if review:
+        builder.add_node("review", review_calls)
+        builder.add_edge("review", "tools")
+    builder.add_conditional_edges("call_model", lambda s: after if s["messages"][-1].tool_calls
+                                  else END, [after, END])
+    builder.add_edge("tools", "call_model")
+    return builder.compile(checkpointer=saver)
+
+
+@pytest.fixture
+def original(database) -> str:
+    """A support thread of two questions, each answered through the tool: the recording."""
+    graph = support_graph(database.saver)
+    graph.invoke({"messages": [HumanMessage("where is A17?", id="h1")]}, config("s"))
+    graph.invoke({"messages": [HumanMessage("and B22?", id="h2")]}, config("s"))
+    return "s"
+
+
+def first_checkpoint(database, thread_id: str):
+    with closing(database.open()) as storage:
+        tree = load_tree(storage, thread_id)
+    return tree, tree.path_to(tree.head)[0]
+
+
+def recorded(database, thread_id: str, start: str | None = None):
+    with closing(database.open()) as storage:
+        tree = load_tree(storage, thread_id)
+        start = start or tree.path_to(tree.head)[0]
+        return tree, record_branch(storage, tree, start)
+
+
+def test_a_recording_holds_the_inputs_replies_and_tool_results_in_order(database, original):
+    _, recording = recorded(database, original)
+
+    assert [e.kind for e in recording.events] == ["input"]  # the second question; the first
+    # came with the checkpoint the recording starts from
+    assert [r["tool_calls"][0]["args"] for r in recording.replies if r["tool_calls"]] == [
+        {"order_id": "A17"}, {"order_id": "B22"}]
+    assert [r["content"] for r in recording.replies if not r["tool_calls"]] == [
+        "Your order: A17 shipped on Monday", "Your order: B22 shipped on Monday"]
+    assert [(t.name, t.args, t.content) for t in recording.tool_results] == [
+        ("lookup_order", {"order_id": "A17"}, "A17 shipped on Monday"),
+        ("lookup_order", {"order_id": "B22"}, "B22 shipped on Monday")]
+
+
+def test_a_rerun_on_changed_routing_answers_from_the_recording_and_parts_at_the_change(
+        database, original):
+    _, recording = recorded(database, original)
+    changed = support_graph(database.saver, rules=other_rules, review=True)
+    CALLS.clear()
+
+    outcome = rerun(changed, recording)
+
+    assert outcome.status == "done", outcome.message
+    assert outcome.replies_used == 4 and outcome.real_model_calls == 0
+    assert CALLS == ["A17", "B22"]  # tools ran for real
+    with closing(database.open()) as storage:
+        tree = load_tree(storage, "s")
+        comparison = compare_branches(storage, tree, recording.end, tree.head)
+    assert comparison.difference_line().endswith(
+        "only the right branch runs review")  # the model's call came back the same
+    labels = [(p.left.label if p.left else "-", p.right.label if p.right else "-")
+              for p in comparison.pairs]
+    assert labels[:4] == [("input", "input"), ("call_model", "call_model"), ("-", "review"),
+                          ("tools", "tools")]
+    assert comparison.final.is_empty  # the same answers, though this model says otherwise
+
+
+def test_tools_answered_from_the_recording_are_not_called(database, original):
+    _, recording = recorded(database, original)
+    CALLS.clear()
+
+    outcome = rerun(support_graph(database.saver), recording, tools_from_recording=True)
+
+    assert outcome.status == "done", outcome.message
+    assert CALLS == []
+
+
+def test_a_tool_called_with_other_arguments_stops_the_rerun_and_says_where(database, original):
+    _, recording = recorded(database, original)
+
+    outcome = rerun(support_graph(database.saver, review=True, shout=True), recording,
+                    tools_from_recording=True)
+
+    assert outcome.status == "stopped"
+    assert outcome.message == ('stopped in tools: the tool lookup_order was called with other '
+                               'arguments ({"order_id": "A17!"}) than recorded '
+                               '({"order_id": "A17"})')
+
+
+def test_more_model_calls_than_recorded_stop_unless_the_real_model_may_answer(database):
+    graph = support_graph(database.saver)
+    graph.invoke({"messages": [HumanMessage("where is A17?", id="h1")]}, config("one"))
+    _, recording = recorded(database, "one")
+
+    def loop_once_more(messages, tools) -> AIMessage:
+        return AIMessage("", tool_calls=[{"name": "lookup_order", "args": {"order_id": "C3"},
+                                          "id": "call-C3"}])
+
+    # the recording holds two replies; this graph asks the model a third time after them
+    stopped = rerun(_asking_twice(database.saver, loop_once_more), recording)
+    assert stopped.status == "stopped"
+    assert "the model was called 3 times, and the recording holds 2 replies" in stopped.message
+
+    CALLS.clear()
+    real = rerun(_asking_twice(database.saver, loop_once_more), recording,
+                 real_model_after=True)
+    assert real.status == "done" and real.replies_used == 2 and real.real_model_calls == 1
+
+
+def _asking_twice(saver, rules):
+    """call_model -> tools -> call_model -> second_opinion (another model call) -> END."""
+    model = StandInChatModel(rules=rules)
+
+    def call_model(state: Chat) -> dict:
+        return {"messages": [model.invoke(state["messages"])]}
+
+    def second_opinion(state: Chat) -> dict:
+        reply = model.invoke(state["messages"])
+        return {"messages": [AIMessage(f"second opinion: {text_of(reply)}")]}
+
+    builder = StateGraph(Chat)
+    builder.add_node("call_model", call_model)
+    builder.add_node("tools", ToolNode([lookup_order]))
+    builder.add_node("second_opinion", second_opinion)
+    builder.add_edge(START, "call_model")
+    builder.add_conditional_edges(
+        "call_model", lambda s: "tools" if s["messages"][-1].tool_calls and not any(
+            isinstance(m, ToolMessage) for m in s["messages"]) else "second_opinion",
+        ["tools", "second_opinion"])
+    builder.add_edge("tools", "call_model")
+    builder.add_edge("second_opinion", END)
+    return builder.compile(checkpointer=saver)
+
+
+class Approval(TypedDict, total=False):
+    request: str
+    approved: bool
+
+
+def approval_graph(saver):
+    builder = StateGraph(Approval)
+    builder.add_node("ask", lambda s: {"approved": interrupt(f"approve {s['request']}?")})
+    builder.add_node("act", lambda s: {})
+    builder.add_edge(START, "ask")
+    builder.add_edge("ask", "act")
+    builder.add_edge("act", END)
+    return builder.compile(checkpointer=saver)
+
+
+def test_interrupt_answers_are_fed_back_in_order(database):
+    from langgraph.types import Command
+
+    graph = approval_graph(database.saver)
+    graph.invoke({"request": "a refund"}, config("a"))
+    graph.invoke(Command(resume=True), config("a"))
+    _, recording = recorded(database, "a")
+
+    assert [(e.kind, e.value) for e in recording.events] == [("resume", True)]
+    outcome = rerun(approval_graph(database.saver), recording)
+
+    assert outcome.status == "done", outcome.message
+    assert graph.get_state(config("a")).values["approved"] is True
+
+
+def test_other_runs_are_not_answered_while_a_rerun_is(database, original):
+    _, recording = recorded(database, original)
+    answerer = Answerer(recording)
+    model = StandInChatModel(rules=other_rules)
+
+    with answering(answerer):
+        inside = model.invoke([HumanMessage("hi")])
+    outside = model.invoke([HumanMessage("hi")])
+
+    assert inside.tool_calls and outside.content == "a model that was asked for real"
