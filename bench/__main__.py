@@ -14,6 +14,7 @@ from pathlib import Path
 
 from bench import (
     api_throughput,
+    branches_rerun,
     decode_cost,
     element_cost,
     engine_scale,
@@ -126,6 +127,7 @@ def main() -> int:
         ("one storage seam instead of twins", storage_seam.run),
         ("History page rerun", page_rerun.run),
         ("your graph through the playground", graph_run.run),
+        ("compare two branches; a re-run from its recording", branches_rerun.run),
         ("Memory page on 10,000 items", memory_page.run),
         ("first token on the page", token_latency.run),
         ("what a Streamlit run costs", element_cost.run),

@@ -1,8 +1,9 @@
 """``playground`` subcommands that read or repair any checkpoint database.
 
-threads, history, diff, branches, chat, prune, migrate, export, import. DB is a SQLite file or a
-``postgresql://`` URL. Only prune without --dry-run, migrate --apply and import write. Every
-value is read through the safe decoder: nothing a database names is imported or called.
+threads, history, diff, branches, chat, export-test, prune, migrate, export, import. DB is a
+SQLite file or a ``postgresql://`` URL. Only prune without --dry-run, migrate --apply and import
+write. Every value is read through the safe decoder: nothing a database names is imported or
+called; export-test names the graph in the file it writes and never loads it.
 """
 
 from __future__ import annotations
@@ -66,6 +67,25 @@ def register(sub: argparse._SubParsersAction) -> None:
                       help="checkpoint id, unique part of one, or #N (default: the head)")
     chat.add_argument("--ns", default="", help="checkpoint namespace (subgraph)")
     chat.add_argument("--json", action="store_true", help="the messages as plain JSON data")
+
+    test = command("export-test", "write a thread's branch as a self-contained pytest file",
+                   _export_test)
+    test.add_argument("--thread", required=True)
+    test.add_argument("--at", default=None, metavar="CHECKPOINT",
+                      help="where the branch ends: id, unique part of one, or #N (default: the "
+                      "head)")
+    named = test.add_mutually_exclusive_group(required=True)
+    named.add_argument("--graph", metavar="SPEC", help="the graph as `playground run --graph` "
+                       "names it (path relative to where the test will run)")
+    named.add_argument("--config", metavar="FILE", help="a langgraph.json (relative to where "
+                       "the test will run), with --graph-name")
+    test.add_argument("--graph-name", help="the graph's name in --config")
+    test.add_argument("--context", metavar="JSON", help="the context the thread ran with, as "
+                      "a JSON object (default: the schema's defaults)")
+    test.add_argument("--tools-from-recording", action="store_true",
+                      help="answer tool calls from the recorded results (default: tools run)")
+    test.add_argument("-o", "--output", type=Path, help="write the file here (default: "
+                      "standard output)")
 
     prune = command("prune", "delete old checkpoints, or one branch, of a thread", _prune)
     prune.add_argument("--thread", required=True)
@@ -257,6 +277,39 @@ def _branches(args: argparse.Namespace) -> int:
         sys.stdout.buffer.write(b"\n")
         return 0
     print("\n".join(comparison.lines(name=lambda cid: f"#{tree.ordinal(cid)} {clip(cid, 80)}")))
+    return 0
+
+
+def _export_test(args: argparse.Namespace) -> int:
+    """The branch as a pytest file; the graph is only named, never imported, here."""
+    from playground.timetravel.regression_file import regression_test
+
+    if args.config and not args.graph_name:
+        raise ValueError("--config needs --graph-name: which of its graphs made the thread")
+    graph = ({"graph": args.graph} if args.graph
+             else {"config": args.config, "graph_name": args.graph_name})
+    settings = {}
+    if args.context:
+        try:
+            context = json.loads(args.context)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"--context is not JSON ({exc.msg} at column {exc.colno})") from None
+        if not isinstance(context, dict):
+            raise ValueError("--context must be a JSON object, like '{\"model\": \"...\"}'")
+        settings = {"context": context}
+    storage = open_storage(args.db)
+    try:
+        tree = load_tree(storage, args.thread)
+        at = resolve_checkpoint(tree, args.at) if args.at else tree.head
+        text = regression_test(storage, tree, at, graph, settings, args.tools_from_recording)
+    finally:
+        storage.close()
+    if args.output is None:
+        sys.stdout.write(text)
+        return 0
+    args.output.write_text(text, encoding="utf-8")
+    print(f"wrote {args.output}: thread {clip(args.thread, 80)!r} to #{tree.ordinal(at)}; run "
+          f"it with pytest from the folder the graph's path is relative to", file=sys.stderr)
     return 0
 
 

@@ -37,6 +37,8 @@ class ReRunOutcome:
         steps: every step the re-run's runs took, in order.
         replies_used: recorded model replies given.
         real_model_calls: calls that went to the real model past the recording.
+        refused: True when it stopped at a call the recording could not answer (a model
+            called more often, a tool called with other arguments).
     """
 
     status: str
@@ -45,6 +47,7 @@ class ReRunOutcome:
     steps: list[RunStep] = field(default_factory=list)
     replies_used: int = 0
     real_model_calls: int = 0
+    refused: bool = False
 
 
 def rerun(graph: Any, recording: Recording, *, tools_from_recording: bool = False,
@@ -71,11 +74,17 @@ def rerun(graph: Any, recording: Recording, *, tools_from_recording: bool = Fals
     events = list(recording.events)
     continues = dict(recording.continues)
     payload: Any = None
+    if not recording.start:  # from the thread's first input, on a thread of its own
+        config = thread
+        if not events or events[0].kind != "input":
+            return ReRunOutcome("stopped", "stopped: the recording holds no first input")
+        payload = as_input(events.pop(0).value)
     found = ReRunOutcome("done", "")
 
     def end(status: str, message: str, last: RunOutcome | None) -> ReRunOutcome:
         found.status, found.message, found.last = status, message, last
         found.replies_used, found.real_model_calls = answerer.replies_given, answerer.real_calls
+        found.refused = answerer.stopped is not None
         return found
 
     for _ in range(MAX_RUNS):

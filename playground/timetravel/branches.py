@@ -242,7 +242,7 @@ def compare_branches(storage: Storage, tree: CheckpointTree, left: str, right: s
                                  f"{tree.thread_id!r}")
     ancestor = common_ancestor(tree, left, right)
     paths = [_after(tree.path_to(end), ancestor) for end in (left, right)]
-    steps = _steps(storage, tree, paths[0] + paths[1])
+    steps = branch_steps(storage, tree, paths[0] + paths[1])
     pairs = align([steps[cid] for cid in paths[0] if cid in steps],
                   [steps[cid] for cid in paths[1] if cid in steps])
     first = next((i for i, pair in enumerate(pairs) if not pair.same), None)
@@ -304,7 +304,8 @@ def _after(path: tuple[str, ...], ancestor: str | None) -> list[str]:
     return list(path[path.index(ancestor) + 1:] if ancestor in path else path)
 
 
-def _steps(storage: Storage, tree: CheckpointTree, ids: Iterable[str]) -> dict[str, BranchStep]:
+def branch_steps(storage: Storage, tree: CheckpointTree, ids: Iterable[str]
+                 ) -> dict[str, BranchStep]:
     """Each checkpoint as a step: its writer nodes and their writes (or, for a checkpoint no
     node wrote, the state values that changed); a replay's starting copy is left out."""
     ids = list(dict.fromkeys(ids))

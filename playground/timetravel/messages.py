@@ -250,7 +250,7 @@ def message_changes(old: list[ChatMessage], new: list[ChatMessage]) -> list[str]
         if k not in before:
             if any(message is m for m in added):
                 lines.extend(f"+ {line}" for line in message.lines())
-        elif before[k] != message:
+        elif before[k].said() != message.said():
             was, now = before[k].lines(60), message.lines(60)
             lines.append(f"~ {' / '.join(was)} -> {' / '.join(now)}")
     return lines

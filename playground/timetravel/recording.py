@@ -56,13 +56,15 @@ class Recording:
 
     Attributes:
         thread_id: the thread.
-        start: the checkpoint the branch is recorded from (a re-run starts there).
+        start: the checkpoint the branch is recorded from (a re-run starts there); empty for
+            a branch recorded from its thread's first input (a re-run starts a new thread).
         end: the checkpoint it ends at.
         events: inputs and answers after ``start``, in order.
         replies: the chat model's replies (AI messages as plain dicts), in order.
         tool_results: what each tool call returned, in order.
         nodes: the nodes the branch ran after ``start``, in order (one entry per step).
-        continues: how many times the branch ran past each static breakpoint node.
+        continues: how many times the branch ran each node: a re-run paused before a static
+            breakpoint goes on past it as many times as the original ran that node.
     """
 
     thread_id: str
@@ -118,29 +120,37 @@ def branch_tip(tree: CheckpointTree, checkpoint_id: str) -> str:
     return tip
 
 
-def record_branch(storage: Storage, tree: CheckpointTree, start: str, end: str | None = None,
-                  breakpoints: tuple[str, ...] = ()) -> Recording:
+def record_branch(storage: Storage, tree: CheckpointTree, start: str | None,
+                  end: str | None = None) -> Recording:
     """Read what the branch from ``start`` to ``end`` received and answered.
 
     Args:
         storage: the database the tree was read from.
         tree: the thread's tree.
-        start: where a re-run would start (its first step is the one after it).
+        start: where a re-run would start (its first step is the one after it); None records
+            the branch from the thread's first input (what an exported test replays).
         end: where the branch ends; the tip of ``start``'s branch by default.
-        breakpoints: the graph's static breakpoint nodes (``interrupt_before``), so a re-run
-            knows how often the branch was continued past each.
 
     Raises:
-        ValueError: ``end`` does not descend from ``start``.
+        ValueError: ``end`` does not descend from ``start``, or (from the first input) the
+            thread does not begin with an input.
     """
-    end = end or branch_tip(tree, start)
+    end = end or branch_tip(tree, start or tree.path_to(tree.head)[0])
     path = tree.path_to(end)
-    if start not in path:
+    if start is None:
+        if tree.nodes[path[0]].source != "input":
+            raise ValueError(f"thread {tree.thread_id!r} does not begin with an input (its "
+                             f"first checkpoint was made by {tree.nodes[path[0]].source}): "
+                             "there is nothing to replay it from")
+        after = list(path)
+    elif start not in path:
         raise ValueError(f"checkpoint {end} is not on a branch that passes {start}")
-    after = list(path[path.index(start) + 1:])
-    ensure_details(storage, tree, [start, *after])
+    else:
+        after = list(path[path.index(start) + 1:])
+    ensure_details(storage, tree, [*([start] if start else []), *after])
     parents = [start, *after[:-1]]
-    writes = storage.pending_writes_of(tree.thread_id, parents, tree.checkpoint_ns)
+    writes = storage.pending_writes_of(tree.thread_id, [p for p in parents if p],
+                                       tree.checkpoint_ns)
     events: list[Event] = []
     replies: list[dict] = []
     results: list[tuple[str | None, Any, str | None]] = []
@@ -148,9 +158,9 @@ def record_branch(storage: Storage, tree: CheckpointTree, start: str, end: str |
     continues: dict[str, int] = {}
     for parent, checkpoint_id in zip(parents, after, strict=True):
         record, detail = tree.nodes[checkpoint_id], tree.details.get(checkpoint_id)
-        stored = writes.get(parent, [])
+        stored = writes.get(parent, []) if parent else []
         # An answer to a question the parent asked: LangGraph's resume write under it.
-        for signal in tree.signals.get(parent, ()):
+        for signal in tree.signals.get(parent, ()) if parent else ():
             if signal.kind == "answer":
                 events.append(Event("resume", signal.value))
         if record.source == "input":
@@ -163,8 +173,7 @@ def record_branch(storage: Storage, tree: CheckpointTree, start: str, end: str |
             continue  # an edit or a replay's copy: no node ran, nothing was asked or replied
         nodes.append(tuple("input" if node == _START else node for node in writers))
         for node in writers:
-            if node in breakpoints:
-                continues[node] = continues.get(node, 0) + 1
+            continues[node] = continues.get(node, 0) + 1
         for write in stored:
             if write.node not in writers or write.node == _START:
                 continue
@@ -179,7 +188,7 @@ def record_branch(storage: Storage, tree: CheckpointTree, start: str, end: str |
         ToolResult(calls[cid].name if cid in calls else (name or "?"),
                    calls[cid].args if cid in calls else None, content, cid)
         for cid, content, name in results)
-    return Recording(tree.thread_id, start, end, tuple(events), tuple(replies), tool_results,
+    return Recording(tree.thread_id, start or "", end, tuple(events), tuple(replies), tool_results,
                      tuple(nodes), continues)
 
 

@@ -27,10 +27,26 @@ from playground.ui.markup import md_escape
 EXPLORE, COMPARE = "Explore", "Compare"
 
 
+def open_compare(view_key: str, compare_key: str, left: str, right: str) -> None:
+    """Show Compare with these two branch ends on the page's next run (after a re-run).
+
+    Widget values cannot change once the widgets are drawn in a run, so this is kept and
+    applied by :func:`view_switch` before it draws them.
+    """
+    st.session_state[f"{view_key}-open"] = (compare_key, left, right)
+
+
 def view_switch(key: str) -> str:
     """The page's two views of a thread: **Explore** (the tree, one checkpoint) or **Compare**
     (two branches side by side); Explore until one is picked."""
-    picked = st.segmented_control("View", [EXPLORE, COMPARE], default=EXPLORE, key=key,
+    opened = st.session_state.pop(f"{key}-open", None)
+    if opened is not None:
+        compare_key, left, right = opened
+        st.session_state[key] = COMPARE
+        st.session_state[f"{compare_key}-left"] = left
+        st.session_state[f"{compare_key}-right"] = right
+    st.session_state.setdefault(key, EXPLORE)
+    picked = st.segmented_control("View", [EXPLORE, COMPARE], key=key,
                                   label_visibility="collapsed")
     return picked or EXPLORE
 

@@ -7,6 +7,7 @@ import json
 import streamlit as st
 
 from playground.agent.turns import resume
+from playground.apps.launch import choice_from_env
 from playground.runtime.driven import settings_in
 from playground.runtime.loop import shared_loop
 from playground.stores import changes_of
@@ -18,8 +19,9 @@ from playground.timetravel.edit import (
     state_fields,
 )
 from playground.timetravel.errors import UnknownThread
+from playground.timetravel.recording import record_branch
 from playground.timetravel.replay import fork_with_edit, replay_from
-from playground.timetravel.tree import CheckpointTree, moved_since
+from playground.timetravel.tree import CheckpointTree
 from playground.ui import resources
 from playground.ui.components.checkpoints import (
     download_thread,
@@ -30,9 +32,16 @@ from playground.ui.components.checkpoints import (
     stepper,
     tree_chart,
 )
-from playground.ui.components.compare import COMPARE, compare_view, view_switch
+from playground.ui.components.compare import COMPARE, compare_view, open_compare, view_switch
+from playground.ui.components.export_test import export_test_button
 from playground.ui.components.missing_nodes import missing_nodes_warning
+from playground.ui.components.rerun import (
+    outcome_line,
+    rerun_controls,
+    stream_rerun,
+)
 from playground.ui.components.run_settings import describe_settings, thread_settings
+from playground.ui.components.stale import refused_as_stale
 from playground.ui.components.store_changes import store_changes_panel
 from playground.ui.markup import md_escape
 from playground.ui.session import (
@@ -80,21 +89,11 @@ def _after_run(tree: CheckpointTree, what: str, result, origin: str) -> None:
 
 
 def _refused_as_stale(tree: CheckpointTree, what: str) -> bool:
-    """The debugger's own 412: an action taken on a drawing of the thread that another tab
-    (or process) has moved past is refused, and the page moves to the new head.
-
-    The ticket API refuses a write whose If-Match is stale; here the tree this run drew is the
-    If-Match, and the thread's checkpoints are the current version.
-    """
-    storage = resources.own_storage()
-    try:
-        moved = moved_since(storage, tree)
-    finally:
-        storage.close()
+    """The debugger's own 412 (:func:`~playground.ui.components.stale.refused_as_stale`); a
+    refused action moves the page to the new head."""
+    moved = refused_as_stale(tree, what)
     if moved is None:
         return False
-    flash("error", f"{what} refused, nothing was run: {moved.line()}. The page shows it now; "
-          "look, then act on what is there.")
     select(moved.head)
     return True
 
@@ -201,6 +200,33 @@ def _actions(graph, source, tree: CheckpointTree, selected: str) -> None:
                      "from that node's edges.")
         st.form_submit_button("Fork with edit", icon=":material/call_split:", on_click=_fork,
                               args=(graph, tree, selected, fields, values, default_node))
+    _rerun(graph, tree, selected)
+
+
+def _rerun(graph, tree: CheckpointTree, selected: str) -> None:
+    """Re-run the branch after ``selected`` on the graph as loaded now, streamed here, then
+    open Compare on the original branch and the new one.
+
+    It runs in the page's body, not in a callback, so its steps can be drawn as they happen.
+    """
+    choice = rerun_controls(tree, selected, "history-rerun")
+    if not choice.clicked:
+        return
+    if _refused_as_stale(tree, "Re-run on current code"):
+        st.rerun()
+    storage = resources.own_storage()
+    try:
+        recording = record_branch(storage, tree, selected)
+    finally:
+        storage.close()
+    outcome = stream_rerun(graph, recording, tree, choice)
+    head = graph.get_state({"configurable": {"thread_id": tree.thread_id}}).config[
+        "configurable"]["checkpoint_id"]
+    flash(*outcome_line(outcome, recording))
+    if head != recording.end and head not in tree.nodes:
+        select(head)
+        open_compare("history-view", "history-compare", recording.end, head)
+    st.rerun()
 
 
 @page_fragment
@@ -224,8 +250,15 @@ def explorer(context: PageContext, namespace: str) -> None:
         if not namespace:
             missing_nodes_warning(source, tree, graph, "history-fork-fitting")
         stepper(tree, selected)
-        download_thread(resources.checkpoints_target(), context.thread_id, context.thread,
-                        key="history-download")
+        download_col, test_col, _ = st.columns([1, 1, 2])
+        with download_col:
+            download_thread(resources.checkpoints_target(), context.thread_id, context.thread,
+                            key="history-download")
+        if not namespace:
+            with test_col:
+                export_test_button(resources.checkpoints_target(), context.thread_id, selected,
+                                   tree.ordinal(selected), context.thread, resources.app(),
+                                   choice_from_env(), graph.settings, key="history-export-test")
         left, right = st.columns([1, 1])
         with left:
             tree_chart(source, tree, selected)

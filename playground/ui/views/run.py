@@ -6,6 +6,11 @@ streams each node's update as it arrives; breakpoints (``Pause before`` / ``Paus
 mode) stop it, ``Continue`` goes on, ``interrupt()`` questions get an ``Answer`` and ``Resume``,
 a node error shows the user's traceback with ``Reload graph`` and ``Retry``. Every action is a
 named command of ``playground.runtime``; this page only draws and dispatches.
+
+Every action is taken on the thread as this page drew it: when another tab (or process) moved
+the thread on since (ran, forked, answered), the action is refused before anything runs, and the
+page says which checkpoint is new and draws the thread as it is now (the debugger's own 412,
+:mod:`playground.ui.components.stale`, as on History).
 """
 
 from __future__ import annotations
@@ -33,17 +38,20 @@ from playground.timetravel.decode import to_jsonable
 from playground.timetravel.edit import EditRefused, edit_state, parse_values
 from playground.timetravel.errors import UnknownThread
 from playground.timetravel.messages import ChatTurn, conversations
+from playground.timetravel.tree import CheckpointTree
 from playground.ui import resources
 from playground.ui.components.conversation import conversation
 from playground.ui.components.missing_nodes import missing_nodes_warning
 from playground.ui.components.review import review_controls
 from playground.ui.components.run_settings import settings_form
+from playground.ui.components.stale import refused_as_stale, unseen_thread
 from playground.ui.components.store_changes import store_changes_panel
 from playground.ui.markup import md_escape
 from playground.ui.session import THREAD_KEY, flash, page_context, show_flash
 
 PREFIX = "run-"
 LOG_KEY = PREFIX + "log"  # {thread_id: (lines of the last run, its outcome)}
+STALE_KEY = PREFIX + "stale"  # set by a control's callback: this run's click was refused
 SHOWN_LOG = 200
 TOKEN_REDRAW_S = 0.05  # a streaming message is redrawn at most this often (each redraw is a delta)
 
@@ -128,12 +136,30 @@ except UnknownThread:
 outcome = current_outcome(graph, thread_config, tree) if tree else RunOutcome("new")
 values = resources.values_cache().get(source, tree, tree.head) if tree else {}
 source.close()
+# What this run draws is what every action below is taken on: each control hands it to its
+# callback, which runs before the click's page run and refuses the click when the thread holds
+# a checkpoint this drawing did not. The next run draws the thread anew (after this tab's own
+# run, too), so a tab's own actions never trip it.
+drawn = tree if tree is not None else unseen_thread(context.thread_id)
+stale = bool(st.session_state.pop(STALE_KEY, False))  # this click was refused: act on nothing
 last_log, last_failure, last_store = st.session_state.get(LOG_KEY, {}).get(
     context.thread_id, ((), None, ()))
 
 left, right = st.columns([2, 3])
 with left:
     drawing = st.empty()
+
+
+def _refuse_if_moved(what: str, seen: CheckpointTree) -> None:
+    """A control's callback: refuse ``what`` when the thread moved on since ``seen`` was drawn
+    (the page then says so, and draws the thread as it is now)."""
+    if refused_as_stale(seen, what):
+        st.session_state[STALE_KEY] = True
+
+
+def guarded(what: str, event: str = "on_click") -> dict:
+    """The keywords that make a control refuse ``what`` on a stale drawing of the thread."""
+    return {event: _refuse_if_moved, "args": (what, drawn)}
 
 
 def draw(running: str | None = None, done: RunOutcome | None = None) -> None:
@@ -262,7 +288,8 @@ with right:
         resources.own_storage(), tree, graph, PREFIX + "fork-fitting", settings_refused)
 
     if outcome.status == "paused" and not missing and st.button(
-            "Continue", icon=":material/resume:", type="primary", key=PREFIX + "continue"):
+            "Continue", icon=":material/resume:", type="primary", key=PREFIX + "continue",
+            **guarded("Continue")) and not stale:
         go(None, "Continue")
 
     if outcome.status == "waiting":
@@ -284,7 +311,7 @@ with right:
                     help="JSON when it parses (true, 3, {\"ok\": 1}), else plain text.",
                     height=68))
             if st.button("Resume", icon=":material/reply:", type="primary",
-                         key=PREFIX + "resume"):
+                         key=PREFIX + "resume", **guarded("Resume")) and not stale:
                 if refused:
                     flash("error", f"Not resumed: {refused}")
                     st.rerun()
@@ -301,7 +328,8 @@ with right:
             as_node = st.selectbox(
                 "As node", [None, *app.nodes], key=PREFIX + "held-as",
                 format_func=lambda n: "(the last node that wrote)" if n is None else n)
-            if st.form_submit_button("Apply edit", icon=":material/edit:", type="primary"):
+            if st.form_submit_button("Apply edit", icon=":material/edit:", type="primary",
+                                     **guarded("Apply edit")) and not stale:
                 try:
                     edit_state(graph, thread_config, parse_values(edit_text), as_node=as_node)
                 except EditRefused as exc:
@@ -316,7 +344,8 @@ with right:
                  icon=":material/error:")
         if failure.traceback:
             st.code(failure.traceback, language="python")
-        if st.button("Retry", icon=":material/replay:", type="primary", key=PREFIX + "retry"):
+        if st.button("Retry", icon=":material/replay:", type="primary", key=PREFIX + "retry",
+                     **guarded("Retry")) and not stale:
             go(None, "Retry")
 
 
@@ -331,7 +360,8 @@ def chat_actions(turn: ChatTurn, key: str) -> None:
     if message.role == "human":
         with st.popover("Edit and fork", icon=":material/edit:"):
             text = st.text_area("Edited message", value=message.text, key=f"{key}-edit")
-            if st.button("Fork from here", key=f"{key}-fork", type="primary"):
+            if st.button("Fork from here", key=f"{key}-fork", type="primary",
+                         **guarded("Edit and fork")) and not stale:
                 refuse_on_bad_settings()
                 try:
                     run = edit_and_fork(graph, thread_config, message.id, text, breakpoints)
@@ -341,7 +371,8 @@ def chat_actions(turn: ChatTurn, key: str) -> None:
                 run.tokens = True
                 stream(run, "Edit and fork")
     elif message.role == "ai" and st.button("Regenerate", icon=":material/autorenew:",
-                                            key=f"{key}-regenerate"):
+                                            key=f"{key}-regenerate",
+                                            **guarded("Regenerate")) and not stale:
         refuse_on_bad_settings()
         try:
             run = regenerate(graph, thread_config, message.id, breakpoints)
@@ -373,8 +404,9 @@ with right:
             typed = {f.name: st.text_input(f"{f.name} · {f.kind[:60]}", value=f.default,
                                            help=f.description or None, key=f"{PREFIX}in-{f.name}")
                      for f in fields}
-            submitted = st.form_submit_button("Run", icon=":material/play_arrow:", type="primary")
-        if submitted:
+            submitted = st.form_submit_button("Run", icon=":material/play_arrow:", type="primary",
+                                              **guarded("Run"))
+        if submitted and not stale:
             try:
                 payload = parse_input(fields, typed)
             except InputRefused as exc:
@@ -389,6 +421,6 @@ with right:
             st.code("\n".join(last_log), language=None, wrap_lines=True)
 
 if app.has_messages:
-    said = st.chat_input("Message", key=PREFIX + "message")
-    if said:
+    said = st.chat_input("Message", key=PREFIX + "message", **guarded("Message", "on_submit"))
+    if said and not stale:
         go({"messages": [HumanMessage(said)]}, "Run")

@@ -190,3 +190,78 @@ def write_slow_async(folder: Path) -> Path:
     path = folder / "slow_async.py"
     path.write_text(SLOW_ASYNC)
     return path
+
+
+SUPPORT = '''\
+"""A support agent wired as LangGraph's ReAct template wires one: call_model, tools, back.
+
+The model is a deterministic stand-in: it looks the order up, then answers from the result.
+REVIEW puts a review step between the model's tool calls and the tools (a routing change).
+"""
+from typing import Annotated, TypedDict
+
+from langchain_core.messages import AIMessage, ToolMessage
+from langchain_core.tools import tool
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.message import add_messages
+from langgraph.prebuilt import ToolNode
+
+from playground.standin import StandInChatModel, text_of
+
+REVIEW = {review}
+
+
+@tool
+def lookup_order(order_id: str) -> str:
+    """Where an order is."""
+    return f"{{order_id}} shipped on Monday"
+
+
+def rules(messages, tools):
+    last = messages[-1]
+    if isinstance(last, ToolMessage):
+        return AIMessage(f"Your order: {{text_of(last)}}")
+    order = text_of(last).split()[-1].strip("?")
+    return AIMessage("", tool_calls=[{{"name": "lookup_order", "args": {{"order_id": order}},
+                                      "id": f"call-{{order}}"}}])
+
+
+model = StandInChatModel(rules=rules).bind_tools([lookup_order])
+
+
+class State(TypedDict):
+    messages: Annotated[list, add_messages]
+
+
+def call_model(state: State) -> dict:
+    return {{"messages": [model.invoke(state["messages"])]}}
+
+
+def review(state: State) -> dict:
+    return {{}}
+
+
+def route(state: State) -> str:
+    if not state["messages"][-1].tool_calls:
+        return END
+    return "review" if REVIEW else "tools"
+
+
+builder = StateGraph(State)
+builder.add_node("call_model", call_model)
+builder.add_node("tools", ToolNode([lookup_order]))
+builder.add_node("review", review)
+builder.add_edge(START, "call_model")
+builder.add_conditional_edges("call_model", route, ["review", "tools", END])
+builder.add_edge("review", "tools")
+builder.add_edge("tools", "call_model")
+graph = builder.compile()
+'''
+
+
+def write_support(folder: Path, review: bool = False, name: str = "support_agent.py") -> Path:
+    """A ReAct-style support agent on a stand-in model; ``review`` routes tool calls through
+    a review node first (the change a re-run or an exported test should notice)."""
+    path = folder / name
+    path.write_text(SUPPORT.format(review=review))
+    return path

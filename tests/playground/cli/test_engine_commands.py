@@ -124,3 +124,29 @@ def test_branches_of_a_thread_with_one_branch_says_so_in_one_line(db):
 
     assert result.returncode == 2 and "has one branch" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_export_test_writes_a_pytest_file_that_passes_on_the_code_of_the_thread(tmp_path):
+    from playground.apps.launch import AppChoice
+    from tests.playground.apps.user_graphs import write_support
+    from tests.playground.test_regression import ask, pytest_in, thread_of
+
+    write_support(tmp_path)
+    db = tmp_path / "checkpoints.sqlite"
+    thread_of(db, AppChoice(f"{tmp_path / 'support_agent.py'}:graph"), [ask("where is A17?")])
+    out = tmp_path / "test_where_is_a17.py"
+
+    result = playground("export-test", str(db), "--thread", "t1", "--graph",
+                        "support_agent.py:graph", "-o", str(out))
+
+    assert result.returncode == 0, result.stderr
+    assert f"wrote {out}: thread 't1' to #" in result.stderr
+    ran = pytest_in(tmp_path, out)
+    assert ran.returncode == 0 and "1 passed" in ran.stdout, ran.stdout
+
+
+def test_export_test_of_an_unknown_thread_says_so_in_one_line(tmp_path, db):
+    result = playground("export-test", str(db), "--thread", "nope", "--graph", "x.py:graph")
+
+    assert result.returncode == 2 and "no thread 'nope'" in result.stderr
+    assert "Traceback" not in result.stderr

@@ -175,3 +175,65 @@ def test_a_fork_from_a_stale_page_is_refused_and_writes_nothing(app, ui, paused)
             f"drawn: checkpoint #{moved} is new, written by write") in shown
     assert _count_checkpoints(os.environ["PLAYGROUND_CHECKPOINTS"]) == stored  # nothing written
     assert f"**Checkpoint #{moved}**" in shown  # the page shows the new head
+
+
+def test_rerun_after_a_routing_change_opens_compare_where_the_new_branch_parts(
+        graph_app, ui, tmp_path):
+    """Fix the code, Reload graph, re-run the old thread from its start: Compare opens on the
+    original branch and the new one, parted where the new routing sends the thread."""
+    from tests.playground.apps.user_graphs import write_support
+
+    path = write_support(tmp_path)
+    at = graph_app(f"{path}:graph")
+    at.switch_page("views/run.py").run()
+    for question in ("where is A17?", "and B22?"):
+        at.chat_input(key="run-message").set_value(question).run()
+    write_support(tmp_path, review=True)  # the author routes tool calls through a review
+    ui.button(at, "Reload graph").click().run()
+    at.switch_page("views/history.py").run()
+    stored = _count_checkpoints(os.environ["PLAYGROUND_CHECKPOINTS"])
+    next(s for s in at.slider if s.label == "Checkpoint (creation order)").set_value(1).run()
+    assert "**Checkpoint #1**" in ui.texts(at)
+
+    ui.button(at, "Re-run on current code").click().run()
+
+    assert not at.exception
+    shown = ui.texts(at)
+    assert "Re-run on current code: played the recording to its end: finished" in shown
+    assert "4 of 4 recorded model replies used" in shown
+    assert at.segmented_control(key="history-view").value == "Compare"
+    assert ("First difference at step 3 after the common ancestor: only the right branch runs "
+            "review") in shown
+    steps = at.dataframe[0].value
+    assert list(steps["left node"])[:5] == ["input", "call_model", "-", "tools", "call_model"]
+    assert list(steps["right node"])[:5] == ["input", "call_model", "review", "tools",
+                                             "call_model"]
+    assert list(steps["paths"])[2:4] == ["the paths part", "the paths meet again"]
+    assert _count_checkpoints(os.environ["PLAYGROUND_CHECKPOINTS"]) > stored  # a new branch
+    assert "(the same)" in at.code[0].value  # the same answers, by another way
+
+
+def test_rerun_stops_where_the_recording_has_no_reply_and_says_why(graph_app, ui, tmp_path):
+    from tests.playground.apps.user_graphs import write_support
+
+    path = write_support(tmp_path)
+    at = graph_app(f"{path}:graph")
+    at.switch_page("views/run.py").run()
+    at.chat_input(key="run-message").set_value("where is A17?").run()
+    # The new code asks the model once more per question: the recording holds no reply.
+    path.write_text(path.read_text().replace(
+        'builder.add_edge("tools", "call_model")',
+        'builder.add_node("again", call_model)\n'
+        'builder.add_edge("tools", "again")\n'
+        'builder.add_edge("again", "call_model")'))
+    ui.button(at, "Reload graph").click().run()
+    at.switch_page("views/history.py").run()
+    next(s for s in at.slider if s.label == "Checkpoint (creation order)").set_value(1).run()
+
+    ui.button(at, "Re-run on current code").click().run()
+
+    assert not at.exception
+    shown = ui.texts(at)
+    assert ("Re-run on current code stopped in call_model: the model was called 3 times, and "
+            "the recording holds 2 replies") in shown
+    assert at.segmented_control(key="history-view").value == "Compare"

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import sqlite3
+
 import pytest
 
 from tests.playground.apps import user_graphs
@@ -146,3 +149,132 @@ def test_history_browses_a_subgraphs_namespace_and_acts_on_the_root_only(graph_a
     assert not at.exception
     assert "Replay and fork start from the root graph's checkpoints" in ui.texts(at)
     assert not [b for b in at.button if b.label == "Replay from here"]
+
+
+# -- the playground's own 412: an action from a stale view is refused ---------------------------
+
+
+def _root_checkpoints() -> int:
+    """The root graph's checkpoints in the test's database (one thread per test): what a
+    refusal's ``#N`` counts, and what a refused action must not grow."""
+    with sqlite3.connect(os.environ["PLAYGROUND_CHECKPOINTS"]) as conn:
+        return conn.execute(
+            "SELECT count(*) FROM checkpoints WHERE checkpoint_ns = ''").fetchone()[0]
+
+
+def _second_tab(graph_app, first):
+    """Another tab on the same room and thread as ``first``, on the Run page."""
+    at = graph_app(CHAT, room=first.query_params["room"],
+                   thread=first.query_params.get("thread", "thread-1"))
+    assert not at.exception, at.exception
+    return at
+
+
+def _refusal(what: str, number: int, writer: str) -> str:
+    return (f"{what} refused, nothing was run: the thread moved on since this page was drawn: "
+            f"checkpoint #{number} is new, written by {writer}")
+
+
+def test_resume_is_refused_when_another_tab_answered_the_question(graph_app, ui):
+    first = _say(graph_app(CHAT), "Please refund A17")
+    second = _second_tab(graph_app, first)
+    assert "**Waiting for an answer.**" in ui.texts(second)
+
+    ui.text_area(first, "Answer").input("yes")
+    ui.button(first, "Resume").click().run()  # the first tab answers: the thread moves on
+    moved = _root_checkpoints()
+    ui.text_area(second, "Answer").input("no")
+    ui.button(second, "Resume").click().run()
+
+    assert not second.exception
+    shown = ui.texts(second)
+    assert _refusal("Resume", moved, "assistant") in shown
+    assert _root_checkpoints() == moved  # nothing run, nothing written
+    assert "declined" not in shown
+    # the page draws the thread as it is now: the first tab's answer went through
+    assert "**Finished.**" in shown and "Refunded $40.00 for order A17." in shown
+
+
+def test_continue_is_refused_when_another_tab_ran_past_the_breakpoint(graph_app, ui):
+    first = graph_app(CHAT)
+    first.multiselect(key="run-before").set_value(["tools"]).run()
+    _say(first, "Where is my order A17?")
+    second = _second_tab(graph_app, first)
+    assert "**Paused** before **tools**." in ui.texts(second)
+
+    ui.button(first, "Continue").click().run()
+    moved = _root_checkpoints()
+    ui.button(second, "Continue").click().run()
+
+    assert not second.exception
+    shown = ui.texts(second)
+    assert _refusal("Continue", moved, "assistant") in shown
+    assert _root_checkpoints() == moved
+    assert "**Finished.**" in shown and "Your order A17 is shipped with DHL." in shown
+
+
+def test_new_message_is_refused_when_another_tab_moved_the_thread(graph_app, ui):
+    first = _say(graph_app(CHAT), "Where is my order A17?")
+    second = _second_tab(graph_app, first)
+
+    _say(first, "Where is my order B22?")  # typed in the first tab: the thread moves on
+    moved = _root_checkpoints()
+    _say(second, "Please refund A17")  # typed against the conversation the second tab shows
+
+    shown = ui.texts(second)
+    assert _refusal("Message", moved, "assistant") in shown
+    assert _root_checkpoints() == moved
+    assert "Approve a refund" not in shown
+    assert "Your order B22 is processing." in shown  # the conversation as it is now
+
+
+@pytest.mark.parametrize(("what", "label"), [("Regenerate", "Regenerate"),
+                                             ("Edit and fork", "Fork from here")])
+def test_chat_action_is_refused_when_another_tab_moved_the_thread(graph_app, ui, what, label):
+    first = _say(graph_app(CHAT), "Where is my order A17?")
+    second = _second_tab(graph_app, first)
+
+    _say(first, "Where is my order B22?")
+    moved = _root_checkpoints()
+    if label == "Fork from here":
+        next(t for t in second.text_area if t.label == "Edited message").input("Refund A17")
+    [b for b in second.button if b.label == label][-1].click().run()
+
+    assert not second.exception
+    shown = ui.texts(second)
+    assert _refusal(what, moved, "assistant") in shown
+    assert _root_checkpoints() == moved
+    assert "Your order B22 is processing." in shown
+
+
+def test_first_message_is_refused_when_another_tab_started_the_thread(graph_app, ui):
+    first = graph_app(CHAT)
+    second = _second_tab(graph_app, first)
+    assert "give it its first input" in ui.texts(second)
+
+    _say(first, "Where is my order A17?")
+    moved = _root_checkpoints()
+    _say(second, "Where is my order B22?")
+
+    shown = ui.texts(second)
+    assert _refusal("Message", moved, "assistant") in shown
+    assert _root_checkpoints() == moved
+    assert "Your order A17 is shipped with DHL." in shown
+
+
+def test_a_tabs_own_actions_one_after_another_are_not_refused(graph_app, ui):
+    at = _say(graph_app(CHAT), "Please refund A17")
+    counts = [_root_checkpoints()]
+
+    ui.text_area(at, "Answer").input("yes")
+    ui.button(at, "Resume").click().run()
+    counts.append(_root_checkpoints())
+    _say(at, "Where is my order B22?")
+    counts.append(_root_checkpoints())
+    [b for b in at.button if b.label == "Regenerate"][-1].click().run()
+    counts.append(_root_checkpoints())
+
+    assert not at.exception
+    assert "refused" not in ui.texts(at)
+    assert counts == sorted(set(counts))  # each action ran and wrote its checkpoints
+    assert "Your order B22 is processing." in ui.texts(at)

@@ -1,0 +1,126 @@
+"""The helper an exported regression test imports: replay a recorded thread and compare.
+
+``playground export-test`` and History's **Export as test** write a pytest file
+(:mod:`playground.timetravel.regression_file`) that calls :func:`replay_and_compare`. It loads
+the graph the way ``playground run`` does (a spec or a langgraph.json, resolved from the folder
+pytest runs in), runs it on a checkpoint file of its own in a temporary folder, plays the
+recording in (inputs, ``interrupt()`` answers, chat-model replies; tools for real unless told),
+then reads the new thread back with the same engine the playground reads every thread with and
+compares it with what the original did: the nodes step by step, where it ended, its final state
+(messages by role, text and tool calls; ids differ from run to run and are not compared).
+
+A difference fails the test with the two runs side by side, aligned step by step, and the first
+step that differs named in words.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+
+from playground.apps.launch import AppChoice, load_app
+from playground.runtime.driven import RunSettings, driven
+from playground.runtime.rerun import ReRunOutcome, rerun
+from playground.timetravel.branches import BranchStep, align
+from playground.timetravel.diff import diff_states
+from playground.timetravel.recording import Recording
+from playground.timetravel.regression_file import run_facts
+from playground.timetravel.storage.open import open_storage
+from playground.timetravel.tree import load_tree
+
+THREAD = "regression"
+
+
+class RunDiffers(AssertionError):
+    """The replay went another way than the recorded thread; the message shows where."""
+
+
+def replay_and_compare(graph: Mapping[str, str], recording: Mapping, expected: Mapping,
+                       folder: str | Path, *, settings: Mapping[str, Any] | None = None,
+                       tools_from_recording: bool = False) -> ReRunOutcome:
+    """Replay ``recording`` on the graph as its code is now and check it did what ``expected``
+    says the original did.
+
+    Args:
+        graph: ``{"graph": SPEC}`` or ``{"config": "langgraph.json", "graph_name": NAME}``.
+        recording: the recording, as :meth:`Recording.to_json` wrote it.
+        expected: :func:`~playground.timetravel.regression_file.run_facts` of the original.
+        folder: a folder of the test's own (pytest's ``tmp_path``) for the checkpoint file.
+        settings: ``{"context": {...}}`` or ``{"configurable": {...}}`` the thread ran with.
+        tools_from_recording: answer tool calls from the recorded results as well.
+
+    Raises:
+        RunDiffers: another node sequence, another end, another final state, or a call the
+            recording could not answer; the message shows both runs step by step.
+    """
+    __tracebackhide__ = True  # pytest shows the difference, not this helper's code
+    from langgraph.checkpoint.sqlite import SqliteSaver
+    from langgraph.store.memory import InMemoryStore
+
+    app = load_app(AppChoice(graph.get("graph") or None, graph.get("config") or None,
+                             graph.get("graph_name") or None))
+    played = Recording.from_json({**dict(recording), "thread_id": THREAD, "start": ""})
+    path = Path(folder) / "replay.sqlite"
+    with SqliteSaver.from_conn_string(str(path)) as saver:
+        compiled = app.graph(saver, store=InMemoryStore())
+        run_settings = RunSettings((settings or {}).get("context"),
+                                   dict((settings or {}).get("configurable") or {}))
+        outcome = rerun(driven(compiled, run_settings), played,
+                        tools_from_recording=tools_from_recording)
+    with closing(open_storage(str(path))) as storage:
+        tree = load_tree(storage, THREAD)
+        actual = json.loads(json.dumps(run_facts(storage, tree, tree.head), default=str))
+    problems = differences(expected, actual, outcome)
+    if problems:
+        raise RunDiffers("\n".join(problems))
+    return outcome
+
+
+def differences(expected: Mapping, actual: Mapping, outcome: ReRunOutcome | None = None
+                ) -> list[str]:
+    """Where ``actual`` departs from ``expected`` (both :func:`run_facts`), as lines for a
+    person: empty when they agree."""
+    recorded = [_step(nodes) for nodes in expected.get("steps", ())]
+    now = [_step(nodes) for nodes in actual.get("steps", ())]
+    pairs = align(recorded, now)
+    first = next((i for i, pair in enumerate(pairs) if pair.left is None or pair.right is None
+                  or pair.left.nodes != pair.right.nodes), None)
+    final = diff_states(expected.get("values", {}), actual.get("values", {}))
+    waits = list(expected.get("next", ())), list(actual.get("next", ()))
+    stopped = outcome is not None and outcome.status in ("stopped", "failed") and (
+        outcome.refused or outcome.status == "failed")
+    if first is None and final.is_empty and waits[0] == waits[1] and not stopped:
+        return []
+    lines = ["The thread ran another way than it was recorded."]
+    if stopped:
+        lines.append(f"The replay {outcome.message}")
+    if first is not None:
+        pair = pairs[first]
+        lines.append(f"First difference at step {first + 1}: " + (
+            f"the recording runs {pair.left.label}, this run runs {pair.right.label}"
+            if pair.left and pair.right else
+            f"only this run runs {pair.right.label}" if pair.right else
+            f"only the recording runs {pair.left.label}"))
+    lines += ["", "  #  recorded                        now"]
+    for index, pair in enumerate(pairs):
+        mark = "!" if index == first else ("=" if pair.left and pair.right
+                                           and pair.left.nodes == pair.right.nodes else "~")
+        left = pair.left.label if pair.left else "-"
+        right = pair.right.label if pair.right else "-"
+        note = f"   ({pair.note})" if pair.note else ""
+        lines.append(f"{mark} {index + 1:>3}  {left[:30]:<30}  {right[:30]}{note}")
+    lines.append(f"  end  {_end(waits[0])[:30]:<30}  {_end(waits[1])}")
+    if not final.is_empty:
+        lines += ["", "Final state, recorded -> now:", *(f"  {line}" for line in final.lines())]
+    return lines
+
+
+def _step(nodes: Any) -> BranchStep:
+    return BranchStep("", None, None, tuple(str(node) for node in nodes or ()))
+
+
+def _end(waiting: list) -> str:
+    return f"waits at {', '.join(map(str, waiting))}" if waiting else "finished"

@@ -1,0 +1,141 @@
+"""A branch of a thread as a self-contained pytest file: its recording and what it must do again.
+
+An exported test holds three things, all plain JSON: the recording of the branch from the
+thread's first input to the chosen checkpoint (inputs, ``interrupt()`` answers, model replies,
+tool results: :func:`playground.timetravel.recording.record_branch`), what that branch did (the
+nodes of each step, where it ended waiting, its final state: :func:`run_facts`), and how to load
+the graph (the spec the server was started with). The file imports one helper,
+:func:`playground.regression.replay_and_compare`, which replays the recording on the graph as
+the code is now and compares the same facts read from the new run.
+
+Nothing from the database becomes code: the JSON sits in raw string literals the file parses
+with ``json.loads``, and every other value is written with ``repr``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from playground.timetravel.branches import branch_steps
+from playground.timetravel.decode import to_jsonable
+from playground.timetravel.recording import record_branch
+from playground.timetravel.storage.base import Storage
+from playground.timetravel.tree import CheckpointTree, ensure_details
+
+TEST_NAME = "test_thread_runs_as_recorded"
+
+
+def run_facts(storage: Storage, tree: CheckpointTree, end: str) -> dict:
+    """What the branch from the thread's first checkpoint to ``end`` did, as plain JSON data.
+
+    ``steps`` lists each step's nodes (``input`` for the first input's step, ``update_state``
+    for an edit); ``next`` the nodes ``end`` waits to run (empty: it finished); ``values`` its
+    state.
+    """
+    path = list(tree.path_to(end))
+    ensure_details(storage, tree, path)
+    steps = branch_steps(storage, tree, path)
+    detail = tree.details.get(end)
+    return {
+        "steps": [list(steps[cid].nodes) for cid in path if cid in steps],
+        "next": list(detail.next) if detail else [],
+        "values": to_jsonable(storage.values(tree.thread_id, end, tree.checkpoint_ns)),
+    }
+
+
+def regression_test(storage: Storage, tree: CheckpointTree, end: str, graph: Mapping[str, str],
+                    settings: Mapping[str, Any] | None = None,
+                    tools_from_recording: bool = False) -> str:
+    """The text of a pytest file that replays the branch ending at ``end`` and checks it.
+
+    Args:
+        storage: the database the tree was read from.
+        tree: the thread's tree (root graph).
+        end: the checkpoint the branch ends at.
+        graph: how to load the graph, as ``playground run`` was told: ``{"graph": SPEC}`` or
+            ``{"config": "langgraph.json", "graph_name": NAME}`` (paths relative to the folder
+            pytest runs in).
+        settings: the context or configurable values the thread ran with
+            (``{"context": {...}}`` / ``{"configurable": {...}}``).
+        tools_from_recording: answer tool calls from the recorded results too (tools run for
+            real by default).
+
+    Raises:
+        ValueError: the thread cannot be replayed from its start (it does not begin with an
+            input).
+    """
+    recording = record_branch(storage, tree, None, end)
+    facts = run_facts(storage, tree, end)
+    where = {key: str(value) for key, value in graph.items() if value}
+    named = where.get("graph") or f"{where.get('config')} ({where.get('graph_name', 'its graph')})"
+    return _FILE.format(
+        graph_text=_docstring_safe(named), ordinal=tree.ordinal(end), steps=len(facts["steps"]),
+        replies=len(recording.replies), thread_id=repr(tree.thread_id),
+        checkpoint_id=repr(end), graph=repr(where),
+        settings=repr(json.loads(json.dumps(dict(settings or {}), default=str))),
+        tools=repr(bool(tools_from_recording)),
+        recording=_json_literal(recording.to_json()), expected=_json_literal(facts),
+        test_name=TEST_NAME)
+
+
+def refused_test(reason: str) -> str:
+    """A pytest file that fails with ``reason``: what History hands out when the export was
+    refused after the page was sent (no message can reach the page then)."""
+    return _REFUSED.format(reason=repr(reason), test_name=TEST_NAME)
+
+
+def _json_literal(data: Any) -> str:
+    """Data as a raw triple-quoted string of indented JSON, or a one-line ``repr`` in the
+    (structural, never textual) case that JSON text holds three quotes in a row."""
+    text = json.dumps(data, indent=1, ensure_ascii=False, default=str)
+    if '"""' in text or text.endswith("\\"):
+        return repr(json.dumps(data, default=str))
+    return f'r"""\n{text}\n"""'
+
+
+def _docstring_safe(text: str) -> str:
+    return "".join(c if c.isprintable() and c not in '"\\' else "?" for c in text)[:200]
+
+
+_FILE = '''\
+"""Regression test exported by the time-travel playground: {graph_text}, checkpoint #{ordinal}.
+
+It replays the thread's branch from its first input ({steps} steps) on the graph as the code is
+now: the recorded inputs and interrupt() answers go in, each chat-model call gets the next of the
+{replies} replies recorded below. It checks that the same nodes run in the same order, the run
+ends where the thread did, and the final state is the same (messages by role, text and tool
+calls). Run it with pytest from the folder `playground run` was started in: it needs no network,
+no model provider and no playground server.
+"""
+
+import json
+
+from playground.regression import replay_and_compare
+
+THREAD_ID = {thread_id}
+CHECKPOINT_ID = {checkpoint_id}
+GRAPH = {graph}
+SETTINGS = {settings}
+TOOLS_FROM_RECORDING = {tools}
+
+RECORDING = json.loads({recording})
+
+EXPECTED = json.loads({expected})
+
+
+def {test_name}(tmp_path):
+    replay_and_compare(GRAPH, RECORDING, EXPECTED, tmp_path, settings=SETTINGS,
+                       tools_from_recording=TOOLS_FROM_RECORDING)
+'''
+
+_REFUSED = '''\
+"""A regression test the time-travel playground could not export: the test says why."""
+
+import pytest
+
+
+def {test_name}():
+    pytest.fail({reason})
+'''

@@ -1,0 +1,161 @@
+"""A thread exported as a regression test: the file passes on the code that made the thread,
+and fails with a step-aligned difference naming the first step once the code goes another way.
+
+Each exported file is run the way its user runs it: ``pytest`` in a process of its own, from the
+folder ``playground run`` was started in, with no server and no network."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+from langchain_core.messages import HumanMessage
+from langgraph.checkpoint.sqlite import SqliteSaver
+from langgraph.types import Command
+
+from playground.apps.launch import AppChoice, load_app
+from playground.runtime.driven import RunSettings, driven
+from playground.timetravel.regression_file import regression_test
+from playground.timetravel.storage.open import open_storage
+from playground.timetravel.tree import load_tree
+from tests.playground.apps.user_graphs import write_support
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def thread_of(path: Path, choice: AppChoice, turns, settings: RunSettings | None = None,
+              thread: str = "t1") -> None:
+    """Run ``turns`` (inputs or Command answers) on the app, checkpointing to ``path``."""
+    app = load_app(choice)
+    with SqliteSaver.from_conn_string(str(path)) as saver:
+        graph = driven(app.graph(saver), settings)
+        for turn in turns:
+            graph.invoke(turn, {"configurable": {"thread_id": thread}})
+
+
+def export(path: Path, graph: dict, out: Path, thread: str = "t1", at: str | None = None,
+           settings: dict | None = None) -> Path:
+    with closing(open_storage(str(path))) as storage:
+        tree = load_tree(storage, thread)
+        out.write_text(regression_test(storage, tree, at or tree.head, graph, settings))
+    return out
+
+
+def pytest_in(folder: Path, test_file: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           str(test_file)], cwd=folder, capture_output=True, text=True,
+                          timeout=300)
+
+
+def ask(text: str) -> dict:
+    return {"messages": [HumanMessage(text)]}
+
+
+def test_an_exported_thread_passes_on_its_code_and_fails_naming_the_step_after_a_change(
+        tmp_path):
+    project = tmp_path / "project"
+    project.mkdir()
+    write_support(project)
+    db = tmp_path / "checkpoints.sqlite"
+    thread_of(db, AppChoice(str(project / "support_agent.py") + ":graph"),
+              [ask("where is A17?"), ask("and B22?")])
+    test_file = export(db, {"graph": "support_agent.py:graph"}, project / "test_support.py")
+
+    passed = pytest_in(project, test_file)
+    assert passed.returncode == 0, passed.stdout + passed.stderr
+    assert "1 passed" in passed.stdout
+
+    write_support(project, review=True)  # the routing change
+    failed = pytest_in(project, test_file)
+
+    assert failed.returncode == 1
+    report = failed.stdout
+    assert "The thread ran another way than it was recorded." in report
+    assert "First difference at step 3: only this run runs review" in report
+    assert "!   3  -" in report and "review" in report
+    assert "(the paths part)" in report and "(the paths meet again)" in report
+
+
+def test_the_exported_file_holds_its_recording_as_json_and_names_the_graph_by_its_spec(
+        tmp_path):
+    project = tmp_path / "project"
+    project.mkdir()
+    write_support(project)
+    db = tmp_path / "checkpoints.sqlite"
+    thread_of(db, AppChoice(str(project / "support_agent.py") + ":graph"),
+              [ask("where is A17?")])
+    text = export(db, {"graph": "support_agent.py:graph"}, project / "test_one.py").read_text()
+
+    module = ast.parse(text)
+    names = {t.id for node in module.body if isinstance(node, ast.Assign) for t in node.targets}
+    assert {"GRAPH", "RECORDING", "EXPECTED", "THREAD_ID"} <= names
+    assert "GRAPH = {'graph': 'support_agent.py:graph'}" in text
+    assert "pickle" not in text and "base64" not in text
+    assert '"order_id": "A17"' in text  # the recorded tool call, as JSON
+
+
+def test_hostile_text_in_a_thread_stays_data_in_the_exported_file(tmp_path):
+    project = tmp_path / "project"
+    project.mkdir()
+    write_support(project)
+    db = tmp_path / "checkpoints.sqlite"
+    hostile = 'where is """); import os; os.system("echo owned") #\\ A17?'
+    thread_of(db, AppChoice(str(project / "support_agent.py") + ":graph"), [ask(hostile)],
+              thread='x"""\\')
+    test_file = export(db, {"graph": "support_agent.py:graph"}, project / "test_hostile.py",
+                       thread='x"""\\')
+
+    ran = pytest_in(project, test_file)
+
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert "owned" not in ran.stdout
+
+
+def test_an_interrupt_answer_is_replayed_from_the_exported_file(tmp_path):
+    """The create_agent example with human review: the thread paused for approval and was
+    approved; the export replays the approval."""
+    db = tmp_path / "checkpoints.sqlite"
+    config = EXAMPLES / "approval_agent" / "langgraph.json"
+    choice = AppChoice(config=str(config), graph_name="assistant")
+    thread_of(db, choice, [ask("Email Ada about the launch"),
+                           Command(resume={"decisions": [{"type": "approve"}]})])
+    test_file = export(db, {"config": "langgraph.json", "graph_name": "assistant"},
+                       tmp_path / "test_approval.py")
+
+    ran = pytest_in(config.parent, test_file)
+
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+
+
+def test_the_react_example_replays_with_the_context_it_ran_with(tmp_path):
+    db = tmp_path / "checkpoints.sqlite"
+    config = EXAMPLES / "react_agent" / "langgraph.json"
+    choice = AppChoice(config=str(config), graph_name="agent")
+    context = {"model": "stand-in/brief", "max_search_results": 2}
+    thread_of(db, choice, [ask("What is LangGraph?")], RunSettings(context=context))
+    test_file = export(db, {"config": "langgraph.json", "graph_name": "agent"},
+                       tmp_path / "test_react.py", settings={"context": context})
+
+    ran = pytest_in(config.parent, test_file)
+
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+
+
+def test_a_thread_that_does_not_begin_with_an_input_is_refused(tmp_path):
+    project = tmp_path / "project"
+    project.mkdir()
+    write_support(project)
+    db = tmp_path / "checkpoints.sqlite"
+    app = load_app(AppChoice(str(write_support(project)) + ":graph"))
+    with SqliteSaver.from_conn_string(str(db)) as saver:
+        driven(app.graph(saver)).update_state({"configurable": {"thread_id": "t1"}},
+                                              {"messages": [HumanMessage("hi")]})
+    with closing(open_storage(str(db))) as storage, pytest.raises(ValueError) as refused:
+        regression_test(storage, load_tree(storage, "t1"), load_tree(storage, "t1").head,
+                        {"graph": "support_agent.py:graph"})
+
+    assert "does not begin with an input" in str(refused.value)
