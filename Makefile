@@ -34,7 +34,7 @@ screenshots: $(STAMP)
 	PLAYGROUND_SCREENSHOTS=$(CURDIR)/assets/screenshots $(BIN)/python -m pytest \
 		tests/playground/ui/test_browser_workshop.py -k full_workshop
 	PLAYGROUND_SCREENSHOTS=$(CURDIR)/assets/screenshots $(BIN)/python -m pytest \
-		tests/playground/ui/test_browser_own_graph.py -k "chat_question or research"
+		tests/playground/ui/test_browser_own_graph.py -k "chat_question or research or rerun_on_fixed"
 	PLAYGROUND_SCREENSHOTS=$(CURDIR)/assets/screenshots $(BIN)/python -m pytest \
 		tests/playground/ui/test_browser_template_apps.py -k "context_change or memory_chat"
 

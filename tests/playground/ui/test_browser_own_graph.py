@@ -109,3 +109,50 @@ def test_stop_ends_a_long_run_between_two_steps_in_chromium(browser, tmp_path):
         assert "Paused before tick." in tab.text()  # where the run stopped
         tab.click("Continue")
         assert "Finished." in tab.text()
+
+
+def test_rerun_on_fixed_code_then_export_as_test_in_chromium(browser, shots, tmp_path):
+    """The debugging loop in a real browser: a thread, a change to the routing, Reload graph,
+    Re-run on current code from the thread's first checkpoint (Compare opens where the new
+    branch parts), then Export as test of the new branch: the downloaded file passes on the
+    new code and fails, naming the step, when the change is undone."""
+    import sqlite3
+
+    from tests.playground.test_regression import pytest_in
+
+    project = tmp_path / "project"
+    project.mkdir()
+    spec = f"{user_graphs.write_support(project)}:graph"
+    with playground_server(tmp_path, "--graph", spec) as server:
+        tab = _tab(browser, server, shots)
+        tab.say("where is A17?")
+        tab.say("and B22?")
+        user_graphs.write_support(project, review=True)
+        tab.click("Reload graph")
+        with sqlite3.connect(tmp_path / "checkpoints.sqlite") as conn:
+            first = conn.execute("SELECT min(checkpoint_id) FROM checkpoints WHERE "
+                                 "checkpoint_ns = ''").fetchone()[0]
+        before = tab.runs
+        tab.page.goto(f"{server}/history?room={tab.room}&checkpoint={first}")
+        tab._wait_for_run_after(before, "opening History at the first checkpoint")
+        assert "Checkpoint #1" in tab.text()
+
+        tab.click("Re-run on current code")
+
+        shown = tab.text()
+        assert "Re-run on current code: played the recording to its end: finished" in shown
+        assert ("First difference at step 3 after the common ancestor: only the right branch "
+                "runs review") in shown
+        tab.shot("rerun")
+        tab.segment("Explore")
+        with tab.page.expect_download() as download:
+            tab.page.get_by_role("button", name="Export as test").click()
+        exported = tmp_path / "test_exported.py"
+        download.value.save_as(exported)
+
+    passed = pytest_in(project, exported)
+    assert passed.returncode == 0 and "1 passed" in passed.stdout, passed.stdout
+    user_graphs.write_support(project, review=False)  # the change undone: a regression
+    failed = pytest_in(project, exported)
+    assert failed.returncode == 1, failed.stdout
+    assert "First difference at step 3: only the recording runs review" in failed.stdout
