@@ -238,10 +238,95 @@ def _rerun_row(tmp: Path, runs: int = 7) -> dict:
     }
 
 
+SUPPORT_CHAT = Path(__file__).resolve().parents[1] / "examples" / "support_chat.py"
+CHAT_QUESTIONS = ["Where is my order A17?", "Where is my order B22?", "Where is my order C9?"]
+
+
+def _exported_test_rows(tmp: Path, repeat: int = 5) -> list[dict]:
+    """The exported test of a support-chat thread: its replay in process against the original
+    run of the same questions, and the whole file under pytest against pytest on an empty
+    test (the floor of starting pytest and importing LangGraph)."""
+    import subprocess
+
+    from playground.apps.launch import AppChoice, load_app
+    from playground.regression import replay_and_compare
+    from playground.runtime.driven import driven
+    from playground.timetravel.recording import Recording
+    from playground.timetravel.regression_file import regression_test, run_facts
+
+    spec = f"{SUPPORT_CHAT}:graph"
+    app = load_app(AppChoice(spec))
+
+    def original(path: Path) -> None:
+        with SqliteSaver.from_conn_string(str(path)) as saver:
+            graph = driven(app.graph(saver))
+            for question in CHAT_QUESTIONS:
+                graph.invoke({"messages": [HumanMessage(question)]},
+                             {"configurable": {"thread_id": "chat"}})
+
+    source = tmp / "exported-source.sqlite"
+    original(source)
+    storage = open_storage(source)
+    try:
+        tree = load_tree(storage, "chat")
+        recording = record_branch(storage, tree, None, tree.head).to_json()
+        expected = run_facts(storage, tree, tree.head)
+        (tmp / "test_exported.py").write_text(
+            regression_test(storage, tree, tree.head, {"graph": spec}))
+    finally:
+        storage.close()
+    (tmp / "test_empty.py").write_text("def test_nothing():\n    pass\n")
+    assert Recording.from_json(recording).replies
+
+    originals, replays = [], []
+    for i in range(repeat + 1):
+        folder = tmp / f"replay{i}"
+        folder.mkdir()
+        original_s, _ = _timed(lambda folder=folder: original(folder / "original.sqlite"))
+        replay_s, _ = _timed(lambda folder=folder: replay_and_compare(
+            {"graph": spec}, recording, expected, folder))
+        if i:
+            originals.append(original_s)
+            replays.append(replay_s)
+
+    def pytest_s(name: str) -> float:
+        best = float("inf")
+        for _ in range(3):
+            started = time.perf_counter()
+            done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p",
+                                   "no:cacheprovider", name], cwd=tmp, capture_output=True,
+                                  text=True, timeout=300)
+            best = min(best, time.perf_counter() - started)
+            assert done.returncode == 0, done.stdout + done.stderr
+        return best
+
+    whole, empty = pytest_s("test_exported.py"), pytest_s("test_empty.py")
+    ours, base = statistics.median(replays) * 1000, statistics.median(originals) * 1000
+    return [{
+        "name": f"exported test of a {len(CHAT_QUESTIONS)}-question support-chat thread "
+                "(examples/support_chat.py): load the graph, replay, read back, compare, in "
+                f"process, median of {repeat}",
+        "ours": f"{ours:.0f} ms",
+        "baseline_value": f"{base:.0f} ms",
+        "baseline": "the original run of the same questions (SqliteSaver file, invoke)",
+        "ratio": round(ours / base, 2),
+        "goal": "reported",
+    }, {
+        "name": "the exported test file under pytest, the whole process, best of 3",
+        "ours": f"{whole:.2f} s",
+        "baseline_value": f"{empty:.2f} s",
+        "baseline": "pytest on an empty test in the same folder",
+        "ratio": round(whole / empty, 2),
+        "goal": "reported",
+    }]
+
+
 def run() -> dict:
-    """The compare of two long branches against the tree; a re-run against its original."""
+    """The compare of two long branches against the tree; a re-run against its original; the
+    exported test's run time."""
     with tempfile.TemporaryDirectory() as tmp:
-        return {"rows": [_compare_row(Path(tmp)), _rerun_row(Path(tmp))]}
+        return {"rows": [_compare_row(Path(tmp)), _rerun_row(Path(tmp)),
+                         *_exported_test_rows(Path(tmp))]}
 
 
 if __name__ == "__main__":

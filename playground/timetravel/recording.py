@@ -156,6 +156,13 @@ def record_branch(storage: Storage, tree: CheckpointTree, start: str | None,
     results: list[tuple[str | None, Any, str | None]] = []
     nodes: list[tuple[str, ...]] = []
     continues: dict[str, int] = {}
+    # A node may write back messages the state already holds (a subgraph returns its whole
+    # state, messages included; a node may rewrite one in place): only a message the branch has
+    # not held before is a model's reply or a tool's result.
+    seen: set = set()
+    if start:
+        for value in storage.values(tree.thread_id, start, tree.checkpoint_ns).values():
+            seen.update(_key(message) for message in _messages(value))
     for parent, checkpoint_id in zip(parents, after, strict=True):
         record, detail = tree.nodes[checkpoint_id], tree.details.get(checkpoint_id)
         stored = writes.get(parent, []) if parent else []
@@ -178,6 +185,9 @@ def record_branch(storage: Storage, tree: CheckpointTree, start: str | None,
             if write.node not in writers or write.node == _START:
                 continue
             for message in _messages(write.value):
+                if _key(message) in seen:
+                    continue
+                seen.add(_key(message))
                 if message.role == "ai":
                     replies.append(_plain(message))
                 elif message.role == "tool":
@@ -190,6 +200,10 @@ def record_branch(storage: Storage, tree: CheckpointTree, start: str | None,
         for cid, content, name in results)
     return Recording(tree.thread_id, start or "", end, tuple(events), tuple(replies), tool_results,
                      tuple(nodes), continues)
+
+
+def _key(message: ChatMessage) -> Any:
+    return message.id or message.said()
 
 
 def _messages(value: Any) -> list[ChatMessage]:

@@ -159,3 +159,18 @@ def test_a_thread_that_does_not_begin_with_an_input_is_refused(tmp_path):
                         {"graph": "support_agent.py:graph"})
 
     assert "does not begin with an input" in str(refused.value)
+
+
+def test_the_support_chat_example_replays_through_its_subgraph_and_its_refund_question(
+        tmp_path):
+    """A subgraph node writes back the whole conversation: only new messages are replies."""
+    db = tmp_path / "checkpoints.sqlite"
+    spec = f"{EXAMPLES / 'support_chat.py'}:graph"
+    thread_of(db, AppChoice(spec), [ask("Where is my order A17?"), ask("Please refund A17"),
+                                    Command(resume="yes"), ask("Where is my order B22?")])
+    test_file = export(db, {"graph": spec}, tmp_path / "test_support_chat.py")
+
+    ran = pytest_in(tmp_path, test_file)
+
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert '"Where is my order B22?"' in test_file.read_text()

@@ -25,17 +25,19 @@ REAL_MODEL_AFTER = "Call the real model past the recording"
 
 @dataclass(frozen=True)
 class ReRunChoice:
-    """What the person asked for: re-run now, and how to answer what the recording cannot."""
+    """How to answer what the recording cannot: tools, and model calls past its end."""
 
-    clicked: bool
     tools_from_recording: bool
     real_model_after: bool
 
 
-def rerun_controls(tree: CheckpointTree, selected: str, key: str) -> ReRunChoice:
+def rerun_controls(tree: CheckpointTree, selected: str, key: str, on_click, args: tuple
+                   ) -> ReRunChoice:
     """The re-run's toggles and button, for the branch that passes ``selected``.
 
-    The button is off on a branch's tip: nothing after it was recorded to play again.
+    The button's ``on_click`` gets ``args``, made by the run that drew it: it checks that the
+    thread is still what the page showed, before the re-run runs in the next run's body. The
+    button is off on a branch's tip: nothing after it was recorded to play again.
     """
     tip = branch_tip(tree, selected)
     after = len(tree.path_to(tip)) - len(tree.path_to(selected))
@@ -49,11 +51,11 @@ def rerun_controls(tree: CheckpointTree, selected: str, key: str) -> ReRunChoice
     real = real_col.toggle(REAL_MODEL_AFTER, key=f"{key}-real-model",
                            help="Off: a model call the recording holds no reply for stops the "
                            "re-run. On: from there on the real model answers.")
-    clicked = st.button(RERUN, icon=":material/model_training:", key=f"{key}-go",
-                        disabled=after <= 0, width="stretch",
-                        help=None if after > 0 else "This is the tip of its branch: nothing "
-                        "after it was recorded. Pick a checkpoint before the step you changed.")
-    return ReRunChoice(clicked, tools, real)
+    st.button(RERUN, icon=":material/model_training:", key=f"{key}-go", disabled=after <= 0,
+              width="stretch", on_click=on_click, args=args,
+              help=None if after > 0 else "This is the tip of its branch: nothing after it "
+              "was recorded. Pick a checkpoint before the step you changed.")
+    return ReRunChoice(tools, real)
 
 
 def stream_rerun(graph, recording: Recording, tree: CheckpointTree,
@@ -80,11 +82,13 @@ def stream_rerun(graph, recording: Recording, tree: CheckpointTree,
 
 def outcome_line(outcome: ReRunOutcome, recording: Recording) -> tuple[str, str]:
     """The flash kind and one line for how a re-run ended."""
-    used = (f"{outcome.replies_used} of {len(recording.replies)} recorded model replies used"
-            + (f", {outcome.real_model_calls} real model calls" if outcome.real_model_calls
-               else ""))
+    used = ""
+    if recording.replies or outcome.real_model_calls:
+        used = (f" ({outcome.replies_used} of {len(recording.replies)} recorded model replies "
+                "used" + (f", {outcome.real_model_calls} real model calls"
+                          if outcome.real_model_calls else "") + ")")
     if outcome.status == "done":
-        return "success", f"Re-run on current code: {outcome.message} ({used})."
+        return "success", f"Re-run on current code: {outcome.message}{used}."
     if outcome.status == "stopped":
-        return "warning", f"Re-run on current code {outcome.message} ({used})."
-    return "error", f"Re-run on current code failed: {outcome.message} ({used})."
+        return "warning", f"Re-run on current code {outcome.message}{used}."
+    return "error", f"Re-run on current code failed: {outcome.message}{used}."

@@ -203,17 +203,22 @@ def _actions(graph, source, tree: CheckpointTree, selected: str) -> None:
     _rerun(graph, tree, selected)
 
 
+RERUN_AT = "history-rerun-at"
+
+
+def _ask_rerun(tree: CheckpointTree, selected: str) -> None:
+    """The re-run button's callback: refused on a stale page, else the re-run runs in the
+    body of the run that follows (so its steps can be drawn as they happen)."""
+    if not _refused_as_stale(tree, "Re-run on current code"):
+        st.session_state[RERUN_AT] = (tree.thread_id, selected)
+
+
 def _rerun(graph, tree: CheckpointTree, selected: str) -> None:
     """Re-run the branch after ``selected`` on the graph as loaded now, streamed here, then
-    open Compare on the original branch and the new one.
-
-    It runs in the page's body, not in a callback, so its steps can be drawn as they happen.
-    """
-    choice = rerun_controls(tree, selected, "history-rerun")
-    if not choice.clicked:
+    open Compare on the original branch and the new one."""
+    choice = rerun_controls(tree, selected, "history-rerun", _ask_rerun, (tree, selected))
+    if st.session_state.pop(RERUN_AT, None) != (tree.thread_id, selected):
         return
-    if _refused_as_stale(tree, "Re-run on current code"):
-        st.rerun()
     storage = resources.own_storage()
     try:
         recording = record_branch(storage, tree, selected)

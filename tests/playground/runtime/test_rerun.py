@@ -5,6 +5,7 @@ branch parts from the old. On every backend."""
 from __future__ import annotations
 
 from contextlib import closing
+from pathlib import Path
 from typing import Annotated, TypedDict
 
 import pytest
@@ -13,13 +14,14 @@ from langchain_core.tools import tool
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.message import add_messages
 from langgraph.prebuilt import ToolNode
-from langgraph.types import interrupt
+from langgraph.types import Command, interrupt
 
 from playground.runtime.answers import Answerer, answering
 from playground.runtime.rerun import rerun
 from playground.standin import StandInChatModel, text_of
 from playground.timetravel.branches import compare_branches
 from playground.timetravel.recording import record_branch
+from playground.timetravel.storage.open import open_storage
 from playground.timetravel.tree import load_tree
 from tests.playground.timetravel.sample_graphs import config
 
@@ -247,3 +249,55 @@ def test_other_runs_are_not_answered_while_a_rerun_is(database, original):
     outside = model.invoke([HumanMessage("hi")])
 
     assert inside.tool_calls and outside.content == "a model that was asked for real"
+
+
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
+
+
+def _example(name: str, graph_name: str):
+    from playground.apps.launch import AppChoice, load_app
+
+    return load_app(AppChoice(config=str(EXAMPLES / name / "langgraph.json"),
+                              graph_name=graph_name))
+
+
+@pytest.mark.parametrize(("name", "graph_name", "turns", "settings"), [
+    # async nodes, Runtime context, an async tool, a model streamed token by token
+    ("react_agent", "agent", [{"messages": [HumanMessage("What is LangGraph?")]},
+                              {"messages": [HumanMessage("And checkpoints?")]}],
+     {"model": "stand-in/brief"}),
+    # create_agent with HumanInTheLoopMiddleware: an interrupt() answered
+    ("approval_agent", "assistant", [{"messages": [HumanMessage("Email Ada about the launch")]},
+                                     Command(resume={"decisions": [{"type": "approve"}]})],
+     None),
+    # the long-term store, written by one node and read by the next
+    ("memory_chat", "memory", [{"messages": [HumanMessage("Remember that I like tea")]},
+                               {"messages": [HumanMessage("What do I like?")]}], None),
+], ids=["react_agent", "approval_agent", "memory_chat"])
+def test_a_rerun_of_an_example_on_unchanged_code_grows_an_identical_branch(
+        tmp_path, name, graph_name, turns, settings):
+    from langgraph.checkpoint.sqlite import SqliteSaver
+    from langgraph.store.memory import InMemoryStore
+
+    from playground.runtime.driven import RunSettings, driven
+
+    app = _example(name, graph_name)
+    path = tmp_path / "checkpoints.sqlite"
+    with SqliteSaver.from_conn_string(str(path)) as saver:
+        graph = driven(app.graph(saver, store=InMemoryStore()),
+                       RunSettings(context=settings) if settings else None)
+        for turn in turns:
+            graph.invoke(turn, config("t"))
+        with closing(open_storage(str(path))) as storage:
+            tree = load_tree(storage, "t")
+            recording = record_branch(storage, tree, tree.path_to(tree.head)[0])
+
+        outcome = rerun(graph, recording)
+
+        assert outcome.status == "done", outcome.message
+        assert outcome.replies_used == len(recording.replies) > 0
+        with closing(open_storage(str(path))) as storage:
+            tree = load_tree(storage, "t")
+            comparison = compare_branches(storage, tree, recording.end, tree.head)
+    assert len(comparison.pairs) >= 4  # the whole branch again, step by step
+    assert comparison.identical, "\n".join(comparison.lines())

@@ -237,3 +237,39 @@ def test_rerun_stops_where_the_recording_has_no_reply_and_says_why(graph_app, ui
     assert ("Re-run on current code stopped in call_model: the model was called 3 times, and "
             "the recording holds 2 replies") in shown
     assert at.segmented_control(key="history-view").value == "Compare"
+
+
+def test_rerun_of_the_ticket_agent_reads_the_ticket_again_and_compare_shows_the_new_etag(
+        paused, ui):
+    """The ticket agent's calls go to the real ticket API: a re-run of turn 1 after the write
+    reads the ticket as it is now, so its ETag differs from the one the first read got."""
+    ui.button(paused, "Resume the head").click().run()  # the write: the ticket's ETag moves
+    next(s for s in paused.slider if s.label == "Checkpoint (creation order)").set_value(2).run()
+
+    ui.button(paused, "Re-run on current code").click().run()
+
+    assert not paused.exception
+    shown = ui.texts(paused)
+    assert "Re-run on current code: played the recording to its end: finished" in shown
+    assert paused.segmented_control(key="history-view").value == "Compare"
+    steps = paused.dataframe[0].value
+    assert list(steps["left node"]) == list(steps["right node"]) == ["read", "plan", "write"]
+    assert ("First difference at step 1 after the common ancestor: both run read, writing "
+            "other values (etag, priority)") in shown
+    assert "model replies" not in shown  # a graph with no chat model has none to answer
+
+
+def test_a_rerun_from_a_stale_page_is_refused_and_writes_nothing(app, ui, paused):
+    room, thread = paused.query_params["room"], paused.query_params.get("thread", "thread-1")
+    other = app(room=room, thread=thread)
+    other.switch_page("views/history.py").run()
+    next(s for s in other.slider if s.label == "Checkpoint (creation order)").set_value(2).run()
+    ui.button(paused, "Resume the head").click().run()  # the first tab moves the thread on
+    stored = _count_checkpoints(os.environ["PLAYGROUND_CHECKPOINTS"])
+
+    ui.button(other, "Re-run on current code").click().run()
+
+    assert not other.exception
+    assert ("Re-run on current code refused, nothing was run: the thread moved on since this "
+            "page was drawn: checkpoint #5 is new, written by write") in ui.texts(other)
+    assert _count_checkpoints(os.environ["PLAYGROUND_CHECKPOINTS"]) == stored
