@@ -6,13 +6,11 @@ folder ``playground run`` was started in, with no server and no network."""
 
 from __future__ import annotations
 
-import ast
 import subprocess
 import sys
 from contextlib import closing
 from pathlib import Path
 
-import pytest
 from langchain_core.messages import HumanMessage
 from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.types import Command
@@ -80,41 +78,6 @@ def test_an_exported_thread_passes_on_its_code_and_fails_naming_the_step_after_a
     assert "(the paths part)" in report and "(the paths meet again)" in report
 
 
-def test_the_exported_file_holds_its_recording_as_json_and_names_the_graph_by_its_spec(
-        tmp_path):
-    project = tmp_path / "project"
-    project.mkdir()
-    write_support(project)
-    db = tmp_path / "checkpoints.sqlite"
-    thread_of(db, AppChoice(str(project / "support_agent.py") + ":graph"),
-              [ask("where is A17?")])
-    text = export(db, {"graph": "support_agent.py:graph"}, project / "test_one.py").read_text()
-
-    module = ast.parse(text)
-    names = {t.id for node in module.body if isinstance(node, ast.Assign) for t in node.targets}
-    assert {"GRAPH", "RECORDING", "EXPECTED", "THREAD_ID"} <= names
-    assert "GRAPH = {'graph': 'support_agent.py:graph'}" in text
-    assert "pickle" not in text and "base64" not in text
-    assert '"order_id": "A17"' in text  # the recorded tool call, as JSON
-
-
-def test_hostile_text_in_a_thread_stays_data_in_the_exported_file(tmp_path):
-    project = tmp_path / "project"
-    project.mkdir()
-    write_support(project)
-    db = tmp_path / "checkpoints.sqlite"
-    hostile = 'where is """); import os; os.system("echo owned") #\\ A17?'
-    thread_of(db, AppChoice(str(project / "support_agent.py") + ":graph"), [ask(hostile)],
-              thread='x"""\\')
-    test_file = export(db, {"graph": "support_agent.py:graph"}, project / "test_hostile.py",
-                       thread='x"""\\')
-
-    ran = pytest_in(project, test_file)
-
-    assert ran.returncode == 0, ran.stdout + ran.stderr
-    assert "owned" not in ran.stdout
-
-
 def test_an_interrupt_answer_is_replayed_from_the_exported_file(tmp_path):
     """The create_agent example with human review: the thread paused for approval and was
     approved; the export replays the approval."""
@@ -143,22 +106,6 @@ def test_the_react_example_replays_with_the_context_it_ran_with(tmp_path):
     ran = pytest_in(config.parent, test_file)
 
     assert ran.returncode == 0, ran.stdout + ran.stderr
-
-
-def test_a_thread_that_does_not_begin_with_an_input_is_refused(tmp_path):
-    project = tmp_path / "project"
-    project.mkdir()
-    write_support(project)
-    db = tmp_path / "checkpoints.sqlite"
-    app = load_app(AppChoice(str(write_support(project)) + ":graph"))
-    with SqliteSaver.from_conn_string(str(db)) as saver:
-        driven(app.graph(saver)).update_state({"configurable": {"thread_id": "t1"}},
-                                              {"messages": [HumanMessage("hi")]})
-    with closing(open_storage(str(db))) as storage, pytest.raises(ValueError) as refused:
-        regression_test(storage, load_tree(storage, "t1"), load_tree(storage, "t1").head,
-                        {"graph": "support_agent.py:graph"})
-
-    assert "does not begin with an input" in str(refused.value)
 
 
 def test_the_support_chat_example_replays_through_its_subgraph_and_its_refund_question(
