@@ -11,9 +11,10 @@ a fresh storage and loads a fresh tree (the tree caches the details a compare de
 would make the next compare nearly free); the tree load is timed as the baseline, then the
 compare on it as ours. Best of 7. Goal: <= 3x.
 
-Re-run: a chat graph wired as LangGraph's ReAct template wires it (call_model -> tools ->
-call_model), the deterministic ``StandInChatModel`` bound to one ``@tool``; five questions on
-one thread, each a model call, a tool call and a model call. Both sides run the way the
+Re-run: the support-chat example (examples/support_chat.py: a triage subgraph, then
+assistant -> tools -> assistant as LangGraph's ReAct template wires it, a rule-based chat model
+bound to its tools); five questions on one thread, each a model call, a tool call and a model
+call. Both sides run the way the
 playground runs graphs: ``GraphRun`` (``astream`` on the process's loop) on one
 ``AsyncSqliteSaver`` file. The baseline is the original run of the five questions on a new
 thread; ours is ``rerun(graph, recording)`` of that thread from its first checkpoint, the
@@ -31,21 +32,18 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Annotated, TypedDict
+from typing import TypedDict
 
-from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
-from langchain_core.tools import tool
+from langchain_core.messages import HumanMessage
 from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.graph import END, START, StateGraph
-from langgraph.graph.message import add_messages
-from langgraph.prebuilt import ToolNode
 
+from playground.apps.launch import AppChoice, load_app
 from playground.runtime.answers import install
 from playground.runtime.loop import shared_loop
 from playground.runtime.rerun import rerun
 from playground.runtime.run import GraphRun
 from playground.savers import close_async_saver, open_async_saver
-from playground.standin import StandInChatModel, text_of
 from playground.timetravel.branches import compare_branches, newest_branches
 from playground.timetravel.recording import record_branch
 from playground.timetravel.storage.open import open_storage
@@ -54,7 +52,9 @@ from playground.timetravel.tree import load_tree
 TRUNK = 9000  # steps of the first run
 FORK_AT = 8000  # the step the second branch forks from: two branches of 1,000 steps
 CHECK_EVERY = 100  # the fork runs a check node every this many steps (the paths part)
-QUESTIONS = [f"where is order A{n}?" for n in (17, 22, 35, 48, 51)]
+SUPPORT_CHAT = Path(__file__).resolve().parents[1] / "examples" / "support_chat.py"
+# five questions on one thread, each a model call, a tool call and a model call
+QUESTIONS = [f"Where is my order {order}?" for order in ("A17", "B22", "A17", "B22", "A17")]
 
 
 def _timed(work) -> tuple[float, object]:
@@ -151,50 +151,13 @@ def _compare_row(tmp: Path, repeat: int = 7) -> dict:
 # -- a re-run answered from its recording -------------------------------------------------------
 
 
-@tool
-def lookup_order(order_id: str) -> str:
-    """Where an order is."""
-    return f"{order_id} shipped on Monday"
-
-
-def _support_rules(messages, tools) -> AIMessage:
-    """Ask the tool about the order in the question, then answer from its result."""
-    last = messages[-1]
-    if isinstance(last, ToolMessage):
-        return AIMessage(f"Your order: {text_of(last)}")
-    order = text_of(last).split()[-1].strip("?")
-    return AIMessage("", tool_calls=[{"name": "lookup_order", "args": {"order_id": order},
-                                      "id": f"call-{order}"}])
-
-
-class _Chat(TypedDict):
-    messages: Annotated[list, add_messages]
-
-
-def _chat_graph(saver):
-    """call_model -> tools -> call_model, as LangGraph's ReAct template wires it."""
-    model = StandInChatModel(rules=_support_rules).bind_tools([lookup_order])
-
-    def call_model(state: _Chat) -> dict:
-        return {"messages": [model.invoke(state["messages"])]}
-
-    builder = StateGraph(_Chat)
-    builder.add_node("call_model", call_model)
-    builder.add_node("tools", ToolNode([lookup_order]))
-    builder.add_edge(START, "call_model")
-    builder.add_conditional_edges(
-        "call_model", lambda s: "tools" if s["messages"][-1].tool_calls else END, ["tools", END])
-    builder.add_edge("tools", "call_model")
-    return builder.compile(checkpointer=saver)
-
-
 def _rerun_row(tmp: Path, runs: int = 7) -> dict:
     path = tmp / "chat.sqlite"
     loop = shared_loop()
     install()  # the answering hooks stay on LangChain's classes once a re-run has been made:
     # put them on before the first original run, so that every baseline run passes them too
     saver = loop.run(open_async_saver(path))
-    graph = _chat_graph(saver)
+    graph = load_app(AppChoice(f"{SUPPORT_CHAT}:graph")).graph(saver)
     storage = open_storage(path)
 
     def original(thread_id: str) -> None:
@@ -226,7 +189,8 @@ def _rerun_row(tmp: Path, runs: int = 7) -> dict:
         loop.run(close_async_saver(saver))
     ours, base = statistics.median(reruns) * 1000, statistics.median(originals) * 1000
     return {
-        "name": f"re-run of a {len(QUESTIONS)}-question ReAct chat (model, tool, model each) "
+        "name": f"re-run of a {len(QUESTIONS)}-question support chat (examples/support_chat.py:"
+                "triage subgraph, model, tool, model each) "
                 "from its first checkpoint, model answered from its recording, tools real, "
                 "median of 7",
         "ours": f"{ours:.1f} ms",
@@ -238,7 +202,6 @@ def _rerun_row(tmp: Path, runs: int = 7) -> dict:
     }
 
 
-SUPPORT_CHAT = Path(__file__).resolve().parents[1] / "examples" / "support_chat.py"
 CHAT_QUESTIONS = ["Where is my order A17?", "Where is my order B22?", "Where is my order C9?"]
 
 
@@ -248,7 +211,6 @@ def _exported_test_rows(tmp: Path, repeat: int = 5) -> list[dict]:
     test (the floor of starting pytest and importing LangGraph)."""
     import subprocess
 
-    from playground.apps.launch import AppChoice, load_app
     from playground.regression import replay_and_compare
     from playground.runtime.driven import driven
     from playground.timetravel.recording import Recording

@@ -9,7 +9,9 @@ owns their connections for the life of the process.
 
 Closing an iterator early (Stop on the Run page: Streamlit raises inside the script when it
 next draws) cancels the stream's task and waits until it has unwound, so the checkpoints of
-every step that finished are written before the page reads the thread again.
+every step that finished are written before the page reads the thread again; the page's next
+run, which Streamlit may start before the old one has drawn again, halts it first
+(:meth:`LoopStream.halt`).
 """
 
 from __future__ import annotations
@@ -85,47 +87,77 @@ class EventLoop:
             future.cancel()
             raise
 
-    def iterate(self, stream: AsyncIterator[T]) -> Iterator[T]:
+    def iterate(self, stream: AsyncIterator[T]) -> LoopStream[T]:
         """Walk an async iterator from synchronous code, item by item as they arrive.
 
         The stream runs on the loop as one task that hands each item over a queue. Leaving the
         ``for`` loop early, or closing the iterator, cancels that task and waits (up to
-        :data:`CANCEL_WAIT_S`) until it has unwound.
+        :data:`CANCEL_WAIT_S`) until it has unwound; :meth:`LoopStream.halt` does the same from
+        any other thread.
         """
         self._check_caller(stream)
-        items: queue.SimpleQueue = queue.SimpleQueue()
-        finished = threading.Event()
+        return LoopStream(self._loop, stream)
 
-        async def pump() -> None:
-            try:
-                async for item in stream:
-                    items.put((True, item))
-                items.put((True, _END))
-            except asyncio.CancelledError:
-                raise
-            except BaseException as exc:  # handed to the caller's thread, traceback and all
-                items.put((False, exc))
-            finally:
-                close = getattr(stream, "aclose", None)
-                if close is not None:
-                    # already failed or closed: its error, if any, was handed over above
-                    with contextlib.suppress(Exception):
-                        await close()
-                finished.set()
 
-        future = asyncio.run_coroutine_threadsafe(pump(), self._loop)
+class LoopStream(Iterator[T]):
+    """An async stream running on the loop, read as a synchronous iterator.
+
+    Streamlit may start a page's next run in a new thread while the run that streams is still
+    waiting for its next item (a click during a run: Streamlit's fast reruns stop the old
+    script only when it next draws). :meth:`halt` lets that next run end the stream first, so
+    it reads the thread as the stopped run left it, every finished step written.
+    """
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, stream: AsyncIterator[T]) -> None:
+        self._items: queue.SimpleQueue = queue.SimpleQueue()
+        self._finished = threading.Event()
+        self._future = asyncio.run_coroutine_threadsafe(self._pump(stream), loop)
+        self._done = False
+
+    async def _pump(self, stream: AsyncIterator[T]) -> None:
         try:
-            while True:
-                ok, item = items.get()
-                if not ok:
-                    raise item
-                if item is _END:
-                    return
-                yield item
+            async for item in stream:
+                self._items.put((True, item))
+        except asyncio.CancelledError:
+            raise
+        except BaseException as exc:  # handed to the caller's thread, traceback and all
+            self._items.put((False, exc))
         finally:
-            if not future.done():
-                future.cancel()
-                finished.wait(CANCEL_WAIT_S)
+            close = getattr(stream, "aclose", None)
+            if close is not None:
+                # already failed or closed: its error, if any, was handed over above
+                with contextlib.suppress(Exception):
+                    await close()
+            self._items.put((True, _END))  # a reader waiting for an item ends, too
+            self._finished.set()
+
+    def __next__(self) -> T:
+        if self._done:
+            raise StopIteration
+        ok, item = self._items.get()
+        if not ok:
+            self._done = True
+            self.halt()
+            raise item
+        if item is _END:
+            self._done = True
+            raise StopIteration
+        return item
+
+    def halt(self) -> None:
+        """End the stream between two of its awaits and wait until it has unwound."""
+        if not self._future.done():
+            self._future.cancel()
+        self._finished.wait(CANCEL_WAIT_S)
+
+    def close(self) -> None:
+        """Stop reading: the stream is halted (a no-op once it has ended)."""
+        self._done = True
+        self.halt()
+
+    def __del__(self) -> None:
+        with contextlib.suppress(Exception):
+            self.close()
 
 
 async def _awaited(work: Awaitable[T]) -> T:

@@ -249,6 +249,7 @@ class GraphRun:
     running: str | None = field(default=None, init=False)
     _failed_node: str | None = field(default=None, init=False, repr=False)
     _stopped: bool = field(default=False, init=False, repr=False)
+    _events: Any = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.graph = driven(self.graph)
@@ -259,9 +260,9 @@ class GraphRun:
         # True) costs a run about 12% on the support chat (bench/graph_run.py); a subgraph
         # shows as its node, which the drawing lights up with everything inside it.
         modes = ["updates", "tasks", "messages"] if self.tokens else ["updates", "tasks"]
-        events = self.graph.stream(self.payload, config, stream_mode=modes,
-                                   store_changes=self.store_changes, answerer=self.answerer,
-                                   **self.breakpoints.stream_kwargs())
+        events = self._events = self.graph.stream(
+            self.payload, config, stream_mode=modes, store_changes=self.store_changes,
+            answerer=self.answerer, **self.breakpoints.stream_kwargs())
         try:
             for mode, data in events:
                 step = self._step((), mode, data)
@@ -291,6 +292,13 @@ class GraphRun:
         # A pause (a breakpoint, an interrupt) is read back, for its next nodes and questions.
         self.outcome = (outcome_of(self.graph, self.config) if self._stopped
                         else RunOutcome("finished", message="finished"))
+
+    def halt(self) -> None:
+        """End the run between two steps from another thread (the page's next run, after a
+        Stop), and wait until its finished steps are written."""
+        halt = getattr(self._events, "halt", None)
+        if halt is not None:
+            halt()
 
     def _step(self, namespace: tuple[str, ...], mode: str, data: Any) -> RunStep | None:
         if mode == "messages":

@@ -51,6 +51,7 @@ from playground.ui.session import THREAD_KEY, flash, page_context, show_flash
 
 PREFIX = "run-"
 LOG_KEY = PREFIX + "log"  # {thread_id: (lines of the last run, its outcome)}
+IN_FLIGHT_KEY = PREFIX + "in-flight"  # the run streaming now, for the next page run to halt
 STALE_KEY = PREFIX + "stale"  # set by a control's callback: this run's click was refused
 SHOWN_LOG = 200
 TOKEN_REDRAW_S = 0.05  # a streaming message is redrawn at most this often (each redraw is a delta)
@@ -128,6 +129,13 @@ graph = graph.with_settings(settings)
 
 # -- the thread now ---------------------------------------------------------------------------
 
+# A click while a run streams (Stop above all) starts this run in a new thread before the old
+# one has stopped (Streamlit's fast reruns): end the old run first, so the thread drawn here is
+# the one it left, every finished step written, and what the actions below check against.
+streaming_run = st.session_state.pop(IN_FLIGHT_KEY, None)
+if streaming_run is not None:
+    streaming_run.halt()
+
 source = resources.own_storage()
 try:
     tree = resources.tree_cache().get(source, context.thread_id)
@@ -183,6 +191,7 @@ def stream(run: GraphRun, what: str) -> None:
     where the thread stands."""
     lines: list[str] = []
     streaming: dict[str | None, list] = {}  # message id -> [placeholder, text, calls, drawn at]
+    st.session_state[IN_FLIGHT_KEY] = run
     with right, st.status(f"{what}…", expanded=True) as status:
         for step in run:
             if step.kind == "token":
@@ -199,6 +208,8 @@ def stream(run: GraphRun, what: str) -> None:
                 lines.append("paused")
         for held in streaming.values():
             _redraw(held, final=True)
+        if st.session_state.get(IN_FLIGHT_KEY) is run:
+            del st.session_state[IN_FLIGHT_KEY]
         done = run.outcome
         status.update(label=f"{what}: {md_escape(done.message, 300)}",
                       state="error" if done.status in ("failed", "recursion") else "complete")

@@ -83,6 +83,32 @@ def test_closing_an_iterator_early_cancels_the_stream_and_waits_for_it():
     assert unwound, "close() returned before the stream had unwound"
 
 
+def test_halt_from_another_thread_ends_a_stream_whose_reader_is_waiting():
+    """A page's next run halts the run the previous one streams while its thread still waits
+    for the next item (Streamlit's fast reruns): the reader ends, the stream has unwound."""
+    unwound = threading.Event()
+
+    async def slow():
+        try:
+            yield "first"
+            await asyncio.sleep(30)
+            yield "never"
+        finally:
+            unwound.set()
+
+    stream = shared_loop().iterate(slow())
+    assert next(stream) == "first"
+    got: list = []
+    reader = threading.Thread(target=lambda: got.extend(stream))
+    reader.start()
+
+    stream.halt()
+
+    assert unwound.is_set()
+    reader.join(5)
+    assert not reader.is_alive() and got == []
+
+
 def test_two_threads_stream_at_once_on_one_loop():
     # Each stream waits, after its first item, until the other one has yielded too: run one
     # after the other, neither would ever see the other start.
