@@ -189,8 +189,8 @@ def _rerun_row(tmp: Path, runs: int = 7) -> dict:
         loop.run(close_async_saver(saver))
     ours, base = statistics.median(reruns) * 1000, statistics.median(originals) * 1000
     return {
-        "name": f"re-run of a {len(QUESTIONS)}-question support chat (examples/support_chat.py:"
-                "triage subgraph, model, tool, model each) "
+        "name": f"re-run of a {len(QUESTIONS)}-question support chat (examples/support_chat.py: "
+                "a triage subgraph, then model, tool, model each) "
                 "from its first checkpoint, model answered from its recording, tools real, "
                 "median of 7",
         "ours": f"{ours:.1f} ms",

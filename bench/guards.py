@@ -30,8 +30,11 @@ MEASURE = r"""
 import json, sqlite3, subprocess, sys, time
 from playground.timetravel.decode import decode_checkpoint
 from playground.timetravel.sizes import size_report
-from playground.timetravel.storage.open import open_storage
 from playground.timetravel.tree import load_tree
+try:
+    from playground.timetravel.storage.open import open_storage
+except ImportError:  # the baseline commit, before the storage seam
+    from playground.timetravel.source import open_source as open_storage
 
 big, chat, chat_thread = sys.argv[1], sys.argv[2], sys.argv[3]
 

@@ -4,7 +4,8 @@
 (:mod:`playground.timetravel.regression_file`) that calls :func:`replay_and_compare`. It loads
 the graph the way ``playground run`` does (a spec or a langgraph.json, resolved from the folder
 pytest runs in), runs it on a checkpoint file of its own in a temporary folder, plays the
-recording in (inputs, ``interrupt()`` answers, chat-model replies; tools for real unless told),
+recording in (inputs, ``interrupt()`` answers, chat-model replies, tool results unless told to
+run the tools),
 then reads the new thread back with the same engine the playground reads every thread with and
 compares it with what the original did: the nodes step by step, where it ended, its final state
 (messages by role, text and tool calls; ids differ from run to run and are not compared).
@@ -40,7 +41,7 @@ class RunDiffers(AssertionError):
 
 def replay_and_compare(graph: Mapping[str, str], recording: Mapping, expected: Mapping,
                        folder: str | Path, *, settings: Mapping[str, Any] | None = None,
-                       tools_from_recording: bool = False) -> ReRunOutcome:
+                       tools_from_recording: bool = True) -> ReRunOutcome:
     """Replay ``recording`` on the graph as its code is now and check it did what ``expected``
     says the original did.
 
@@ -50,7 +51,8 @@ def replay_and_compare(graph: Mapping[str, str], recording: Mapping, expected: M
         expected: :func:`~playground.timetravel.regression_file.run_facts` of the original.
         folder: a folder of the test's own (pytest's ``tmp_path``) for the checkpoint file.
         settings: ``{"context": {...}}`` or ``{"configurable": {...}}`` the thread ran with.
-        tools_from_recording: answer tool calls from the recorded results as well.
+        tools_from_recording: answer tool calls from the recorded results (a tool called
+            with other arguments fails the test); False runs the tools for real.
 
     Raises:
         RunDiffers: another node sequence, another end, another final state, or a call the

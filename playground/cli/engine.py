@@ -82,8 +82,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     test.add_argument("--graph-name", help="the graph's name in --config")
     test.add_argument("--context", metavar="JSON", help="the context the thread ran with, as "
                       "a JSON object (default: the schema's defaults)")
-    test.add_argument("--tools-from-recording", action="store_true",
-                      help="answer tool calls from the recorded results (default: tools run)")
+    test.add_argument("--real-tools", action="store_true",
+                      help="run the tools for real in the test (default: answered from the "
+                      "recording, so the test needs no network)")
     test.add_argument("-o", "--output", type=Path, help="write the file here (default: "
                       "standard output)")
 
@@ -301,7 +302,8 @@ def _export_test(args: argparse.Namespace) -> int:
     try:
         tree = load_tree(storage, args.thread)
         at = resolve_checkpoint(tree, args.at) if args.at else tree.head
-        text = regression_test(storage, tree, at, graph, settings, args.tools_from_recording)
+        text = regression_test(storage, tree, at, graph, settings,
+                               tools_from_recording=not args.real_tools)
     finally:
         storage.close()
     if args.output is None:

@@ -19,6 +19,7 @@ from langgraph.types import Command
 
 from playground.runtime.answers import Answerer, ReRunStopped, ai_message
 from playground.runtime.run import GraphRun, RunOutcome, RunStep
+from playground.timetravel.messages import message_list
 from playground.timetravel.recording import Recording
 
 MAX_RUNS = 200  # runs of one re-run (inputs, answers, continues) before it is called a loop
@@ -74,6 +75,7 @@ def rerun(graph: Any, recording: Recording, *, tools_from_recording: bool = Fals
     events = list(recording.events)
     continues = dict(recording.continues)
     payload: Any = None
+    skipped = 0  # recorded answers to questions this run never asked
     if not recording.start:  # from the thread's first input, on a thread of its own
         config = thread
         if not events or events[0].kind != "input":
@@ -115,11 +117,16 @@ def rerun(graph: Any, recording: Recording, *, tools_from_recording: bool = Fals
                 continue
             return end("done", f"played the recording to its end: {last.message}, as the "
                        "original waited", last)
-        # finished: the next input, if the original got one
+        # finished: the next input, if the original got one. Answers before it were given to
+        # questions this run did not ask (a tool that asked was answered from the recording).
+        while events and events[0].kind == "resume":
+            events.pop(0)
+            skipped += 1
         if events and events[0].kind == "input":
             payload = as_input(events.pop(0).value)
             continue
-        left = f" ({len(events)} recorded answers were not asked for)" if events else ""
+        left = (f" ({skipped} recorded answers were not asked for: their questions were in "
+                "tools answered from the recording)" if skipped else "")
         return end("done", f"played the recording to its end: finished{left}", last)
     return end("stopped", f"stopped after {MAX_RUNS} runs: the graph kept stopping and going on",
                None)
@@ -142,8 +149,6 @@ def as_input(value: Any) -> Any:
 
 
 def _messages_or_value(value: Any) -> Any:
-    from playground.timetravel.messages import message_list
-
     messages = message_list(value)
     if messages is None:
         return value

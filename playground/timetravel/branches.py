@@ -25,7 +25,7 @@ from typing import Any
 from playground.timetravel.diff import StateDiff, diff_states
 from playground.timetravel.limits import clip
 from playground.timetravel.messages import as_message, describe
-from playground.timetravel.records import is_internal_channel
+from playground.timetravel.records import is_internal_channel, written_by
 from playground.timetravel.storage.base import Storage
 from playground.timetravel.tree import CheckpointTree, ensure_details
 
@@ -318,9 +318,9 @@ def branch_steps(storage: Storage, tree: CheckpointTree, ids: Iterable[str]
         record, detail = tree.nodes[cid], tree.details.get(cid)
         writers = detail.writers if detail else ()
         changed = detail.changed if detail else ()
-        if writers:
+        if writers and record.source != "update":
             writes = tuple((w.channel, w.value) for w in stored.get(parents[cid], ())
-                           if w.node in writers and not is_internal_channel(w.channel))
+                           if written_by(w.node, writers) and not is_internal_channel(w.channel))
             # __start__ is the input, written to the state's channels: say so
             nodes = tuple("input" if node == "__start__" else node for node in writers)
             steps[cid] = BranchStep(cid, record.step, record.source, nodes, writes)

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from playground.timetravel.decode import to_jsonable
-from playground.timetravel.messages import ChatMessage, as_message, message_list
-from playground.timetravel.records import is_internal_channel
+from playground.timetravel.messages import ChatMessage, ToolCall, as_message, message_list
+from playground.timetravel.records import is_internal_channel, written_by
 from playground.timetravel.storage.base import Storage
 from playground.timetravel.tree import CheckpointTree, ensure_details
 
@@ -132,8 +132,8 @@ def record_branch(storage: Storage, tree: CheckpointTree, start: str | None,
         end: where the branch ends; the tip of ``start``'s branch by default.
 
     Raises:
-        ValueError: ``end`` does not descend from ``start``, or (from the first input) the
-            thread does not begin with an input.
+        ValueError: ``end`` does not descend from ``start``, the branch after ``start`` holds
+            a state edit, or (from the first input) the thread does not begin with an input.
     """
     end = end or branch_tip(tree, start or tree.path_to(tree.head)[0])
     path = tree.path_to(end)
@@ -175,14 +175,21 @@ def record_branch(storage: Storage, tree: CheckpointTree, start: str | None,
                      if w.node == _START and not is_internal_channel(w.channel)}
             events.append(Event("input", given))
             continue
+        if record.source == "update":
+            # An edit is no input, answer or reply: where it happened in the run cannot be
+            # played again, so the branch is refused rather than replayed without it.
+            number = tree.ordinal(checkpoint_id)
+            raise ValueError(f"the branch holds a state edit (update_state) at #{number}: a "
+                             "re-run plays inputs, answers and model replies, not edits; start "
+                             f"from #{number} or a checkpoint after it")
         writers = detail.writers if detail else ()
         if not writers:
-            continue  # an edit or a replay's copy: no node ran, nothing was asked or replied
+            continue  # a replay's copy: no node ran, nothing was asked or replied
         nodes.append(tuple("input" if node == _START else node for node in writers))
         for node in writers:
             continues[node] = continues.get(node, 0) + 1
         for write in stored:
-            if write.node not in writers or write.node == _START:
+            if not written_by(write.node, writers) or write.node == _START:
                 continue
             for message in _messages(write.value):
                 if _key(message) in seen:
@@ -222,8 +229,6 @@ def _plain(message: ChatMessage) -> dict:
                            for c in message.tool_calls]}
 
 
-def _calls(reply: dict):
-    from playground.timetravel.messages import ToolCall
-
+def _calls(reply: dict) -> list[ToolCall]:
     return [ToolCall(c.get("id"), c.get("name", "?"), c.get("args"))
             for c in reply.get("tool_calls") or ()]

@@ -194,9 +194,25 @@ def writers(parent: Mapping | None, checkpoint: Mapping) -> tuple[str, ...]:
     )
 
 
+UNKNOWN_NODE = "?"  # a write whose task path does not name its node
+
+
 def task_node(task_path: str | None) -> str:
-    """The node of a stored task path (``~__pregel_pull, read`` -> ``read``); "" if none."""
-    return (task_path or "").rsplit(",", 1)[-1].strip()
+    """The node of a stored task path (``~__pregel_pull, read`` -> ``read``); "" if none.
+
+    A task a ``Send`` started (``~__pregel_push, 0000000000, ...``: create_agent's tools, a
+    fan-out) is stored under its index, not its node: "" then, never the index.
+    """
+    path = task_path or ""
+    if path.startswith("~__pregel_push"):
+        return ""
+    return path.rsplit(",", 1)[-1].strip()
+
+
+def written_by(write_node: str, writers: tuple[str, ...]) -> bool:
+    """True when a pending write belongs to the step these nodes made: written by one of
+    them, or by a task whose stored path does not name its node (a ``Send``'s)."""
+    return write_node in writers or (write_node == UNKNOWN_NODE and bool(writers))
 
 
 def state_values(checkpoint: Mapping) -> dict:

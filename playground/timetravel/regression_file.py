@@ -47,7 +47,7 @@ def run_facts(storage: Storage, tree: CheckpointTree, end: str) -> dict:
 
 def regression_test(storage: Storage, tree: CheckpointTree, end: str, graph: Mapping[str, str],
                     settings: Mapping[str, Any] | None = None,
-                    tools_from_recording: bool = False) -> str:
+                    tools_from_recording: bool = True) -> str:
     """The text of a pytest file that replays the branch ending at ``end`` and checks it.
 
     Args:
@@ -59,8 +59,9 @@ def regression_test(storage: Storage, tree: CheckpointTree, end: str, graph: Map
             pytest runs in).
         settings: the context or configurable values the thread ran with
             (``{"context": {...}}`` / ``{"configurable": {...}}``).
-        tools_from_recording: answer tool calls from the recorded results too (tools run for
-            real by default).
+        tools_from_recording: answer tool calls from the recorded results (the default: a
+            test needs no network, and a tool called with other arguments fails it); False
+            runs the tools for real.
 
     Raises:
         ValueError: the thread cannot be replayed from its start (it does not begin with an
@@ -104,7 +105,8 @@ _FILE = '''\
 
 It replays the thread's branch from its first input ({steps} steps) on the graph as the code is
 now: the recorded inputs and interrupt() answers go in, each chat-model call gets the next of the
-{replies} replies recorded below. It checks that the same nodes run in the same order, the run
+{replies} replies recorded below (and, unless TOOLS_FROM_RECORDING is False, each tool call the
+result recorded for it). It checks that the same nodes run in the same order, the run
 ends where the thread did, and the final state is the same (messages by role, text and tool
 calls). Run it with pytest from the folder `playground run` was started in: it needs no network,
 no model provider and no playground server.

@@ -26,6 +26,7 @@ from playground.timetravel.decode import bounded_json_loads, decode_typed, is_un
 from playground.timetravel.errors import CheckpointDbError, UnknownThread, UnreadableCheckpoint
 from playground.timetravel.limits import limits, took_too_long
 from playground.timetravel.records import (
+    UNKNOWN_NODE,
     CheckpointDetail,
     CheckpointRecord,
     ThreadSummary,
@@ -387,7 +388,7 @@ class PostgresStorage:
         for row in self._writes(thread_id, checkpoint_ns, "checkpoint_id = ANY(%(c)s)",
                                 {"c": list(dict.fromkeys(checkpoint_ids))}):
             found[row["checkpoint_id"]].append(PendingWrite(
-                task_node(row["task_path"]) or "?", row["channel"],
+                task_node(row["task_path"]) or UNKNOWN_NODE, row["channel"],
                 decode_typed(row["type"], row["blob"]), len(row["blob"] or b"")))
         return dict(found)
 

@@ -25,6 +25,7 @@ from playground.timetravel.decode import decode_checkpoint, decode_typed
 from playground.timetravel.errors import CheckpointDbError, UnknownThread, UnreadableCheckpoint
 from playground.timetravel.limits import ReadStopped, clip, limits, took_too_long
 from playground.timetravel.records import (
+    UNKNOWN_NODE,
     CheckpointDetail,
     CheckpointRecord,
     ThreadSummary,
@@ -414,7 +415,7 @@ class SqliteStorage:
                 "SELECT checkpoint_id, task_path, channel, type, value FROM writes WHERE "
                 f"thread_id = ? AND checkpoint_ns = ? AND checkpoint_id IN ({marks}) "
                 "ORDER BY checkpoint_id, task_path, idx", (thread_id, checkpoint_ns, *part)):
-                found[cid].append(PendingWrite(task_node(path) or "?", channel,
+                found[cid].append(PendingWrite(task_node(path) or UNKNOWN_NODE, channel,
                                                decode_typed(type_, value), len(value or b"")))
             self._tick()
         return dict(found)

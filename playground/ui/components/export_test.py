@@ -58,7 +58,6 @@ def export_test_button(target: str, thread_id: str, checkpoint: str, ordinal: in
                   "exports as a test for a graph the server runs with --graph or --config.")
         return
     graph = graph_named(app, choice)
-    tools = bool(st.session_state.get("history-rerun-tools"))
 
     def build() -> str:
         try:
@@ -66,7 +65,7 @@ def export_test_button(target: str, thread_id: str, checkpoint: str, ordinal: in
             try:
                 tree = load_tree(storage, thread_id)
                 return regression_test(storage, tree, checkpoint, graph,
-                                       settings_data(settings), tools)
+                                       settings_data(settings))
             finally:
                 storage.close()
         except (CheckpointDbError, ValueError) as exc:
@@ -79,5 +78,6 @@ def export_test_button(target: str, thread_id: str, checkpoint: str, ordinal: in
                        on_click="ignore",
                        help="This checkpoint's branch, from the thread's first input, as a "
                        "pytest file: it replays the inputs and answers with the model's replies "
-                       "from the recording it holds, and checks the nodes and the final state. "
+                       "and the tools' results from the recording it holds, and checks the "
+                       "nodes and the final state. "
                        "Run it with pytest where `playground run` was started.")

@@ -222,6 +222,9 @@ def _rerun(graph, tree: CheckpointTree, selected: str) -> None:
     storage = resources.own_storage()
     try:
         recording = record_branch(storage, tree, selected)
+    except ValueError as exc:
+        flash("error", f"Not re-run, nothing was run: {exc}")
+        st.rerun()
     finally:
         storage.close()
     outcome = stream_rerun(graph, recording, tree, choice)

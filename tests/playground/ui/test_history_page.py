@@ -273,3 +273,48 @@ def test_a_rerun_from_a_stale_page_is_refused_and_writes_nothing(app, ui, paused
     assert ("Re-run on current code refused, nothing was run: the thread moved on since this "
             "page was drawn: checkpoint #5 is new, written by write") in ui.texts(other)
     assert _count_checkpoints(os.environ["PLAYGROUND_CHECKPOINTS"]) == stored
+
+
+def test_compare_of_an_edited_message_fork_of_the_support_example_shows_the_messages(
+        graph_app, ui):
+    from tests.playground.ui.conftest import EXAMPLES
+
+    at = graph_app(f"{EXAMPLES}/support_chat.py:graph")
+    at.switch_page("views/run.py").run()
+    at.chat_input(key="run-message").set_value("Where is my order A17?").run()
+    next(t for t in at.text_area if t.label == "Edited message").input("Where is my order B22?")
+    next(b for b in at.button if b.label == "Fork from here").click().run()
+    at.switch_page("views/history.py").run()
+
+    at.segmented_control(key="history-view").set_value("Compare").run()
+
+    assert not at.exception
+    assert ("First difference at step 1 after the common ancestor: the left branch runs input, "
+            "the right runs update_state") in ui.texts(at)
+    steps = at.dataframe[0].value
+    assert list(steps["right node"])[:2] == ["update_state", "triage"]
+    assert "Where is my order B22?" in steps["right wrote"][0]  # the edit, not the original
+    final = at.code[0].value
+    assert "- human: Where is my order A17?" in final
+    assert "+ human: Where is my order B22?" in final
+    assert "+ tool call lookup_order(order_id='B22')" in final
+
+
+def test_rerun_across_an_edit_is_refused_and_says_where_to_start(graph_app, ui):
+    from tests.playground.ui.conftest import EXAMPLES
+
+    at = graph_app(f"{EXAMPLES}/support_chat.py:graph")
+    at.switch_page("views/run.py").run()
+    at.chat_input(key="run-message").set_value("Where is my order A17?").run()
+    next(t for t in at.text_area if t.label == "Edited message").input("Where is my order B22?")
+    next(b for b in at.button if b.label == "Fork from here").click().run()
+    at.switch_page("views/history.py").run()
+    next(s for s in at.slider if s.label == "Checkpoint (creation order)").set_value(1).run()
+    stored = _count_checkpoints(os.environ["PLAYGROUND_CHECKPOINTS"])
+
+    ui.button(at, "Re-run on current code").click().run()
+
+    assert not at.exception
+    assert "Not re-run, nothing was run: the branch holds a state edit (update_state) at #7" \
+        in ui.texts(at)
+    assert _count_checkpoints(os.environ["PLAYGROUND_CHECKPOINTS"]) == stored
