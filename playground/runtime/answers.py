@@ -218,7 +218,7 @@ def _hook_tools() -> None:
         if answerer is None:
             return None
         call = input if isinstance(input, dict) and input.get("type") == "tool_call" else None
-        args = (call or {}).get("args", input)
+        args = _model_args(tool, (call or {}).get("args", input))
         result = answerer.tool_result(tool.name, args)
         if result is None:
             return None
@@ -239,6 +239,21 @@ def _hook_tools() -> None:
 
     BaseTool.invoke = _invoke
     BaseTool.ainvoke = _ainvoke
+
+
+def _model_args(tool: Any, args: Any) -> Any:
+    """The arguments the model gave, without what ToolNode injects before the call (the
+    state, the store, the runtime: ``InjectedState``, ``ToolRuntime``), which the recorded
+    tool call never held."""
+    if not isinstance(args, dict):
+        return args
+    try:
+        schema = tool.tool_call_schema
+        fields = (set(schema.get("properties", {})) if isinstance(schema, dict)
+                  else set(schema.model_fields))
+    except Exception:  # a tool without a readable schema: compare what was passed
+        return args
+    return {key: value for key, value in args.items() if key in fields}
 
 
 def _same_args(recorded: Any, now: Any) -> bool:

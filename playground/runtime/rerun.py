@@ -104,8 +104,8 @@ def rerun(graph: Any, recording: Recording, *, tools_from_recording: bool = Fals
             return end("failed", last.message if last else "the run ended without an outcome",
                        last)
         if last.status == "waiting":
-            if events and events[0].kind == "resume":
-                payload = Command(resume=events.pop(0).value)
+            payload = _answer(last.questions, events)
+            if payload is not None:
                 continue
             return end("stopped", f"stopped: {last.message}, and the recording holds no answer "
                        "for it", last)
@@ -130,6 +130,38 @@ def rerun(graph: Any, recording: Recording, *, tools_from_recording: bool = Fals
         return end("done", f"played the recording to its end: finished{left}", last)
     return end("stopped", f"stopped after {MAX_RUNS} runs: the graph kept stopping and going on",
                None)
+
+
+def _answer(questions: tuple, events: list) -> Command | None:
+    """The recorded answers to the questions waiting now, taken off ``events``: each
+    question's from the answers recorded for its node, in order (one answer for one question
+    waiting; a map by interrupt id for several), or None when the recording has none."""
+    front = []
+    for event in events:
+        if event.kind != "resume":
+            break
+        front.append(event)
+
+    def take(node: str | None) -> Any:
+        event = next((e for e in front if e.node == node), None)
+        if event is None:
+            event = next((e for e in front if e.node is None), None)
+        if event is None:
+            raise LookupError(node)
+        front.remove(event)
+        events.remove(event)
+        return event.value
+
+    try:
+        if len(questions) <= 1:
+            node = questions[0].node if questions else None
+            if not front:
+                return None
+            named = any(e.node == node for e in front)
+            return Command(resume=take(node) if named or node is None else take(front[0].node))
+        return Command(resume={q.interrupt_id: take(q.node) for q in questions})
+    except LookupError:
+        return None
 
 
 def _node(outcome: RunOutcome | None) -> str:

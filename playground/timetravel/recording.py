@@ -20,7 +20,8 @@ from typing import Any
 
 from playground.timetravel.decode import to_jsonable
 from playground.timetravel.messages import ChatMessage, ToolCall, as_message, message_list
-from playground.timetravel.records import is_internal_channel, written_by
+from playground.timetravel.records import UNKNOWN_NODE, is_internal_channel, written_by
+from playground.timetravel.signals import INTERRUPT, RESUME
 from playground.timetravel.storage.base import Storage
 from playground.timetravel.tree import CheckpointTree, ensure_details
 
@@ -34,10 +35,13 @@ class Event:
     Attributes:
         kind: ``input`` (a new run's input) or ``resume`` (an ``interrupt()`` answer).
         value: the input (state keys to values, messages as plain dicts) or the answer.
+        node: for an answer, the node whose question it answered (None when the stored write
+            does not say: the answer then goes to whichever question waits).
     """
 
     kind: str
     value: Any
+    node: str | None = None
 
 
 @dataclass(frozen=True)
@@ -80,7 +84,8 @@ class Recording:
         """The recording as plain JSON data (for an exported test)."""
         return {
             "thread_id": self.thread_id, "start": self.start, "end": self.end,
-            "events": [{"kind": e.kind, "value": to_jsonable(e.value)} for e in self.events],
+            "events": [{"kind": e.kind, "value": to_jsonable(e.value), "node": e.node}
+                       for e in self.events],
             "replies": [to_jsonable(r) for r in self.replies],
             "tool_results": [{"name": t.name, "args": to_jsonable(t.args),
                               "content": to_jsonable(t.content),
@@ -95,7 +100,8 @@ class Recording:
         return cls(
             thread_id=str(data.get("thread_id", "")), start=str(data.get("start", "")),
             end=str(data.get("end", "")),
-            events=tuple(Event(str(e["kind"]), e.get("value")) for e in data.get("events", ())),
+            events=tuple(Event(str(e["kind"]), e.get("value"), e.get("node"))
+                         for e in data.get("events", ())),
             replies=tuple(dict(r) for r in data.get("replies", ())),
             tool_results=tuple(ToolResult(str(t["name"]), t.get("args"), t.get("content"),
                                           t.get("tool_call_id"))
@@ -166,13 +172,12 @@ def record_branch(storage: Storage, tree: CheckpointTree, start: str | None,
     for parent, checkpoint_id in zip(parents, after, strict=True):
         record, detail = tree.nodes[checkpoint_id], tree.details.get(checkpoint_id)
         stored = writes.get(parent, []) if parent else []
-        # An answer to a question the parent asked: LangGraph's resume write under it.
-        for signal in tree.signals.get(parent, ()) if parent else ():
-            if signal.kind == "answer":
-                events.append(Event("resume", signal.value))
+        events.extend(_answers(stored))
         if record.source == "input":
             given = {w.channel: w.value for w in writes.get(checkpoint_id, ())
                      if w.node == _START and not is_internal_channel(w.channel)}
+            for value in given.values():  # the input's own messages are no model's reply
+                seen.update(_key(message) for message in _messages(value))
             events.append(Event("input", given))
             continue
         if record.source == "update":
@@ -209,8 +214,51 @@ def record_branch(storage: Storage, tree: CheckpointTree, start: str | None,
                      tuple(nodes), continues)
 
 
+def _answers(stored: list) -> list[Event]:
+    """The ``interrupt()`` answers that took a waiting checkpoint on, in the order given.
+
+    What LangGraph stores under the checkpoint that waited (seen on 1.2.24): the latest resume
+    command under no node, and per node that asked the list of answers it consumed, which
+    for a node that asks twice (two ``interrupt()`` calls) holds all but the last. So a node's
+    answers are its list, then the command when it is not the list's last; a command that maps
+    interrupt ids to answers (questions asked in parallel) is split by the node that asked
+    each.
+    """
+    asked: dict[str, str] = {}
+    for write in stored:
+        if write.channel == INTERRUPT:
+            for item in write.value if isinstance(write.value, list) else [write.value]:
+                if isinstance(item, dict) and isinstance(item.get("id"), str):
+                    asked[item["id"]] = write.node
+    events = [Event("resume", value, write.node) for write in stored
+              if write.channel == RESUME and write.node not in ("", UNKNOWN_NODE)
+              and isinstance(write.value, list) for value in write.value]
+    commands = [w.value for w in stored if w.channel == RESUME
+                and w.node in ("", UNKNOWN_NODE)]
+    if commands:
+        command = commands[-1]
+        if isinstance(command, dict) and command and all(key in asked for key in command):
+            given = [Event("resume", value, asked[key]) for key, value in command.items()]
+            events += [e for e in given if not _listed(events, e)]
+        elif not (events and events[-1].value == command):
+            # (a node answered twice with the same value leaves one in its list and the
+            # command equal to it: that second answer cannot be told from the first)
+            events.append(Event("resume", command, events[-1].node if events else None))
+    return events
+
+
+def _listed(events: list[Event], event: Event) -> bool:
+    return any(e.node == event.node and e.value == event.value for e in events)
+
+
 def _key(message: ChatMessage) -> Any:
-    return message.id or message.said()
+    """What makes a message the same one again when a node writes it back: its id; a tool
+    result's call id; else what it says, with its tool calls' ids."""
+    if message.role == "tool" and message.tool_call_id:
+        return ("tool", message.tool_call_id)
+    if message.id:
+        return message.id
+    return (message.said(), tuple(call.id for call in message.tool_calls))
 
 
 def _messages(value: Any) -> list[ChatMessage]:

@@ -13,7 +13,7 @@ from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langchain_core.tools import tool
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.message import add_messages
-from langgraph.prebuilt import ToolNode
+from langgraph.prebuilt import InjectedState, ToolNode
 from langgraph.types import Command, interrupt
 
 from playground.runtime.answers import Answerer, answering
@@ -301,3 +301,96 @@ def test_a_rerun_of_an_example_on_unchanged_code_grows_an_identical_branch(
             comparison = compare_branches(storage, tree, recording.end, tree.head)
     assert len(comparison.pairs) >= 4  # the whole branch again, step by step
     assert comparison.identical, "\n".join(comparison.lines())
+
+
+class Asked(TypedDict, total=False):
+    a: str
+    b: str
+
+
+def _rerun_identical(database, graph, thread: str, **options) -> None:
+    """Record the thread from its first checkpoint, re-run it, and check the new branch is the
+    original step for step and value for value."""
+    tree, recording = recorded(database, thread)
+    outcome = rerun(graph, recording, **options)
+    assert outcome.status == "done", outcome.message
+    with closing(database.open()) as storage:
+        tree = load_tree(storage, thread)
+        comparison = compare_branches(storage, tree, recording.end, tree.head)
+    assert comparison.identical, "\n".join(comparison.lines())
+
+
+def test_two_questions_of_one_node_are_answered_again_in_the_order_asked(database):
+    builder = StateGraph(Asked)
+    builder.add_node("ask", lambda s: {"a": interrupt("first?"), "b": interrupt("second?")})
+    builder.add_edge(START, "ask")
+    graph = builder.compile(checkpointer=database.saver)
+    graph.invoke({"a": ""}, config("two"))
+    graph.invoke(Command(resume="yes"), config("two"))
+    graph.invoke(Command(resume="no"), config("two"))
+    assert graph.get_state(config("two")).values == {"a": "yes", "b": "no"}
+
+    _rerun_identical(database, graph, "two")
+
+
+def test_questions_asked_in_parallel_are_answered_by_their_interrupt_ids(database):
+    builder = StateGraph(Asked)
+    builder.add_node("left", lambda s: {"a": interrupt("left?")})
+    builder.add_node("right", lambda s: {"b": interrupt("right?")})
+    builder.add_edge(START, "left")
+    builder.add_edge(START, "right")
+    graph = builder.compile(checkpointer=database.saver)
+    graph.invoke({"a": ""}, config("par"))
+    waiting = graph.get_state(config("par")).interrupts
+    answers = {i.id: ("L" if "left" in str(i.value) else "R") for i in waiting}
+    graph.invoke(Command(resume=answers), config("par"))
+    assert graph.get_state(config("par")).values == {"a": "L", "b": "R"}
+
+    _rerun_identical(database, graph, "par")
+
+
+def test_two_tool_results_that_say_the_same_are_both_recorded(database):
+    def twice(messages, tools) -> AIMessage:
+        if isinstance(messages[-1], ToolMessage):
+            return AIMessage("done")
+        return AIMessage("", tool_calls=[
+            {"name": "lookup_order", "args": {"order_id": "Z1"}, "id": "call-1"},
+            {"name": "lookup_order", "args": {"order_id": "Z2"}, "id": "call-2"}])
+
+    graph = support_graph(database.saver, rules=twice)
+    graph.invoke({"messages": [HumanMessage("check both")]}, config("both"))
+    _, recording = recorded(database, "both")
+
+    assert [(t.args, t.tool_call_id) for t in recording.tool_results] == [
+        ({"order_id": "Z1"}, "call-1"), ({"order_id": "Z2"}, "call-2")]
+
+
+def test_a_tool_with_injected_state_is_answered_from_the_recording(database):
+    asked: list = []
+
+    @tool
+    def count_messages(prefix: str, state: Annotated[dict, InjectedState]) -> str:
+        """How many messages the conversation holds."""
+        asked.append(prefix)
+        return f"{prefix}{len(state['messages'])}"
+
+    def rules(messages, tools) -> AIMessage:
+        if isinstance(messages[-1], ToolMessage):
+            return AIMessage(text_of(messages[-1]))
+        return AIMessage("", tool_calls=[{"name": "count_messages", "args": {"prefix": "n="},
+                                          "id": "call-n"}])
+
+    model = StandInChatModel(rules=rules).bind_tools([count_messages])
+    builder = StateGraph(Chat)
+    builder.add_node("call_model", lambda s: {"messages": [model.invoke(s["messages"])]})
+    builder.add_node("tools", ToolNode([count_messages]))
+    builder.add_edge(START, "call_model")
+    builder.add_conditional_edges("call_model", lambda s: "tools" if s["messages"][-1].tool_calls
+                                  else END, ["tools", END])
+    builder.add_edge("tools", "call_model")
+    graph = builder.compile(checkpointer=database.saver)
+    graph.invoke({"messages": [HumanMessage("how long is this chat?")]}, config("inj"))
+    asked.clear()
+
+    _rerun_identical(database, graph, "inj", tools_from_recording=True)
+    assert asked == []  # answered from the recording, though ToolNode injected the state
