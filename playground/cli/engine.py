@@ -274,8 +274,9 @@ def _branches(args: argparse.Namespace) -> int:
     finally:
         storage.close()
     if args.json:
-        sys.stdout.buffer.write(orjson.dumps(comparison.to_json(), option=orjson.OPT_INDENT_2))
-        sys.stdout.buffer.write(b"\n")
+        # stdlib json, not orjson: a value from the database may be an integer past 64 bits
+        json.dump(comparison.to_json(), sys.stdout, indent=2, ensure_ascii=False, default=str)
+        sys.stdout.write("\n")
         return 0
     print("\n".join(comparison.lines(name=lambda cid: f"#{tree.ordinal(cid)} {clip(cid, 80)}")))
     return 0

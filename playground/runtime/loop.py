@@ -109,27 +109,29 @@ class LoopStream(Iterator[T]):
     """
 
     def __init__(self, loop: asyncio.AbstractEventLoop, stream: AsyncIterator[T]) -> None:
+        self._loop = loop
         self._items: queue.SimpleQueue = queue.SimpleQueue()
         self._finished = threading.Event()
-        self._future = asyncio.run_coroutine_threadsafe(self._pump(stream), loop)
-        self._done = False
+        items, finished = self._items, self._finished
+        made: concurrent.futures.Future = concurrent.futures.Future()
 
-    async def _pump(self, stream: AsyncIterator[T]) -> None:
-        try:
-            async for item in stream:
-                self._items.put((True, item))
-        except asyncio.CancelledError:
-            raise
-        except BaseException as exc:  # handed to the caller's thread, traceback and all
-            self._items.put((False, exc))
-        finally:
-            close = getattr(stream, "aclose", None)
-            if close is not None:
-                # already failed or closed: its error, if any, was handed over above
-                with contextlib.suppress(Exception):
-                    await close()
-            self._items.put((True, _END))  # a reader waiting for an item ends, too
-            self._finished.set()
+        def start() -> None:
+            # The task holds the queue and the event, not this object: a stream nobody reads
+            # any more is collected, and its __del__ cancels the task.
+            task = loop.create_task(_pump(stream, items))
+
+            def ended(_task) -> None:
+                # Once the task is really over (its stream closed), or cancelled before it
+                # began: a reader waiting for an item ends.
+                items.put((True, _END))
+                finished.set()
+
+            task.add_done_callback(ended)
+            made.set_result(task)
+
+        loop.call_soon_threadsafe(start)
+        self._task: asyncio.Task = made.result()
+        self._done = False
 
     def __next__(self) -> T:
         if self._done:
@@ -146,8 +148,8 @@ class LoopStream(Iterator[T]):
 
     def halt(self) -> None:
         """End the stream between two of its awaits and wait until it has unwound."""
-        if not self._future.done():
-            self._future.cancel()
+        if not self._finished.is_set():
+            self._loop.call_soon_threadsafe(self._task.cancel)
         self._finished.wait(CANCEL_WAIT_S)
 
     def close(self) -> None:
@@ -156,8 +158,28 @@ class LoopStream(Iterator[T]):
         self.halt()
 
     def __del__(self) -> None:
+        # Only cancel: waiting here could block whichever thread collects it (the loop's own).
         with contextlib.suppress(Exception):
-            self.close()
+            if not self._finished.is_set():
+                self._loop.call_soon_threadsafe(self._task.cancel)
+
+
+async def _pump(stream: AsyncIterator[Any], items: queue.SimpleQueue) -> None:
+    """Hand each item of ``stream`` over ``items``; an error goes over too, with its
+    traceback. The end is signalled by the task's done callback (see :class:`LoopStream`)."""
+    try:
+        async for item in stream:
+            items.put((True, item))
+    except asyncio.CancelledError:
+        raise
+    except BaseException as exc:
+        items.put((False, exc))
+    finally:
+        close = getattr(stream, "aclose", None)
+        if close is not None:
+            # already failed or closed: its error, if any, was handed over above
+            with contextlib.suppress(Exception):
+                await close()
 
 
 async def _awaited(work: Awaitable[T]) -> T:

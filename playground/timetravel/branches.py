@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from playground.timetravel.diff import StateDiff, diff_states
-from playground.timetravel.limits import clip
+from playground.timetravel.limits import clip, limits
 from playground.timetravel.messages import as_message, describe
 from playground.timetravel.records import is_internal_channel, written_by
 from playground.timetravel.storage.base import Storage
@@ -353,15 +353,18 @@ def _changed_values(storage: Storage, tree: CheckpointTree, checkpoint_id: str,
     return tuple(writes)
 
 
-def _said(value: Any) -> Any:
-    """A value with every message in it reduced to what it says (see ``ChatMessage.said``)."""
+def _said(value: Any, depth: int = 0) -> Any:
+    """A value with every message in it reduced to what it says (see ``ChatMessage.said``);
+    below the depth limit a value from a database is compared as it is."""
+    if depth >= limits().max_depth:
+        return value
     message = as_message(value)
     if message is not None:
         return ("message", message.said())
     if isinstance(value, (list, tuple)):
-        return [_said(item) for item in value]
+        return [_said(item, depth + 1) for item in value]
     if isinstance(value, dict):
-        return {key: _said(item) for key, item in value.items()}
+        return {key: _said(item, depth + 1) for key, item in value.items()}
     return value
 
 

@@ -184,6 +184,10 @@ def record_branch(storage: Storage, tree: CheckpointTree, start: str | None,
             # An edit is no input, answer or reply: where it happened in the run cannot be
             # played again, so the branch is refused rather than replayed without it.
             number = tree.ordinal(checkpoint_id)
+            if start is None:
+                raise ValueError(f"the branch holds a state edit (update_state) at #{number}: "
+                                 "a test replays a branch from its first input, and an edit "
+                                 "is no input to play again; export a branch without edits")
             raise ValueError(f"the branch holds a state edit (update_state) at #{number}: a "
                              "re-run plays inputs, answers and model replies, not edits; start "
                              f"from #{number} or a checkpoint after it")

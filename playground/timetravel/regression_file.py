@@ -65,8 +65,17 @@ def regression_test(storage: Storage, tree: CheckpointTree, end: str, graph: Map
 
     Raises:
         ValueError: the thread cannot be replayed from its start (it does not begin with an
-            input).
+            input, or its branch holds a state edit), ``end`` is not in it, or ``end`` waits
+            on a node that failed.
     """
+    if end not in tree.nodes:
+        raise ValueError(f"no checkpoint {end[:80]!r} in thread {tree.thread_id[:80]!r}")
+    failed = [s for s in tree.signals.get(end, ()) if s.kind == "error"]
+    if failed:
+        raise ValueError(f"checkpoint #{tree.ordinal(end)} waits on a node that failed "
+                         f"({failed[0].node or 'a task'}): a test of it could never pass; "
+                         "export a checkpoint before the failure, or fix the node, re-run on "
+                         "current code and export the new branch")
     recording = record_branch(storage, tree, None, end)
     facts = run_facts(storage, tree, end)
     where = {key: str(value) for key, value in graph.items() if value}
@@ -75,7 +84,7 @@ def regression_test(storage: Storage, tree: CheckpointTree, end: str, graph: Map
         graph_text=_docstring_safe(named), ordinal=tree.ordinal(end), steps=len(facts["steps"]),
         replies=len(recording.replies), thread_id=repr(tree.thread_id),
         checkpoint_id=repr(end), graph=repr(where),
-        settings=repr(json.loads(json.dumps(dict(settings or {}), default=str))),
+        settings=_json_literal(dict(settings or {})),
         tools=repr(bool(tools_from_recording)),
         recording=_json_literal(recording.to_json()), expected=_json_literal(facts),
         test_name=TEST_NAME)
@@ -90,7 +99,8 @@ def refused_test(reason: str) -> str:
 def _json_literal(data: Any) -> str:
     """Data as a raw triple-quoted string of indented JSON, or a one-line ``repr`` in the
     (structural, never textual) case that JSON text holds three quotes in a row."""
-    text = json.dumps(data, indent=1, ensure_ascii=False, default=str)
+    # ASCII only: a lone surrogate from a database would not encode into the file
+    text = json.dumps(data, indent=1, ensure_ascii=True, default=str)
     if '"""' in text or text.endswith("\\"):
         return repr(json.dumps(data, default=str))
     return f'r"""\n{text}\n"""'
@@ -119,7 +129,7 @@ from playground.regression import replay_and_compare
 THREAD_ID = {thread_id}
 CHECKPOINT_ID = {checkpoint_id}
 GRAPH = {graph}
-SETTINGS = {settings}
+SETTINGS = json.loads({settings})
 TOOLS_FROM_RECORDING = {tools}
 
 RECORDING = json.loads({recording})

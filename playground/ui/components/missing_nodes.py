@@ -25,6 +25,10 @@ def missing_nodes(source, tree: CheckpointTree, graph) -> list[str]:
 
 
 def _fork(graph, tree: CheckpointTree, checkpoint_id: str) -> None:
+    from playground.ui.components.stale import refused_as_stale
+
+    if refused_as_stale(tree, "Fork"):
+        return
     try:
         result = replay_from(graph, {"configurable": {
             "thread_id": tree.thread_id, "checkpoint_ns": "", "checkpoint_id": checkpoint_id}})

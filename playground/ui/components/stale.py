@@ -29,13 +29,20 @@ def refused_as_stale(drawn: CheckpointTree, what: str) -> ThreadMoved | None:
     Returns what moved (its ``head`` is the thread's new head, for the page to show), or None
     when the thread holds nothing ``drawn`` did not: then the action may go on.
     """
-    storage = resources.own_storage()
     try:
-        moved = moved_since(storage, drawn)
+        storage = resources.own_storage()
+        try:
+            moved = moved_since(storage, drawn)
+        finally:
+            storage.close()
     except UnknownThread:  # drawn new, and still without a checkpoint
         moved = None
-    finally:
-        storage.close()
+    except resources.database_errors() as exc:
+        # A callback runs outside the page's own error handling: say it here, and act on
+        # nothing that could not be checked.
+        flash("error", f"{what} refused, nothing was run: the thread could not be read to "
+              f"check it is still as drawn ({exc})")
+        return ThreadMoved(drawn.thread_id, (), drawn.head, (), None, 0)
     if moved is not None:
         flash("error", f"{what} refused, nothing was run: {moved.line()}. The page shows it "
               "now; look, then act on what is there.")

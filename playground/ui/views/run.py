@@ -160,7 +160,19 @@ with left:
 
 def _refuse_if_moved(what: str, seen: CheckpointTree) -> None:
     """A control's callback: refuse ``what`` when the thread moved on since ``seen`` was drawn
-    (the page then says so, and draws the thread as it is now)."""
+    (the page then says so, and draws the thread as it is now).
+
+    A click while this tab's own run still streams is refused in its own words: the thread
+    moved because of that run, not another tab. The run is stopped after its last step, as
+    Stop would, and the page draws where it stands.
+    """
+    streaming_run = st.session_state.pop(IN_FLIGHT_KEY, None)
+    if streaming_run is not None and streaming_run.outcome is None:  # still going
+        streaming_run.halt()
+        flash("warning", f"{what} not done: this tab's run was still going, so it was stopped "
+              "after its last finished step. Look at where the thread stands, then act.")
+        st.session_state[STALE_KEY] = True
+        return
     if refused_as_stale(seen, what):
         st.session_state[STALE_KEY] = True
 

@@ -109,6 +109,27 @@ def test_halt_from_another_thread_ends_a_stream_whose_reader_is_waiting():
     assert not reader.is_alive() and got == []
 
 
+def test_a_stream_nobody_reads_any_more_is_cancelled_when_collected():
+    import gc
+
+    unwound = threading.Event()
+
+    async def endless():
+        try:
+            while True:
+                yield "tick"
+                await asyncio.sleep(0.01)
+        finally:
+            unwound.set()
+
+    stream = shared_loop().iterate(endless())
+    assert next(stream) == "tick"
+    del stream
+    gc.collect()
+
+    assert unwound.wait(5), "the abandoned stream kept running"
+
+
 def test_two_threads_stream_at_once_on_one_loop():
     # Each stream waits, after its first item, until the other one has yielded too: run one
     # after the other, neither would ever see the other start.
