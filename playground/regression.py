@@ -17,9 +17,10 @@ step that differs named in words.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from contextlib import closing
+from collections.abc import Iterator, Mapping
+from contextlib import closing, contextmanager
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from playground.apps.launch import AppChoice, load_app
@@ -46,7 +47,9 @@ def replay_and_compare(graph: Mapping[str, str], recording: Mapping, expected: M
     says the original did.
 
     Args:
-        graph: ``{"graph": SPEC}`` or ``{"config": "langgraph.json", "graph_name": NAME}``.
+        graph: ``{"graph": SPEC}``, ``{"config": "langgraph.json", "graph_name": NAME}``, or
+            ``{"builtin": "ticket-agent"}`` (run against the bundled ticket API, started on a
+            loopback port with freshly seeded tickets).
         recording: the recording, as :meth:`Recording.to_json` wrote it.
         expected: :func:`~playground.timetravel.regression_file.run_facts` of the original.
         folder: a folder of the test's own (pytest's ``tmp_path``) for the checkpoint file.
@@ -66,8 +69,9 @@ def replay_and_compare(graph: Mapping[str, str], recording: Mapping, expected: M
                              graph.get("graph_name") or None))
     played = Recording.from_json({**dict(recording), "thread_id": THREAD, "start": ""})
     path = Path(folder) / "replay.sqlite"
-    with SqliteSaver.from_conn_string(str(path)) as saver:
-        compiled = app.graph(saver, store=InMemoryStore())
+    with SqliteSaver.from_conn_string(str(path)) as saver, _ticket_api(app, folder) as context:
+        compiled = app.graph(saver, context) if app.builtin else app.graph(
+            saver, store=InMemoryStore())
         run_settings = RunSettings((settings or {}).get("context"),
                                    dict((settings or {}).get("configurable") or {}))
         outcome = rerun(driven(compiled, run_settings), played,
@@ -79,6 +83,26 @@ def replay_and_compare(graph: Mapping[str, str], recording: Mapping, expected: M
     if problems:
         raise RunDiffers("\n".join(problems))
     return outcome
+
+
+@contextmanager
+def _ticket_api(app, folder: str | Path) -> Iterator[Any]:
+    """For the ticket agent, the bundled ticket API on a loopback port with freshly seeded
+    tickets in the test's folder, and a client of it (what the agent's nodes call); nothing
+    for any other app."""
+    if not app.builtin:
+        yield None
+        return
+    from playground.agent.client import TicketClient
+    from ticket_api.server import start_embedded
+
+    server = start_embedded(str(Path(folder) / "tickets.sqlite"))
+    client = TicketClient(server.url, tenant="regression", actor="agent")
+    try:
+        yield SimpleNamespace(client=client)
+    finally:
+        client.close()
+        server.stop()
 
 
 def differences(expected: Mapping, actual: Mapping, outcome: ReRunOutcome | None = None

@@ -79,6 +79,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                        "names it (path relative to where the test will run)")
     named.add_argument("--config", metavar="FILE", help="a langgraph.json (relative to where "
                        "the test will run), with --graph-name")
+    named.add_argument("--ticket-agent", action="store_true", help="the built-in ticket agent "
+                       "(the test starts the bundled ticket API with freshly seeded tickets)")
     test.add_argument("--graph-name", help="the graph's name in --config")
     test.add_argument("--context", metavar="JSON", help="the context the thread ran with, as "
                       "a JSON object (default: the schema's defaults)")
@@ -289,6 +291,7 @@ def _export_test(args: argparse.Namespace) -> int:
     if args.config and not args.graph_name:
         raise ValueError("--config needs --graph-name: which of its graphs made the thread")
     graph = ({"graph": args.graph} if args.graph
+             else {"builtin": "ticket-agent"} if args.ticket_agent
              else {"config": args.config, "graph_name": args.graph_name})
     settings = {}
     if args.context:

@@ -56,7 +56,8 @@ def regression_test(storage: Storage, tree: CheckpointTree, end: str, graph: Map
         end: the checkpoint the branch ends at.
         graph: how to load the graph, as ``playground run`` was told: ``{"graph": SPEC}`` or
             ``{"config": "langgraph.json", "graph_name": NAME}`` (paths relative to the folder
-            pytest runs in).
+            pytest runs in), or ``{"builtin": "ticket-agent"}`` (the test starts the bundled
+            ticket API).
         settings: the context or configurable values the thread ran with
             (``{"context": {...}}`` / ``{"configurable": {...}}``).
         tools_from_recording: answer tool calls from the recorded results (the default: a
@@ -79,7 +80,9 @@ def regression_test(storage: Storage, tree: CheckpointTree, end: str, graph: Map
     recording = record_branch(storage, tree, None, end)
     facts = run_facts(storage, tree, end)
     where = {key: str(value) for key, value in graph.items() if value}
-    named = where.get("graph") or f"{where.get('config')} ({where.get('graph_name', 'its graph')})"
+    named = where.get("graph") or (
+        f"{where['config']} ({where.get('graph_name', 'its graph')})" if where.get("config")
+        else "the built-in ticket agent")
     return _FILE.format(
         graph_text=_docstring_safe(named), ordinal=tree.ordinal(end), steps=len(facts["steps"]),
         replies=len(recording.replies), thread_id=repr(tree.thread_id),

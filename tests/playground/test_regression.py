@@ -121,3 +121,27 @@ def test_the_support_chat_example_replays_through_its_subgraph_and_its_refund_qu
 
     assert ran.returncode == 0, ran.stdout + ran.stderr
     assert '"Where is my order B22?"' in test_file.read_text()
+
+
+def test_a_ticket_agent_thread_replays_against_a_freshly_seeded_ticket_api(tmp_path):
+    """The built-in agent's nodes call the ticket API: the test starts the bundled one with
+    fresh tickets, so a thread that read fresh tickets replays to the same ETags."""
+    from playground.agent.client import TicketClient
+    from playground.agent.graph import build_agent
+    from playground.agent.turns import resume, start_turn
+    from ticket_api.server import start_embedded
+
+    db = tmp_path / "checkpoints.sqlite"
+    with start_embedded(str(tmp_path / "tickets.sqlite")) as api, \
+            SqliteSaver.from_conn_string(str(db)) as saver:
+        client = TicketClient(api.url, tenant="room-1")
+        graph = driven(build_agent(client, saver))
+        start_turn(graph, "t1", "raise t7 to high")
+        resume(graph, "t1")
+        client.close()
+    test_file = export(db, {"builtin": "ticket-agent"}, tmp_path / "test_ticket_agent.py")
+
+    ran = pytest_in(tmp_path, test_file)
+
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert "the built-in ticket agent" in test_file.read_text()

@@ -25,7 +25,10 @@ EXPORT_AS_TEST = "Export as test"
 
 
 def graph_named(app: App, choice: AppChoice) -> dict[str, str]:
-    """How the exported test loads the app's graph: the spec or the config the server got."""
+    """How the exported test loads the app's graph: the spec or the config the server got
+    (the built-in ticket agent by its name: the test starts the bundled ticket API)."""
+    if app.builtin:
+        return {"builtin": app.name}
     if choice.config:
         config = Path(choice.config)
         try:
@@ -52,11 +55,6 @@ def export_test_button(target: str, thread_id: str, checkpoint: str, ordinal: in
                        key: str) -> None:
     """The button; the branch from the thread's first input to ``checkpoint`` is read when
     it is clicked, from a connection of its own."""
-    if app.builtin:
-        st.button(EXPORT_AS_TEST, icon=":material/science:", disabled=True, key=key,
-                  help="The ticket agent's runs go through the bundled ticket API; a thread "
-                  "exports as a test for a graph the server runs with --graph or --config.")
-        return
     graph = graph_named(app, choice)
 
     def build() -> str:
