@@ -17,7 +17,7 @@ from typing import Any
 
 from langgraph.types import Command
 
-from playground.runtime.answers import Answerer, ReRunStopped, ai_message
+from playground.runtime.answers import Answerer, ai_message
 from playground.runtime.run import GraphRun, RunOutcome, RunStep
 from playground.timetravel.messages import message_list
 from playground.timetravel.recording import Recording
@@ -202,4 +202,4 @@ def _message(role: str, raw: Mapping, message: Any) -> Any:
     return HumanMessage(content=content, id=message.id)
 
 
-__all__ = ["ReRunOutcome", "ReRunStopped", "as_input", "rerun"]
+__all__ = ["ReRunOutcome", "as_input", "rerun"]

@@ -25,7 +25,7 @@ from typing import Any
 from playground.timetravel.diff import StateDiff, diff_states
 from playground.timetravel.limits import clip, limits
 from playground.timetravel.messages import as_message, describe
-from playground.timetravel.records import is_internal_channel, written_by
+from playground.timetravel.records import is_internal_channel, step_nodes, written_by
 from playground.timetravel.storage.base import Storage
 from playground.timetravel.tree import CheckpointTree, ensure_details
 
@@ -321,9 +321,8 @@ def branch_steps(storage: Storage, tree: CheckpointTree, ids: Iterable[str]
         if writers and record.source != "update":
             writes = tuple((w.channel, w.value) for w in stored.get(parents[cid], ())
                            if written_by(w.node, writers) and not is_internal_channel(w.channel))
-            # __start__ is the input, written to the state's channels: say so
-            nodes = tuple("input" if node == "__start__" else node for node in writers)
-            steps[cid] = BranchStep(cid, record.step, record.source, nodes, writes)
+            steps[cid] = BranchStep(cid, record.step, record.source, step_nodes(writers),
+                                    writes)
         elif changed or record.source not in ("fork", "input"):
             # an update_state edit: what it changed, messages as the ones it added or replaced
             steps[cid] = BranchStep(cid, record.step, record.source,

@@ -20,7 +20,12 @@ from typing import Any
 
 from playground.timetravel.decode import to_jsonable
 from playground.timetravel.messages import ChatMessage, ToolCall, as_message, message_list
-from playground.timetravel.records import UNKNOWN_NODE, is_internal_channel, written_by
+from playground.timetravel.records import (
+    UNKNOWN_NODE,
+    is_internal_channel,
+    step_nodes,
+    written_by,
+)
 from playground.timetravel.signals import INTERRUPT, RESUME
 from playground.timetravel.storage.base import Storage
 from playground.timetravel.tree import CheckpointTree, ensure_details
@@ -194,7 +199,7 @@ def record_branch(storage: Storage, tree: CheckpointTree, start: str | None,
         writers = detail.writers if detail else ()
         if not writers:
             continue  # a replay's copy: no node ran, nothing was asked or replied
-        nodes.append(tuple("input" if node == _START else node for node in writers))
+        nodes.append(step_nodes(writers))
         for node in writers:
             continues[node] = continues.get(node, 0) + 1
         for write in stored:

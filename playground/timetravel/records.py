@@ -209,6 +209,12 @@ def task_node(task_path: str | None) -> str:
     return path.rsplit(",", 1)[-1].strip()
 
 
+def step_nodes(writers: tuple[str, ...]) -> tuple[str, ...]:
+    """The nodes of a step as a person reads them: ``__start__`` writing the input is
+    ``input``."""
+    return tuple("input" if node == "__start__" else node for node in writers)
+
+
 def written_by(write_node: str, writers: tuple[str, ...]) -> bool:
     """True when a pending write belongs to the step these nodes made: written by one of
     them, or by a task whose stored path does not name its node (a ``Send``'s)."""

@@ -53,11 +53,17 @@ def ask(text: str) -> dict:
     return {"messages": [HumanMessage(text)]}
 
 
-def test_an_exported_thread_passes_on_its_code_and_fails_naming_the_step_after_a_change(
-        tmp_path):
+def support_project(tmp_path: Path) -> Path:
+    """A project folder holding the ReAct-style support agent (``support_agent.py``)."""
     project = tmp_path / "project"
     project.mkdir()
     write_support(project)
+    return project
+
+
+def test_an_exported_thread_passes_on_its_code_and_fails_naming_the_step_after_a_change(
+        tmp_path):
+    project = support_project(tmp_path)
     db = tmp_path / "checkpoints.sqlite"
     thread_of(db, AppChoice(str(project / "support_agent.py") + ":graph"),
               [ask("where is A17?"), ask("and B22?")])

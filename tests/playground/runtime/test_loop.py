@@ -64,23 +64,26 @@ def test_iterate_raises_the_streams_exception_after_its_items():
     assert seen == ["first"]
 
 
+async def endless(unwound: threading.Event, unwinding_s: float = 0.0):
+    """Ticks until cancelled; ``unwound`` is set once its cleanup (taking ``unwinding_s``, a
+    checkpoint still being written) is over."""
+    try:
+        while True:
+            yield "tick"
+            await asyncio.sleep(0.01)
+    finally:
+        await asyncio.sleep(unwinding_s)
+        unwound.set()
+
+
 def test_closing_an_iterator_early_cancels_the_stream_and_waits_for_it():
-    unwound = []
+    unwound = threading.Event()
 
-    async def endless():
-        try:
-            while True:
-                yield "tick"
-                await asyncio.sleep(0.01)
-        finally:
-            await asyncio.sleep(0.05)  # a checkpoint still being written
-            unwound.append("done")
-
-    items = shared_loop().iterate(endless())
+    items = shared_loop().iterate(endless(unwound, unwinding_s=0.05))
     assert next(items) == "tick"
     items.close()
 
-    assert unwound, "close() returned before the stream had unwound"
+    assert unwound.is_set(), "close() returned before the stream had unwound"
 
 
 def test_halt_from_another_thread_ends_a_stream_whose_reader_is_waiting():
@@ -114,15 +117,7 @@ def test_a_stream_nobody_reads_any_more_is_cancelled_when_collected():
 
     unwound = threading.Event()
 
-    async def endless():
-        try:
-            while True:
-                yield "tick"
-                await asyncio.sleep(0.01)
-        finally:
-            unwound.set()
-
-    stream = shared_loop().iterate(endless())
+    stream = shared_loop().iterate(endless(unwound))
     assert next(stream) == "tick"
     del stream
     gc.collect()

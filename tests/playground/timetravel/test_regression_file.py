@@ -15,14 +15,18 @@ from playground.runtime.driven import driven
 from playground.timetravel.regression_file import regression_test
 from playground.timetravel.storage.open import open_storage
 from playground.timetravel.tree import load_tree
-from tests.playground.apps.user_graphs import write_support
-from tests.playground.test_regression import ask, export, pytest_in, thread_of
+from tests.playground.test_regression import (
+    ask,
+    export,
+    pytest_in,
+    support_project,
+    thread_of,
+)
 
 
 def test_a_thread_on_either_backend_exports_a_file_that_passes(database, tmp_path):
-    project = tmp_path / "project"
-    project.mkdir()
-    app = load_app(AppChoice(f"{write_support(project)}:graph"))
+    project = support_project(tmp_path)
+    app = load_app(AppChoice(f"{project / 'support_agent.py'}:graph"))
     graph = driven(app.graph(database.saver))
     for question in ("where is A17?", "and B22?"):
         graph.invoke(ask(question), {"configurable": {"thread_id": "t1"}})
@@ -39,9 +43,7 @@ def test_a_thread_on_either_backend_exports_a_file_that_passes(database, tmp_pat
 
 def test_the_exported_file_holds_its_recording_as_json_and_names_the_graph_by_its_spec(
         tmp_path):
-    project = tmp_path / "project"
-    project.mkdir()
-    write_support(project)
+    project = support_project(tmp_path)
     db = tmp_path / "checkpoints.sqlite"
     thread_of(db, AppChoice(str(project / "support_agent.py") + ":graph"),
               [ask("where is A17?")])
@@ -56,9 +58,7 @@ def test_the_exported_file_holds_its_recording_as_json_and_names_the_graph_by_it
 
 
 def test_hostile_text_in_a_thread_stays_data_in_the_exported_file(tmp_path):
-    project = tmp_path / "project"
-    project.mkdir()
-    write_support(project)
+    project = support_project(tmp_path)
     db = tmp_path / "checkpoints.sqlite"
     hostile = 'where is """); import os; os.system("echo owned") #\\ A17?'
     thread_of(db, AppChoice(str(project / "support_agent.py") + ":graph"), [ask(hostile)],
@@ -73,11 +73,9 @@ def test_hostile_text_in_a_thread_stays_data_in_the_exported_file(tmp_path):
 
 
 def test_a_thread_that_does_not_begin_with_an_input_is_refused(tmp_path):
-    project = tmp_path / "project"
-    project.mkdir()
-    write_support(project)
+    project = support_project(tmp_path)
     db = tmp_path / "checkpoints.sqlite"
-    app = load_app(AppChoice(str(write_support(project)) + ":graph"))
+    app = load_app(AppChoice(f"{project / 'support_agent.py'}:graph"))
     with SqliteSaver.from_conn_string(str(db)) as saver:
         driven(app.graph(saver)).update_state({"configurable": {"thread_id": "t1"}},
                                               {"messages": [HumanMessage("hi")]})

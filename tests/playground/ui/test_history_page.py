@@ -275,8 +275,9 @@ def test_a_rerun_from_a_stale_page_is_refused_and_writes_nothing(app, ui, paused
     assert _count_checkpoints(os.environ["PLAYGROUND_CHECKPOINTS"]) == stored
 
 
-def test_compare_of_an_edited_message_fork_of_the_support_example_shows_the_messages(
-        graph_app, ui):
+def _support_chat_with_an_edited_fork(graph_app):
+    """The support example asked about A17, the question edited to B22 on Run (Edit and fork),
+    then History."""
     from tests.playground.ui.conftest import EXAMPLES
 
     at = graph_app(f"{EXAMPLES}/support_chat.py:graph")
@@ -284,7 +285,12 @@ def test_compare_of_an_edited_message_fork_of_the_support_example_shows_the_mess
     at.chat_input(key="run-message").set_value("Where is my order A17?").run()
     next(t for t in at.text_area if t.label == "Edited message").input("Where is my order B22?")
     next(b for b in at.button if b.label == "Fork from here").click().run()
-    at.switch_page("views/history.py").run()
+    return at.switch_page("views/history.py").run()
+
+
+def test_compare_of_an_edited_message_fork_of_the_support_example_shows_the_messages(
+        graph_app, ui):
+    at = _support_chat_with_an_edited_fork(graph_app)
 
     at.segmented_control(key="history-view").set_value("Compare").run()
 
@@ -301,14 +307,7 @@ def test_compare_of_an_edited_message_fork_of_the_support_example_shows_the_mess
 
 
 def test_rerun_across_an_edit_is_refused_and_says_where_to_start(graph_app, ui):
-    from tests.playground.ui.conftest import EXAMPLES
-
-    at = graph_app(f"{EXAMPLES}/support_chat.py:graph")
-    at.switch_page("views/run.py").run()
-    at.chat_input(key="run-message").set_value("Where is my order A17?").run()
-    next(t for t in at.text_area if t.label == "Edited message").input("Where is my order B22?")
-    next(b for b in at.button if b.label == "Fork from here").click().run()
-    at.switch_page("views/history.py").run()
+    at = _support_chat_with_an_edited_fork(graph_app)
     next(s for s in at.slider if s.label == "Checkpoint (creation order)").set_value(1).run()
     stored = _count_checkpoints(os.environ["PLAYGROUND_CHECKPOINTS"])
 
