@@ -40,7 +40,7 @@ def rerun_controls(tree: CheckpointTree, selected: str, key: str, on_click, args
     button is off on a branch's tip: nothing after it was recorded to play again.
     """
     tip = branch_tip(tree, selected)
-    after = len(tree.path_to(tip)) - len(tree.path_to(selected))
+    at_tip = tip == selected  # the tip descends from the selection, or is it
     st.markdown(f"**{RERUN}**: run the graph as it is loaded now from this checkpoint into a "
                 "new branch, fed the inputs, answers and model replies this branch recorded "
                 f"(to #{tree.ordinal(tip)}), then compare the two.")
@@ -51,10 +51,10 @@ def rerun_controls(tree: CheckpointTree, selected: str, key: str, on_click, args
     real = real_col.toggle(REAL_MODEL_AFTER, key=f"{key}-real-model",
                            help="Off: a model call the recording holds no reply for stops the "
                            "re-run. On: from there on the real model answers.")
-    st.button(RERUN, icon=":material/model_training:", key=f"{key}-go", disabled=after <= 0,
+    st.button(RERUN, icon=":material/model_training:", key=f"{key}-go", disabled=at_tip,
               width="stretch", on_click=on_click, args=args,
-              help=None if after > 0 else "This is the tip of its branch: nothing after it "
-              "was recorded. Pick a checkpoint before the step you changed.")
+              help="This is the tip of its branch: nothing after it was recorded. Pick a "
+              "checkpoint before the step you changed." if at_tip else None)
     return ReRunChoice(tools, real)
 
 

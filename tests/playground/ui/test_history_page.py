@@ -317,3 +317,11 @@ def test_rerun_across_an_edit_is_refused_and_says_where_to_start(graph_app, ui):
     assert "Not re-run, nothing was run: the branch holds a state edit (update_state) at #7" \
         in ui.texts(at)
     assert _count_checkpoints(os.environ["PLAYGROUND_CHECKPOINTS"]) == stored
+
+
+def test_rerun_is_off_on_the_tip_of_a_branch_and_on_before_it(paused, ui):
+    assert ui.button(paused, "Re-run on current code").disabled  # the head: nothing after it
+
+    ui.button(paused, "Previous").click().run()
+
+    assert not ui.button(paused, "Re-run on current code").disabled
