@@ -44,7 +44,7 @@ from playground.runtime.loop import shared_loop
 from playground.runtime.rerun import rerun
 from playground.runtime.run import GraphRun
 from playground.savers import close_async_saver, open_async_saver
-from playground.timetravel.branches import compare_branches, newest_branches
+from playground.timetravel.compare import compare_branches, newest_branches
 from playground.timetravel.recording import record_branch
 from playground.timetravel.storage.open import open_storage
 from playground.timetravel.tree import load_tree

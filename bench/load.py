@@ -26,7 +26,8 @@ writes, with every 200 the clients saw present in the API's history and nothing 
 Run: ``python -m bench.load [--attendees 30] [--rounds 5] [--alone-rounds 20]
 [--backend sqlite|postgres] [--restart graph|shared]``. Postgres needs
 ``PLAYGROUND_TEST_DATABASE_URL=postgresql://...``: checkpoints go to PostgresSaver on a pool,
-tickets too when ``ticket_api.store.open_store`` exists and the API accepts the URL (else SQLite);
+tickets too when ``ticket_api.ticket_store_sqlite.open_store`` exists and the API accepts
+the URL (else SQLite);
 the result's ``backend`` says which.
 """
 
@@ -53,7 +54,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.graph.state import CompiledStateGraph
 
-import ticket_api.store
+import ticket_api.ticket_store_sqlite
 from playground.agent.client import ApiResult, TicketClient
 from playground.agent.graph import build_agent
 from playground.agent.turns import TurnResult, resume, start_turn, thread_config
@@ -160,7 +161,7 @@ class Backend:
 
     def _start_api(self, workdir: Path) -> tuple[EmbeddedServer, str]:
         tickets_file = workdir / "tickets.sqlite"
-        if self.url and hasattr(ticket_api.store, "open_store"):
+        if self.url and hasattr(ticket_api.ticket_store_sqlite, "open_store"):
             try:
                 api = start_embedded(self.url)
             except Exception as exc:  # the API refused the URL: keep the tickets on SQLite

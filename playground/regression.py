@@ -26,7 +26,7 @@ from typing import Any
 from playground.apps.launch import AppChoice, load_app
 from playground.runtime.driven import RunSettings, driven
 from playground.runtime.rerun import ReRunOutcome, rerun
-from playground.timetravel.branches import BranchStep, align
+from playground.timetravel.compare import BranchStep, align
 from playground.timetravel.diff import diff_states
 from playground.timetravel.recording import Recording
 from playground.timetravel.regression_file import run_facts

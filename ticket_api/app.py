@@ -1,7 +1,7 @@
 """HTTP routes: translate requests into domain decisions and store calls, and back.
 
 No rule lives here. Preconditions are decided by ``domain.evaluate_if_match``, writes are
-compare-and-set calls on a store (``store_base.StoreBase``: SQLite or Postgres); this module
+compare-and-set calls on a store (``ticket_store.StoreBase``: SQLite or Postgres); this module
 only maps their outcomes to status codes, headers and JSON bodies.
 """
 
@@ -40,7 +40,7 @@ from ticket_api.schemas import (
     TicketPatch,
     ValidationErrorBody,
 )
-from ticket_api.store_base import StoreBase
+from ticket_api.ticket_store import StoreBase
 
 IF_MATCH_REQUIRED = "If-Match required: read the ticket and send its ETag"
 

@@ -15,13 +15,13 @@ from types import FrameType, TracebackType
 import uvicorn
 
 from ticket_api.app import create_app
-from ticket_api.pg_store import (
+from ticket_api.ticket_store import StoreBase
+from ticket_api.ticket_store_postgres import (
     PostgresUnavailable,
     is_postgres_url,
     redact_url,
 )
-from ticket_api.store import MEMORY, open_store
-from ticket_api.store_base import StoreBase
+from ticket_api.ticket_store_sqlite import MEMORY, open_store
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8700

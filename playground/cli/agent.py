@@ -177,7 +177,7 @@ def _demo(args: argparse.Namespace) -> int:
 
 def _compare(args: argparse.Namespace) -> int:
     from playground.agent.client import TicketClient
-    from playground.lessons.compare import DEFINITIONS, compare, format_table
+    from playground.lessons.state_sizes import DEFINITIONS, compare, format_table
 
     try:
         turns = sorted({int(part) for part in args.turns.split(",") if part.strip()})

@@ -260,7 +260,7 @@ def _diff(args: argparse.Namespace) -> int:
 
 
 def _branches(args: argparse.Namespace) -> int:
-    from playground.timetravel.branches import compare_branches, newest_branches
+    from playground.timetravel.compare import compare_branches, newest_branches
 
     if (args.left is None) != (args.right is None):
         raise ValueError("give both --left and --right, or neither for the two newest branches")

@@ -6,7 +6,7 @@ original branch's recording into it: each time the run stops, the next input or
 ``interrupt()`` answer the original received; each chat-model call, the next reply the original
 recorded (:mod:`playground.runtime.answers`); each tool call, its real result, or the recorded
 one when asked. A call the recording cannot answer stops the re-run and says why. Then the new
-branch is compared with the original (:mod:`playground.timetravel.branches`).
+branch is compared with the original (:mod:`playground.timetravel.compare`).
 """
 
 from __future__ import annotations

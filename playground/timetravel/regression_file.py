@@ -18,7 +18,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from playground.timetravel.branches import branch_steps
+from playground.timetravel.compare import branch_steps
 from playground.timetravel.decode import to_jsonable
 from playground.timetravel.recording import record_branch
 from playground.timetravel.storage.base import Storage

@@ -25,7 +25,7 @@ DRIVER_ALLOWED = {
     "playground.stores",
     # the lessons' byte table: raw sizes of four approaches written side by side, the point
     # of the lesson being what each one stores
-    "playground.lessons.compare",
+    "playground.lessons.state_sizes",
     # writes the bundled sample database with SqliteSaver, then vacuums it
     "playground.samples.make_samples",
 }

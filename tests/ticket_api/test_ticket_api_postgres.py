@@ -27,9 +27,9 @@ import psycopg
 import pytest
 
 from ticket_api.domain import Ticket, request_fingerprint
-from ticket_api.pg_store import PostgresTicketStore
 from ticket_api.records import IdempotencyClaim, WriteOutcome, WriteResult
 from ticket_api.server import EmbeddedServer, main, start_embedded
+from ticket_api.ticket_store_postgres import PostgresTicketStore
 
 URL = os.environ.get("PLAYGROUND_TEST_DATABASE_URL", "")
 pytestmark = pytest.mark.skipif(

@@ -42,7 +42,7 @@ from starlette.testclient import TestClient
 
 from ticket_api.app import create_app
 from ticket_api.seed import seed_tickets
-from ticket_api.store import TicketStore
+from ticket_api.ticket_store_sqlite import TicketStore
 
 TENANT = "fuzz"
 TICKET_IDS = [ticket.id for ticket in seed_tickets()]

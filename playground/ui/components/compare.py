@@ -1,6 +1,6 @@
 """The Compare view: two branches of a thread side by side, step by step, on History and Inspect.
 
-Everything shown comes from :func:`playground.timetravel.branches.compare_branches`; this only
+Everything shown comes from :func:`playground.timetravel.compare.compare_branches`; this only
 draws it. Every string from the database reaches the page escaped (a table cell is text, the
 rest goes through :func:`~playground.ui.markup.md_escape`), and the first difference is said in
 words with an icon, never by colour alone.
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from playground.timetravel.branches import (
+from playground.timetravel.compare import (
     BranchComparison,
     BranchStep,
     CompareRefused,

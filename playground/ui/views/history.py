@@ -33,8 +33,8 @@ from playground.ui.components.checkpoints import (
     tree_chart,
 )
 from playground.ui.components.compare import COMPARE, compare_view, open_compare, view_switch
-from playground.ui.components.export_test import export_test_button
 from playground.ui.components.missing_nodes import missing_nodes_warning
+from playground.ui.components.regression_export import export_test_button
 from playground.ui.components.rerun import (
     outcome_line,
     rerun_controls,

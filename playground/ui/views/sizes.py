@@ -7,7 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from playground.agent.client import ApiUnavailable, TicketClient
-from playground.lessons.compare import (
+from playground.lessons.state_sizes import (
     APPROACHES,
     DEFINITIONS,
     POSTGRES_APPROACHES,

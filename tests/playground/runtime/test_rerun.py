@@ -19,7 +19,7 @@ from langgraph.types import Command, interrupt
 from playground.runtime.answers import Answerer, answering
 from playground.runtime.rerun import rerun
 from playground.standin import StandInChatModel, text_of
-from playground.timetravel.branches import compare_branches
+from playground.timetravel.compare import compare_branches
 from playground.timetravel.recording import record_branch
 from playground.timetravel.storage.open import open_storage
 from playground.timetravel.tree import load_tree

@@ -12,7 +12,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.message import add_messages
 
 from playground.standin import StandInChatModel, text_of
-from playground.timetravel.branches import (
+from playground.timetravel.compare import (
     CompareRefused,
     compare_branches,
     newest_branches,

@@ -10,7 +10,7 @@ fail to serialize).
 
 The tables are prefixed ``ticket_`` so that they can share a database with LangGraph's
 PostgresSaver tables (``checkpoints``, ``checkpoint_blobs``, ...). The order of operations is in
-``store_base.StoreBase``; this module holds the Postgres side.
+``ticket_store.StoreBase``; this module holds the Postgres side.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from psycopg_pool import ConnectionPool
 from playground.timetravel.storage.open import redact_url
 from ticket_api.domain import Comment, Ticket
 from ticket_api.records import HistoryEntry, IdempotencyClaim, StoredResponse
-from ticket_api.store_base import TICKET_COLUMNS, StoreBase, utc_now_iso
+from ticket_api.ticket_store import TICKET_COLUMNS, StoreBase, utc_now_iso
 
 POSTGRES_SCHEMES: tuple[str, ...] = ("postgresql://", "postgres://")
 

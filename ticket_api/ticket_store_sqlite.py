@@ -4,7 +4,7 @@ All reads and writes go through :meth:`TicketStore._transaction`, the one side-e
 it takes the store lock, opens a transaction (``BEGIN IMMEDIATE`` for writes) and commits or
 rolls back. Every ticket write is a compare-and-set on the version column, so two writers
 that read the same version cannot both succeed, whichever thread or process they run in.
-The order of operations is in ``store_base.StoreBase``; this module holds the SQLite side.
+The order of operations is in ``ticket_store.StoreBase``; this module holds the SQLite side.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Any
 
 from ticket_api.domain import Comment, Ticket, canonical_json
 from ticket_api.records import HistoryEntry, IdempotencyClaim, StoredResponse
-from ticket_api.store_base import TICKET_COLUMNS, StoreBase, utc_now_iso
+from ticket_api.ticket_store import TICKET_COLUMNS, StoreBase, utc_now_iso
 
 MEMORY = ":memory:"
 
@@ -242,14 +242,14 @@ def open_store(target: str | None) -> StoreBase:
         A ``TicketStore`` or ``PostgresTicketStore``; the caller closes it.
 
     Raises:
-        ticket_api.pg_store.PostgresUnavailable: If a Postgres URL cannot be used (the
+        ticket_api.ticket_store_postgres.PostgresUnavailable: If a Postgres URL cannot be used (the
             message has the password redacted).
     """
     if target is None:
         return TicketStore(MEMORY)
     if target.startswith(("postgresql://", "postgres://")):
-        # Imported here, not at the top: pg_store imports this module.
-        from ticket_api.pg_store import PostgresTicketStore
+        # Imported here, not at the top: ticket_store_postgres imports this module.
+        from ticket_api.ticket_store_postgres import PostgresTicketStore
 
         return PostgresTicketStore(target)
     return TicketStore(target)

@@ -11,7 +11,7 @@ import pytest
 
 from ticket_api.domain import Ticket, request_fingerprint
 from ticket_api.records import IdempotencyClaim, WriteOutcome
-from ticket_api.store import TicketStore
+from ticket_api.ticket_store_sqlite import TicketStore
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from playground.lessons.compare import APPROACHES, compare, format_table
+from playground.lessons.state_sizes import APPROACHES, compare, format_table
 
 IDS, WHOLE, MESSAGES, EXTERNAL = APPROACHES
 # The how-to's table, ids row: resume loads and stored, after 1 and 10 turns.
@@ -70,7 +70,7 @@ def test_table_prints_every_approach_and_the_ticket_size(measures):
 @pytest.mark.skipif(not os.environ.get("PLAYGROUND_TEST_DATABASE_URL"),
                     reason="PLAYGROUND_TEST_DATABASE_URL is not set (no PostgreSQL)")
 def test_postgres_rows_store_whole_responses_once_per_version(client):
-    from playground.lessons.compare import POSTGRES_APPROACHES
+    from playground.lessons.state_sizes import POSTGRES_APPROACHES
 
     client.reset()
     url = os.environ["PLAYGROUND_TEST_DATABASE_URL"]
