@@ -39,14 +39,14 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.graph import END, START, StateGraph
 
 from playground.apps.launch import AppChoice, load_app
+from playground.event_loop import shared_loop
+from playground.places.door import open_storage
 from playground.runtime.answers import install
-from playground.runtime.loop import shared_loop
 from playground.runtime.rerun import rerun
 from playground.runtime.run import GraphRun
 from playground.savers import close_async_saver, open_async_saver
 from playground.timetravel.compare import compare_branches, newest_branches
 from playground.timetravel.recording import record_branch
-from playground.timetravel.storage.open import open_storage
 from playground.timetravel.tree import load_tree
 
 TRUNK = 9000  # steps of the first run

@@ -57,9 +57,9 @@ def _best_of_both(old, new, repeat: int = 7) -> tuple[float, float]:
 def _chat_thread(path: Path, turns: int) -> None:
     sys.path.insert(0, str(ROOT))
     from examples.support_chat import build_graph
-    from playground.savers import open_sqlite_saver
+    from playground.savers import open_saver
 
-    with open_sqlite_saver(path) as saver:
+    with open_saver(path) as saver:
         graph = build_graph(saver)
         config = {"configurable": {"thread_id": "chat"}}
         for turn in range(turns):

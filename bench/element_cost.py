@@ -20,7 +20,7 @@ from pathlib import Path
 
 from bench.room import StreamlitTab, cpu_seconds
 from deploy.workshop import free_port, stop_process, wait_until_up
-from playground.ui.server import STREAMLIT_FLAGS
+from playground.server_process import STREAMLIT_FLAGS
 
 ELEMENTS = 200
 CLICKS = 100

@@ -21,8 +21,8 @@ from typing import TypedDict
 from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.graph import END, START, StateGraph
 
+from playground.places.door import open_storage
 from playground.timetravel.sizes import size_report
-from playground.timetravel.storage.open import open_storage
 from playground.timetravel.tree import load_tree
 
 
@@ -101,7 +101,7 @@ def _rss_of_tree_load(path: Path) -> tuple[int, float]:
     code = (
         "import re\n"
         "from pathlib import Path\n"
-        "from playground.timetravel.storage.open import open_storage\n"
+        "from playground.places.door import open_storage\n"
         "from playground.timetravel.tree import load_tree\n"
         f"tree = load_tree(open_storage({str(path)!r}), 'huge')\n"
         "peak = re.search(r'VmHWM:\\s+(\\d+) kB', Path('/proc/self/status').read_text())\n"

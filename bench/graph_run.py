@@ -30,10 +30,10 @@ from langchain_core.messages import AIMessage, HumanMessage
 
 from bench.page_rerun import rerun_ms
 from playground.apps.launch import AppChoice, load_app
+from playground.event_loop import shared_loop
 from playground.runtime.driven import DrivenGraph, RunSettings, driven
-from playground.runtime.loop import shared_loop
 from playground.runtime.run import GraphRun, RunOutcome
-from playground.savers import close_async_saver, open_async_saver, open_sqlite_saver
+from playground.savers import close_async_saver, open_async_saver, open_saver
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -81,7 +81,7 @@ def _sync_example(name: str, runs: int) -> dict:
     app = load_app(AppChoice(graph=f"{EXAMPLES}/{name}.py:graph"))
     loop = shared_loop()
     with tempfile.TemporaryDirectory() as tmp, \
-            open_sqlite_saver(Path(tmp) / "before.sqlite", app.serde()) as before_saver:
+            open_saver(Path(tmp) / "before.sqlite", app.serde()) as before_saver:
         saver = loop.run(open_async_saver(Path(tmp) / "ours.sqlite", app.serde()))
         ours, before = app.graph(saver), app.graph(before_saver)
         ours_times, before_times = [], []
@@ -140,7 +140,7 @@ def _async_example(runs: int) -> list[dict]:
 def _chat_thread(path: Path, thread_id: str, messages: int) -> None:
     """A chat thread whose head holds ``messages`` messages (pairs of question and answer)."""
     app = load_app(AppChoice(graph=f"{EXAMPLES}/support_chat.py:graph"))
-    with open_sqlite_saver(path, app.serde()) as saver:
+    with open_saver(path, app.serde()) as saver:
         graph = app.graph(saver)
         config = {"configurable": {"thread_id": thread_id}}
         graph.invoke({"messages": [HumanMessage("Where is my order A17?")]}, config)

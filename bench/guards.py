@@ -32,7 +32,7 @@ from playground.timetravel.decode import decode_checkpoint
 from playground.timetravel.sizes import size_report
 from playground.timetravel.tree import load_tree
 try:
-    from playground.timetravel.storage.open import open_storage
+    from playground.places.door import open_storage
 except ImportError:  # the baseline commit, before the storage seam
     from playground.timetravel.source import open_source as open_storage
 
@@ -100,7 +100,7 @@ def _deadline_rows(big: Path) -> list[dict]:
     """The SQLite progress handler and the Postgres statement_timeout, each on and off."""
     import time
 
-    from playground.timetravel.storage.open import open_storage
+    from playground.places.door import open_storage
     from playground.timetravel.tree import load_tree
 
     def best(fn, repeat=7):
@@ -160,8 +160,8 @@ def _postgres_thread(url: str, turns: int) -> str:
     from langgraph.checkpoint.postgres import PostgresSaver
 
     from bench.engine_scale import _graph
-    from playground.timetravel.storage.postgres import setup_postgres_tables
-    from playground.timetravel.storage.settings import postgres_options
+    from playground.places.postgres import setup_postgres_tables
+    from playground.places.settings import postgres_options
 
     name = f"bench_guards_{uuid.uuid4().hex[:8]}"
     with psycopg.connect(url, autocommit=True) as admin:

@@ -58,9 +58,9 @@ import ticket_api.ticket_store_sqlite
 from playground.agent.client import ApiResult, TicketClient
 from playground.agent.graph import build_agent
 from playground.agent.turns import TurnResult, resume, start_turn, thread_config
-from playground.timetravel.replay import ReplayResult, fork_with_edit, replay_from
-from playground.timetravel.storage.open import open_storage
-from playground.timetravel.storage.settings import sqlite_timeout
+from playground.places.door import open_storage
+from playground.places.settings import sqlite_timeout
+from playground.runtime.time_travel import ReplayResult, fork_with_edit, replay_from
 from playground.timetravel.tree import load_tree
 from ticket_api.server import EmbeddedServer, start_embedded
 

@@ -14,8 +14,9 @@ import tempfile
 from pathlib import Path
 
 from bench.page_rerun import rerun_ms
-from playground.runtime.loop import shared_loop
-from playground.stores import open_async_store, store_target
+from playground.event_loop import shared_loop
+from playground.places.door import open_place
+from playground.runtime.store_log import open_recording_store
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIG = ROOT / "examples" / "memory_chat" / "langgraph.json"
@@ -24,7 +25,7 @@ CONFIG = ROOT / "examples" / "memory_chat" / "langgraph.json"
 def fill_store(checkpoints: Path, items: int, users: int = 100) -> None:
     """Put ``items`` memories into the store beside ``checkpoints``, over ``users`` namespaces."""
     loop = shared_loop()
-    store = loop.run(open_async_store(store_target(checkpoints)))
+    store = loop.run(open_recording_store(open_place(checkpoints)))
 
     async def fill() -> None:
         for start in range(0, items, 500):

@@ -19,8 +19,8 @@ from bench.engine_scale import _graph
 from playground.agent.client import TicketClient
 from playground.agent.graph import build_agent
 from playground.agent.turns import resume, start_turn
+from playground.places.door import open_storage
 from playground.savers import open_saver
-from playground.timetravel.storage.open import open_storage
 from playground.timetravel.tree import load_tree
 from ticket_api.server import start_embedded
 

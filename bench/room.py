@@ -363,7 +363,7 @@ def chromium_click_ms(url: str, clicks: int = 5) -> float:
     the page's websocket receives it (not to the page's repaint)."""
     from playwright.sync_api import sync_playwright
 
-    from tests.playground.ui.browser import ARGS, CHROMIUM, Tab
+    from playground.testing.browser import ARGS, CHROMIUM, Tab
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)

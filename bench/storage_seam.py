@@ -1,7 +1,7 @@
 """What the one storage seam costs: the engine's reads and dry runs before and after it.
 
 Before the seam, prune, migrate and transfer had a SQLite and a Postgres twin each, called with a
-raw connection; after it, each is one flow over :class:`~playground.timetravel.storage.base.
+raw connection; after it, each is one flow over :class:`~playground.timetravel.storage.
 Storage`. The baseline is the engine at :data:`BEFORE_SEAM` (the last commit before it), checked
 out into a temporary git worktree and run on the same databases in the same ``make bench`` run,
 each side in a process of its own with its code on ``PYTHONPATH``, called as the CLI calls it:
@@ -51,7 +51,7 @@ if importlib.util.find_spec("playground.timetravel.pg_prune") is not None:  # be
 else:
     from playground.timetravel.migrate import rename_channel as rename
     from playground.timetravel.prune import prune_keep_latest as prune
-    from playground.timetravel.storage.open import open_storage
+    from playground.places.door import open_storage
     storage = open_storage(target)
     handle = storage
 

@@ -55,7 +55,7 @@ def run(messages: int = 5) -> dict:
     """Median delay from the model's first token to the page showing it."""
     from playwright.sync_api import sync_playwright
 
-    from tests.playground.ui.browser import ARGS, CHROMIUM, Tab, playground_server
+    from playground.testing.browser import ARGS, CHROMIUM, Tab, playground_server
 
     delays = []
     with tempfile.TemporaryDirectory() as tmp:

@@ -24,9 +24,9 @@ from langgraph.graph import END, START, StateGraph
 from playground.agent.client import TicketClient
 from playground.agent.graph import build_agent
 from playground.agent.turns import resume, start_turn
+from playground.event_loop import shared_loop
 from playground.runtime.driven import driven
-from playground.runtime.loop import shared_loop
-from playground.savers import close_async_saver, open_async_saver, open_sqlite_saver
+from playground.savers import close_async_saver, open_async_saver, open_saver
 from ticket_api.server import start_embedded
 
 
@@ -71,7 +71,7 @@ def run(conversations: int = 60) -> dict:
         tenant = f"bench-{uuid.uuid4().hex[:6]}"
         ours_times, bare_times = [], []
         with (
-            open_sqlite_saver(Path(tmp) / "bare.sqlite") as bare_saver,
+            open_saver(Path(tmp) / "bare.sqlite") as bare_saver,
             urllib3.connection_from_url(api.url, headers={"X-Tenant": tenant}) as http,
         ):
             client = TicketClient(api.url, tenant=tenant)

@@ -24,13 +24,13 @@ from types import SimpleNamespace
 from typing import Any
 
 from playground.apps.launch import AppChoice, load_app
+from playground.places.door import open_storage
 from playground.runtime.driven import RunSettings, driven
 from playground.runtime.rerun import ReRunOutcome, rerun
 from playground.timetravel.compare import BranchStep, align
 from playground.timetravel.diff import diff_states
 from playground.timetravel.recording import Recording
 from playground.timetravel.regression_file import run_facts
-from playground.timetravel.storage.open import open_storage
 from playground.timetravel.tree import load_tree
 
 THREAD = "regression"

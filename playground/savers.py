@@ -1,151 +1,59 @@
-"""Checkpoint savers: the one adapter between the playground and where checkpoints live.
+"""The savers graphs run on: the one a place gives (through the door), and the bridge for a
+saver a graph brings itself.
 
 Every saver made here serializes with :func:`playground.serde.graph_serde`: LangGraph's safe
 types plus the classes the running graph's state declares, never the permissive default that
-imports whatever a checkpoint names.
+imports whatever a checkpoint names. Which saver a target gets (SqliteSaver on a file,
+PostgresSaver on a pool...) is the place's business (:mod:`playground.places`), never a
+caller's.
 """
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from playground.timetravel.storage.open import is_postgres_url
-from playground.timetravel.storage.postgres import setup_postgres_tables
-from playground.timetravel.storage.settings import postgres_options, sqlite_timeout
+from playground.places.door import DEFAULT_CHECKPOINTS, is_busy, open_place
 
 if TYPE_CHECKING:  # imported where a saver is made: the CLI's read-only commands need neither
     from langgraph.checkpoint.base import BaseCheckpointSaver
     from langgraph.checkpoint.serde.base import SerializerProtocol
-    from langgraph.checkpoint.sqlite import SqliteSaver
 
-DEFAULT_CHECKPOINTS = Path(".playground") / "checkpoints.sqlite"
-
-
-def sqlite_saver(conn: sqlite3.Connection, serde: SerializerProtocol | None = None) -> SqliteSaver:
-    """A SqliteSaver on an open connection, tables set up, with the allowlisted serializer."""
-    from langgraph.checkpoint.sqlite import SqliteSaver
-
-    from playground.serde import graph_serde
-
-    saver = SqliteSaver(conn, serde=serde or graph_serde())
-    saver.setup()
-    return saver
-
-
-@contextmanager
-def open_sqlite_saver(
-    path: str | Path = DEFAULT_CHECKPOINTS, serde: SerializerProtocol | None = None
-) -> Iterator[SqliteSaver]:
-    """Open (creating if needed) a SqliteSaver on a file, and close it afterwards.
-
-    The connection allows other threads because one SqliteSaver serializes every call through its
-    own lock, which is what a Streamlit server with many sessions needs. A write waits up to
-    :func:`sqlite_timeout` seconds for another writer's lock, then raises
-    ``sqlite3.OperationalError`` ("database is locked").
-    """
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(str(path), check_same_thread=False, timeout=sqlite_timeout())
-    try:
-        yield sqlite_saver(conn, serde)
-    finally:
-        conn.close()
-
-
-def is_lock_timeout(exc: BaseException) -> bool:
-    """True when a SQLite saver gave up waiting for another writer's lock (SQLITE_BUSY past
-    :func:`sqlite_timeout`): the thread keeps its last checkpoint, and the same call can run
-    again."""
-    return isinstance(exc, sqlite3.OperationalError) and exc.sqlite_errorname.startswith(
-        ("SQLITE_BUSY", "SQLITE_LOCKED"))
-
-
-def postgres_saver(url: str, max_size: int = 10, serde: SerializerProtocol | None = None):
-    """A PostgresSaver on a connection pool (the official saver; tables set up if missing).
-
-    One pool per process serves every session and thread; ``close_postgres_saver`` closes it.
-    """
-    from langgraph.checkpoint.postgres import PostgresSaver
-    from psycopg_pool import ConnectionPool
-
-    from playground.serde import graph_serde
-
-    pool = ConnectionPool(url, min_size=1, max_size=max_size, open=True,
-                          kwargs=postgres_options())
-    saver = PostgresSaver(pool, serde=serde or graph_serde())
-    with pool.connection() as conn:
-        setup_postgres_tables(conn)
-    return saver
-
-
-def close_postgres_saver(saver) -> None:
-    """Close the pool behind a saver made by :func:`postgres_saver`."""
-    saver.conn.close()
+__all__ = ["DEFAULT_CHECKPOINTS", "close_async_saver", "has_async_api", "is_lock_timeout",
+           "open_async_saver", "open_saver", "threaded"]
 
 
 @contextmanager
 def open_saver(
     target: str | Path = DEFAULT_CHECKPOINTS, serde: SerializerProtocol | None = None
-) -> Iterator:
-    """Open the saver for a checkpoint target: a SQLite file path or a Postgres URL."""
-    if is_postgres_url(target):
-        saver = postgres_saver(str(target), max_size=2, serde=serde)
-        try:
-            yield saver
-        finally:
-            close_postgres_saver(saver)
-    else:
-        with open_sqlite_saver(target, serde) as saver:
-            yield saver
+) -> Iterator[BaseCheckpointSaver]:
+    """The official sync saver on a target (a SQLite file, created if needed, or a Postgres
+    URL), tables set up, closed afterwards."""
+    with open_place(target).saver(serde) as saver:
+        yield saver
 
 
-# -- the async savers graphs run on (opened on the process's event loop) ----------------------
+def is_lock_timeout(exc: BaseException) -> bool:
+    """True when a saver gave up waiting for another writer's lock: the thread keeps its last
+    checkpoint, and the same call can run again."""
+    return is_busy(exc)
 
 
 async def open_async_saver(
     target: str | Path, serde: SerializerProtocol | None = None, max_size: int = 10
 ) -> BaseCheckpointSaver:
-    """The async saver for a checkpoint target, tables set up: ``AsyncSqliteSaver`` on a file
-    (on aiosqlite), or ``AsyncPostgresSaver`` on an async pool.
+    """The async saver on a target, tables set up (``AsyncSqliteSaver``,
+    ``AsyncPostgresSaver``...).
 
-    Await it on the loop that will use it (``playground.runtime.loop``): both savers bind to
-    the running loop. The tables are the ones the sync savers write, so a stock
-    ``SqliteSaver`` or ``PostgresSaver``, and the engine, read every thread it writes.
+    Await it on the loop that will use it (``playground.event_loop``): the savers bind to
+    the running loop. The tables are the ones the sync savers write, so a stock saver, and the
+    engine, read every thread it writes.
     """
     from playground.serde import graph_serde
 
-    serde = serde or graph_serde()
-    if is_postgres_url(target):
-        import asyncio
-
-        import psycopg
-        from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
-        from psycopg_pool import AsyncConnectionPool
-
-        def setup() -> None:
-            with psycopg.connect(str(target), **postgres_options()) as conn:
-                setup_postgres_tables(conn)
-
-        # The migrations take a lock by polling (setup_postgres_tables): not on the loop.
-        await asyncio.to_thread(setup)
-        pool = AsyncConnectionPool(str(target), min_size=1, max_size=max_size, open=False,
-                                   kwargs=postgres_options())
-        await pool.open()
-        return AsyncPostgresSaver(pool, serde=serde)
-    import aiosqlite
-    from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
-
-    path = Path(target)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    # One connection for every session: AsyncSqliteSaver serializes its calls with its lock.
-    conn = await aiosqlite.connect(str(path), timeout=sqlite_timeout())
-    saver = AsyncSqliteSaver(conn, serde=serde)
-    await saver.setup()
-    return saver
+    return await open_place(target).open_saver(serde or graph_serde(), max_size)
 
 
 async def close_async_saver(saver: BaseCheckpointSaver) -> None:

@@ -25,10 +25,10 @@ from psycopg import sql
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
-from playground.timetravel.storage.open import redact_url
 from ticket_api.domain import Comment, Ticket
 from ticket_api.records import HistoryEntry, IdempotencyClaim, StoredResponse
 from ticket_api.ticket_store import TICKET_COLUMNS, StoreBase, utc_now_iso
+from ticket_api.urls import redact_url
 
 POSTGRES_SCHEMES: tuple[str, ...] = ("postgresql://", "postgres://")
 

@@ -15,6 +15,7 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from ticket_api.domain import Comment, Ticket, canonical_json
@@ -67,7 +68,8 @@ class TicketStore(StoreBase):
     Each tenant is seeded lazily, inside the first transaction that touches it.
 
     Args:
-        path: A database file (WAL journal) or ``":memory:"``.
+        path: A database file (WAL journal; its folder is made when missing) or
+            ``":memory:"``.
         busy_timeout_ms: How long to wait for another process's lock on a file database.
         clock: Returns the ISO-8601 timestamp recorded in history; injectable for tests.
     """
@@ -83,6 +85,9 @@ class TicketStore(StoreBase):
         self.path = path
         self._clock = clock
         self._lock = threading.Lock()
+        if str(path) not in (MEMORY, "") and not str(path).startswith("file:"):
+            # A new file in a new folder: the store makes the folder, so no caller has to.
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
         # isolation_level=None: no implicit transactions; _transaction() issues BEGIN itself.
         # check_same_thread=False: uvicorn's worker threads share this connection, and the
         # lock in _transaction() serializes them.

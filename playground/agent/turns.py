@@ -68,7 +68,11 @@ def _paused(thread_id: str, values: dict, waiting: tuple[str, ...]) -> TurnResul
 
 
 def resume(graph: CompiledStateGraph, thread_id: str) -> TurnResult:
-    """Turn 2: resume a paused thread, which runs the write."""
+    """Turn 2: resume a paused thread, which runs the write.
+
+    The line speaks of the ticket, for the Agent page, the lessons and the CLI; History resumes
+    any app's thread with :func:`playground.runtime.time_travel.resume_thread`, in general words.
+    """
     config = thread_config(thread_id)
     before = graph.get_state(config)
     # A process killed after a step's tasks saved their writes, but before the step's checkpoint,

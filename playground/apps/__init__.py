@@ -7,5 +7,7 @@ config.py    the ecosystem's ``langgraph.json`` (graphs, env, dependencies)
 builtin.py   the ticket agent, registered as an app like any other
 launch.py    which app a process runs (--graph, --config, or the built-in agent)
 inputs.py    the input form a graph's input schema asks for
+state_fields.py  what the graph's state accepts: its keys and hints, an edit checked against them
+json_text.py the one parser of JSON typed into a form (an edit, a field, a store item)
 drawing.py   a graph as DOT: subgraphs, conditional edges, the running and next nodes
 """

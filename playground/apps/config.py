@@ -11,7 +11,7 @@ the path of a ``KEY=VALUE`` file; a missing file reads as empty, as ``langgraph 
 on ``sys.path``, and their ``src/`` when they are a src-layout project, as installing them
 would) or packages (expected to be installed already). The config's own folder goes on
 ``sys.path``. ``store`` configures the long-term store a graph gets: ``ttl`` and ``index``
-(:mod:`playground.stores` checks and opens it).
+(:mod:`playground.apps.store_config` checks it).
 """
 
 from __future__ import annotations

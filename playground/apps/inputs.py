@@ -17,7 +17,8 @@ import typing
 from dataclasses import dataclass
 from typing import Any
 
-from playground.timetravel.edit import describe_hint, misfits, schema_hints
+from playground.apps.json_text import JsonRefused, parse_json
+from playground.apps.state_fields import describe_hint, misfits, schema_hints
 
 
 class InputRefused(ValueError):
@@ -158,10 +159,9 @@ def parse_settings(fields: list[InputField], typed: dict[str, str],
         if text.strip() == "":
             continue
         try:
-            values[field.name] = json.loads(text)
-        except json.JSONDecodeError as exc:
-            problems.append(f"{field.name}: not valid JSON ({exc.msg} at column {exc.colno}); "
-                            'text needs quotes, like "hello"')
+            values[field.name] = parse_json(text, field.name)
+        except JsonRefused as exc:
+            problems.append(str(exc))
             continue
         problems.extend(misfits(field.name, values[field.name], field.hint))
     if not problems and schema is not None and (
@@ -192,10 +192,9 @@ def parse_input(fields: list[InputField], typed: dict[str, str]) -> dict[str, An
             values[field.name] = text
             continue
         try:
-            values[field.name] = json.loads(text)
-        except json.JSONDecodeError as exc:
-            problems.append(f"{field.name}: not valid JSON ({exc.msg} at column {exc.colno}); "
-                            'text needs quotes, like "hello"')
+            values[field.name] = parse_json(text, field.name)
+        except JsonRefused as exc:
+            problems.append(str(exc))
             continue
         problems.extend(misfits(field.name, values[field.name], field.hint))
     if problems:

@@ -93,7 +93,7 @@ def _app(name: str, spec: GraphSpec, description: str, config: AppConfig | None,
          graph) -> App:
     if config is not None and config.store:
         # A store section that cannot be honoured stops `playground run` here, in one line.
-        from playground.stores import store_options
+        from playground.apps.store_config import store_options
 
         store_options(config.store, config.path.parent)
     return App(name, spec.text, graph, description=description,

@@ -208,7 +208,7 @@ _HELD: dict[str, list[tuple[str, Any]]] = {}
 
 def _enter(made: Any, spec: GraphSpec) -> Any:
     """The graph an async or sync context manager yields, entered and held open."""
-    from playground.runtime.loop import shared_loop
+    from playground.event_loop import shared_loop
 
     if hasattr(made, "__aenter__"):
         graph = shared_loop().run(made.__aenter__())
@@ -221,7 +221,7 @@ def _enter(made: Any, spec: GraphSpec) -> Any:
 
 def _release(held: list[tuple[str, Any]]) -> None:
     """Leave context managers a factory returned (the graph they gave is going away)."""
-    from playground.runtime.loop import shared_loop
+    from playground.event_loop import shared_loop
 
     for kind, manager in held:
         try:
@@ -236,7 +236,7 @@ def _release(held: list[tuple[str, Any]]) -> None:
 def _call_factory(factory: Any, spec: GraphSpec) -> Any:
     """Call a graph factory the way LangGraph's server does: with a RunnableConfig if it takes
     one; a coroutine is awaited and a context manager entered, on the process's event loop."""
-    from playground.runtime.loop import shared_loop
+    from playground.event_loop import shared_loop
 
     try:
         made = factory({"configurable": {}}) if _wants_config(factory, spec) else factory()

@@ -11,16 +11,17 @@ import argparse
 import sys
 
 from playground.apps.errors import AppLoadError
-from playground.cli import agent, engine
+from playground.cli import agent, engine, serve
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The whole command line: agent commands and engine commands."""
+    """The whole command line: ``run``, then the agent's commands, then the engine's."""
     parser = argparse.ArgumentParser(
         prog="playground",
         description="Time-travel playground for LangGraph checkpoints and 412 conflicts.",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    serve.register(sub)
     agent.register(sub)
     engine.register(sub)
     return parser

@@ -1,4 +1,6 @@
-"""``playground`` subcommands that run the agent: run, turn, resume, edit, demo, compare.
+"""``playground`` subcommands that run the ticket agent: turn, resume, edit, demo, state-sizes.
+
+``run``, which serves any graph, is in ``playground.cli.serve``.
 
 Only the parser is built at import; each command imports what it runs, so the read-only engine
 commands of the same ``playground`` process never pay for LangGraph, the HTTP client or the agent.
@@ -8,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import socket
 import sys
 import tempfile
 import uuid
@@ -16,8 +17,8 @@ from pathlib import Path
 
 from playground.agent.state import SCHEMAS
 from playground.agent.ticket_service import DEFAULT_TICKETS_DB, ticket_api_url
+from playground.places.settings import sqlite_timeout
 from playground.savers import DEFAULT_CHECKPOINTS, is_lock_timeout, open_saver
-from playground.timetravel.storage.settings import sqlite_timeout
 
 
 def _add_agent_options(parser: argparse.ArgumentParser) -> None:
@@ -40,30 +41,6 @@ def _add_agent_options(parser: argparse.ArgumentParser) -> None:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the agent's subcommands to the ``playground`` parser."""
-    run = sub.add_parser("run", help="start the web playground (Streamlit)")
-    run.add_argument("--port", type=int, default=8501)
-    run.add_argument("--host", default="127.0.0.1", help="address to bind (loopback by default; "
-                     "any other asks for the access token the room URL carries)")
-    run.add_argument("--no-token", action="store_true",
-                     help="serve beyond loopback with no access token (anyone on the network "
-                     "may use it)")
-    run.add_argument("--api-url", help="ticket API to use (default: start one embedded)")
-    which = run.add_mutually_exclusive_group()
-    which.add_argument("--graph", metavar="SPEC",
-                       help="your graph: path/to/file.py:ATTR or package.module:ATTR (a compiled "
-                       "graph, a StateGraph, or a factory taking a RunnableConfig)")
-    which.add_argument("--config", metavar="LANGGRAPH_JSON",
-                       help="your app's langgraph.json (graphs, env, dependencies)")
-    run.add_argument("--graph-name", metavar="NAME",
-                     help="which graph of the langgraph.json (when it has several)")
-    run.add_argument("--checkpoints",
-                     help="SQLite checkpoint file or postgresql:// URL (default: "
-                     f"$PLAYGROUND_CHECKPOINTS, else {DEFAULT_CHECKPOINTS}, or "
-                     ".playground/<graph-name>.sqlite with --graph)")
-    run.add_argument("--database", metavar="URL",
-                     help="postgresql:// URL for checkpoints (and tickets, when the API is "
-                     "embedded); replicas sharing it share every thread")
-
     turn = sub.add_parser("turn", help="turn 1: read the ticket, plan, pause before writing")
     _add_agent_options(turn)
     turn.add_argument("request", help='what to do, e.g. "raise t7 to high"')
@@ -84,17 +61,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     demo.add_argument("--checkpoints", help="checkpoint file (default: a new temporary one)")
     demo.add_argument("--api-url", help="ticket API to use (default: start one embedded)")
 
-    cmp_ = sub.add_parser("compare", help="bytes stored by four ways of keeping state")
+    # The byte-table lesson is "state sizes"; ``compare`` is its former name.
+    cmp_ = sub.add_parser("state-sizes", aliases=["compare"],
+                          help="bytes stored by four ways of keeping state")
     cmp_.add_argument("--turns", default="1,10", help="comma-separated turn counts")
     cmp_.add_argument("--seed", type=int, default=0, help="seed for channel-version digits")
     cmp_.add_argument("--api-url", help="ticket API to use (default: start one embedded)")
     cmp_.add_argument("--database", metavar="URL",
                       help="also measure on PostgresSaver at this postgresql:// URL")
-    run.set_defaults(handler=_run)
     turn.set_defaults(handler=_agent_turn)
     res.set_defaults(handler=_agent_turn)
     demo.set_defaults(handler=_demo)
-    cmp_.set_defaults(handler=_compare)
+    cmp_.set_defaults(handler=_state_sizes)
 
 
 def _checkpoints(args: argparse.Namespace) -> str:
@@ -145,9 +123,10 @@ def _agent_turn(args: argparse.Namespace) -> int:
 def _edit(args: argparse.Namespace) -> int:
     """Write a validated edit as a new checkpoint; a refused edit writes nothing (exit 2)."""
     from playground.agent.graph import build_agent
-    from playground.timetravel.edit import edit_state, parse_values
+    from playground.apps.json_text import parse_json
+    from playground.runtime.time_travel import edit_state
 
-    values = parse_values(args.values)  # EditRefused is a ValueError: one line, exit 2
+    values = parse_json(args.values)  # JsonRefused is a ValueError: one line, exit 2
     config = {"configurable": {"thread_id": args.thread, "checkpoint_ns": ""}}
     if args.checkpoint:
         config["configurable"]["checkpoint_id"] = args.checkpoint
@@ -175,7 +154,7 @@ def _demo(args: argparse.Namespace) -> int:
     return 1 if crashed else 0
 
 
-def _compare(args: argparse.Namespace) -> int:
+def _state_sizes(args: argparse.Namespace) -> int:
     from playground.agent.client import TicketClient
     from playground.lessons.state_sizes import DEFINITIONS, compare, format_table
 
@@ -212,49 +191,3 @@ def _compare(args: argparse.Namespace) -> int:
     for definition in DEFINITIONS:
         print(definition)
     return 0
-
-
-def _run(args: argparse.Namespace) -> int:
-    from playground.apps.launch import AppChoice, load_apps
-    from playground.ui.server import serve
-
-    if args.graph_name and not args.config:
-        raise ValueError("--graph-name picks a graph of a langgraph.json: give --config too")
-    choice = AppChoice(args.graph, args.config, args.graph_name)
-    # Load it here first: a spec that does not load is one line and exit 2, before the server
-    # starts and before any file is written.
-    apps = load_apps(choice)
-    first = next(iter(apps.values()))
-    # Several graphs of one langgraph.json share one database, named by the config's folder.
-    name = Path(args.config).resolve().parent.name if len(apps) > 1 else first.name
-    stem = "".join(c if c.isalnum() or c in "-_." else "-" for c in name)
-    checkpoints = args.checkpoints or os.environ.get("PLAYGROUND_CHECKPOINTS") or str(
-        DEFAULT_CHECKPOINTS if first.builtin else Path(".playground") / f"{stem}.sqlite")
-    for app in apps.values():
-        if not app.builtin:
-            print(f"graph {app.name} ({app.spec}): nodes {', '.join(app.nodes)}", flush=True)
-    for warning in first.warnings:  # the config's: every graph of it shares them
-        print(f"warning: {warning}", file=sys.stderr, flush=True)
-    if not first.builtin:
-        print(f"checkpoints in {checkpoints}", flush=True)
-    app_env = choice.to_env()
-    app_env.update(_access(args))
-    return serve(host=args.host, port=args.port, api_url=args.api_url,
-                 checkpoints=checkpoints, database=args.database, app_env=app_env)
-
-
-def _access(args: argparse.Namespace) -> dict[str, str]:
-    """The access token a server beyond loopback asks for, printed in its room URL."""
-    from playground.ui.access import TOKEN_ENV, is_loopback, new_token
-
-    if is_loopback(args.host):
-        return {}
-    if args.no_token:
-        print(f"warning: serving on {args.host} with no access token: anyone who reaches port "
-              f"{args.port} can run turns, read every room they know the code of, and make the "
-              "server open files and databases", file=sys.stderr, flush=True)
-        return {}
-    token = os.environ.get(TOKEN_ENV) or new_token()
-    shown_host = socket.gethostname() if args.host in ("0.0.0.0", "::") else args.host
-    print(f"room URL: http://{shown_host}:{args.port}/?token={token}", flush=True)
-    return {TOKEN_ENV: token}

@@ -15,13 +15,13 @@ from pathlib import Path
 
 import orjson
 
+from playground.places.door import open_place, open_storage
 from playground.timetravel.decode import to_jsonable
 from playground.timetravel.diff import diff_states
 from playground.timetravel.display import tree_view, view_dot
 from playground.timetravel.errors import CheckpointDbError
 from playground.timetravel.limits import clip
 from playground.timetravel.messages import conversations, turns
-from playground.timetravel.storage.open import is_postgres_url, open_storage
 from playground.timetravel.tree import CheckpointTree, load_tree
 
 # Errors that mean "bad input": reported in one line with exit code 2, never as a traceback.
@@ -423,19 +423,17 @@ def _import(args: argparse.Namespace) -> int:
         raise ValueError(f"{args.file}: not JSON ({exc})") from None
     except RecursionError:
         raise ValueError(f"{args.file}: its JSON nests too deep to read") from None
-    # Only a file can be left behind by a refused import (a URL names a database that exists).
-    created = not is_postgres_url(args.db) and not Path(args.db).exists()
+    place = open_place(args.db)
+    created = not place.exists()
     try:
-        storage = open_storage(args.db, writable=True, create=True)
+        storage = place.reads(writable=True, create=True)
         try:
             report = import_thread(storage, data, thread_id=args.thread)
         finally:
             storage.close()
     except BaseException:
         if created:  # a refused import leaves no empty database behind
-            for leftover in (Path(args.db), *(Path(f"{args.db}{end}")
-                                              for end in ("-wal", "-shm", "-journal"))):
-                leftover.unlink(missing_ok=True)
+            place.discard()
         raise
     print(f"imported thread {report.thread_id}: {report.checkpoints} checkpoints, "
           f"{report.writes} writes")

@@ -19,9 +19,9 @@ from playground.agent.client import ApiResult, TicketClient
 from playground.agent.graph import build_agent
 from playground.agent.turns import TurnResult, resume, start_turn, thread_config
 from playground.lessons.conflicts import agent_actor
+from playground.places.door import open_storage
 from playground.runtime.driven import driven
 from playground.timetravel.display import tree_view, view_dot
-from playground.timetravel.storage.open import open_storage
 from playground.timetravel.tree import load_tree
 
 RACE_THREAD = "conflict-race"

@@ -16,6 +16,7 @@ from langgraph.graph.state import CompiledStateGraph
 
 from playground.agent.state import schema_variant
 from playground.agent.turns import TurnResult, resume, start_turn, thread_config
+from playground.places.door import open_storage
 from playground.timetravel.errors import UnknownThread
 from playground.timetravel.migrate import (
     MigrationReport,
@@ -23,7 +24,6 @@ from playground.timetravel.migrate import (
     find_stranded,
     rename_channel,
 )
-from playground.timetravel.storage.open import open_storage
 from playground.timetravel.tree import load_tree
 
 STRANDED = "schema-stranded"

@@ -126,16 +126,12 @@ def _postgres_series(
 ) -> list[tuple[int, int, int]]:
     import uuid
 
-    import psycopg
-    from langgraph.checkpoint.postgres import PostgresSaver
-
-    from playground.timetravel.storage.postgres import setup_postgres_tables
-    from playground.timetravel.storage.settings import postgres_options
+    from playground.places.door import open_place
 
     thread_id = f"compare-{uuid.uuid4().hex}"
-    with psycopg.connect(url, **postgres_options()) as conn:
-        setup_postgres_tables(conn)
-        saver = PostgresSaver(conn, serde=graph_serde())
+    # The place's own saver (tables set up); the byte counts read its tables with raw SQL,
+    # which is the point of the lesson.
+    with open_place(url).saver(graph_serde()) as saver, saver.conn.connection() as conn:
         graph = _read_graph(state_type, read).compile(checkpointer=saver)
         config = {"configurable": {"thread_id": thread_id}}
         series = []

@@ -18,7 +18,7 @@ from typing import Any
 from langchain_core.messages import HumanMessage
 
 from playground.runtime.run import Breakpoints, GraphRun
-from playground.timetravel.edit import edit_state
+from playground.runtime.time_travel import edit_state
 
 START = "__start__"
 

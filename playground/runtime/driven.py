@@ -3,7 +3,7 @@
 :class:`DrivenGraph` has the synchronous methods the engine, the lessons and the pages call
 (``stream``, ``invoke``, ``get_state``, ``get_state_history``, ``update_state``) and runs each
 one as its async twin (``astream``, ``ainvoke``, ``aget_state``...) on the process's event loop
-(:mod:`playground.runtime.loop`). So ``async def`` nodes, async tools and async savers work,
+(:mod:`playground.event_loop`). So ``async def`` nodes, async tools and async savers work,
 and sync nodes keep working: under ``astream`` LangGraph runs them in its executor. Everything
 else (``get_graph``, ``nodes``, ``builder``, ``checkpointer``...) is the compiled graph's own.
 
@@ -23,7 +23,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from playground.runtime.loop import EventLoop, shared_loop
+from playground.event_loop import EventLoop, shared_loop
 
 CONTEXT_KEY = "playground_context"
 CONFIGURABLE_KEY = "playground_configurable"
@@ -126,7 +126,7 @@ class DrivenGraph:
 
         Args:
             store_changes: a list that receives every store write of the run's nodes
-                (:class:`playground.stores.StoreChange`), when the graph has a store.
+                (:class:`playground.runtime.store_log.StoreChange`), when the graph has a store.
             answerer: answers this run's model calls (and tool calls, if asked) from a
                 recording (:class:`playground.runtime.answers.Answerer`).
         """
@@ -164,7 +164,7 @@ class DrivenGraph:
 async def _collecting_store_changes(events: Any, changes: list) -> Any:
     """The run's events, with its nodes' store writes gathered into ``changes``: set in the
     task that walks the stream, the variable reaches every node LangGraph starts from it."""
-    from playground.stores import RUN_CHANGES
+    from playground.runtime.store_log import RUN_CHANGES
 
     token = RUN_CHANGES.set(changes)
     try:

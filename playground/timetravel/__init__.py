@@ -11,15 +11,14 @@ Where to look:
     errors.py        what a read can raise (a database that is not one, an unknown thread)
     limits.py        the bounds of every read of untrusted data: deadline, rows, depth, text
     records.py       what one checkpoint is, as the engine sees it (pure)
-    tree.py          the whole checkpoint tree of a thread, with forks, head and branch
+    tree.py          the whole checkpoint tree of a thread, with forks, head and branch, and
+                     the newest checkpoint of a branch that fits the graph as it is now
     display.py       a drawable view of a tree of any size (collapsed runs, DOT)
     sizes.py         bytes per checkpoint, resume-load vs stored, growth
     messages.py      chat messages in state, read as a conversation
     signals.py       interrupt questions, resume answers and node errors of a checkpoint
     store_items.py   items of a LangGraph store table beside the checkpoints, read as data
     diff.py          what changed between two states
-    edit.py          update_state, validated first
-    replay.py        replay from a checkpoint, fork with an edit
     prune.py         delete old checkpoints or a branch (one flow over any Storage)
     migrate.py       find threads stranded by a schema change, rename a key to repair one
     transfer.py      export a thread to JSON and import it into a database of the same kind

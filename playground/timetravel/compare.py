@@ -26,7 +26,7 @@ from playground.timetravel.diff import StateDiff, diff_states
 from playground.timetravel.limits import clip, limits
 from playground.timetravel.messages import as_message, describe
 from playground.timetravel.records import is_internal_channel, step_nodes, written_by
-from playground.timetravel.storage.base import Storage
+from playground.timetravel.storage import Storage
 from playground.timetravel.tree import CheckpointTree, ensure_details
 
 # What a step no node wrote is called, by its checkpoint's source.

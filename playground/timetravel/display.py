@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from playground.timetravel.signals import TaskSignal
-from playground.timetravel.storage.base import Storage
+from playground.timetravel.storage import Storage
 from playground.timetravel.tree import CheckpointTree, ensure_details
 
 MAX_DRAWN = 200

@@ -7,7 +7,7 @@ channel_versions, versions_seen, updated_channels) repairs the thread, because t
 resume loads.
 
 The flow (find, plan, refuse, report) is written once, over the primitives of
-:class:`~playground.timetravel.storage.base.Storage`; each backend reads and rewrites its own
+:class:`~playground.timetravel.storage.Storage`; each backend reads and rewrites its own
 form of the head. A SQLite head is rewritten at the msgpack level, never through the app's
 classes: values the app stored as its own types stay the exact bytes they were, so this works on
 the database of any LangGraph app without importing its code, and a blob that would not
@@ -23,7 +23,7 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 
 from playground.timetravel.records import delta_channels
-from playground.timetravel.storage.base import Head, Storage
+from playground.timetravel.storage import Head, Storage
 
 _REQUIRED = ("channel_values", "channel_versions", "versions_seen")
 _BRANCH = "branch:to:"  # langgraph >= 0.3: a node is triggered by writing branch:to:<node>

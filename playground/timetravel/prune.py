@@ -1,7 +1,7 @@
 """Delete old checkpoints or a whole branch of a thread, on any checkpoint database.
 
 The open-source savers raise ``NotImplementedError`` for ``prune``, so this module deletes rows
-itself, through the primitives of :class:`~playground.timetravel.storage.base.Storage`: the plan
+itself, through the primitives of :class:`~playground.timetravel.storage.Storage`: the plan
 (which ids go, what refuses) and the report are written once, here; each backend only deletes
 (and on Postgres also removes the values no kept checkpoint refers to). Every function is a dry
 run unless told otherwise: it returns the same report either way, so a page can show what would
@@ -25,7 +25,7 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 
 from playground.timetravel.records import delta_channels
-from playground.timetravel.storage.base import PlanRow, Storage
+from playground.timetravel.storage import PlanRow, Storage
 
 
 class PruneRefused(ValueError):

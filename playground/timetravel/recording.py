@@ -27,7 +27,7 @@ from playground.timetravel.records import (
     written_by,
 )
 from playground.timetravel.signals import INTERRUPT, RESUME
-from playground.timetravel.storage.base import Storage
+from playground.timetravel.storage import Storage
 from playground.timetravel.tree import CheckpointTree, ensure_details
 
 _START = "__start__"

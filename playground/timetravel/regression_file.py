@@ -21,7 +21,7 @@ from typing import Any
 from playground.timetravel.compare import branch_steps
 from playground.timetravel.decode import to_jsonable
 from playground.timetravel.recording import record_branch
-from playground.timetravel.storage.base import Storage
+from playground.timetravel.storage import Storage
 from playground.timetravel.tree import CheckpointTree, ensure_details
 
 TEST_NAME = "test_thread_runs_as_recorded"

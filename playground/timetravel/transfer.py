@@ -7,7 +7,7 @@ blobs base64-encoded; for Postgres its checkpoints (JSONB as JSON objects), valu
 writes. An import writes the very same bytes, so LangGraph reads the same history from them.
 
 The flow (header, checks, refusals, the report) is written once, here, over the primitives of
-:class:`~playground.timetravel.storage.base.Storage`; a backend names its tables and inserts.
+:class:`~playground.timetravel.storage.Storage`; a backend names its tables and inserts.
 Blobs are copied, never decoded: the export works for any app's types without importing its code.
 Renaming the thread on import changes only the ``thread_id`` column; blobs written by old
 langgraph versions that copied the thread id into checkpoint metadata keep the old id there.
@@ -23,7 +23,7 @@ from typing import Any
 
 from playground.timetravel.decode import is_unread
 from playground.timetravel.limits import clip
-from playground.timetravel.storage.base import DuplicateRows, ExportTable, Storage
+from playground.timetravel.storage import DuplicateRows, ExportTable, Storage
 
 FORMAT = "langgraph-playground-thread"
 VERSION = 1

@@ -17,7 +17,7 @@ from types import MappingProxyType
 from playground.timetravel.limits import limits
 from playground.timetravel.records import CheckpointDetail, CheckpointRecord
 from playground.timetravel.signals import TaskSignal
-from playground.timetravel.storage.base import Storage
+from playground.timetravel.storage import Storage
 
 
 @dataclass(frozen=True)
@@ -231,6 +231,28 @@ def ensure_details(
     missing = [cid for cid in checkpoint_ids if cid in tree.nodes and cid not in tree.details]
     if missing:
         tree.details.update(storage.details(tree.thread_id, missing, tree.checkpoint_ns))
+
+
+def last_fitting_checkpoint(
+    storage: Storage, tree: CheckpointTree, nodes: list[str]
+) -> str | None:
+    """The newest checkpoint on the head's branch whose next nodes are all in ``nodes``.
+
+    After a graph's code changed, a thread may wait at a node the graph no longer has:
+    resuming it fails (Studio fails there too, langgraph#4183). Replaying from the checkpoint
+    this returns runs the graph as it is now and grows a new branch. None when no checkpoint of
+    the branch fits.
+    """
+    known = set(nodes)
+    current, seen = tree.head, set()
+    while current is not None and current not in seen:  # a cycle of parents stops the walk
+        seen.add(current)
+        ensure_details(storage, tree, [current])
+        detail = tree.details.get(current)
+        if detail is not None and detail.next and all(node in known for node in detail.next):
+            return current
+        current = tree.parent_of(current)
+    return None
 
 
 # What one cached entry is taken to hold, estimated from what it was read from: a record (a

@@ -27,14 +27,8 @@ import weakref
 from dataclasses import dataclass
 from pathlib import Path
 
+from playground.places.door import UrlRefused, open_place
 from playground.timetravel.errors import CheckpointDbError
-from playground.timetravel.limits import limits
-from playground.timetravel.storage.open import (
-    UrlRefused,
-    is_postgres_url,
-    open_storage,
-    typed_connection,
-)
 
 INSPECT_DIR_ENV = "PLAYGROUND_INSPECT_DIR"
 DEFAULT_INSPECT_DIR = Path(".playground") / "inspect"
@@ -199,7 +193,7 @@ def save_export(name: str, data: bytes, limit: int = MAX_UPLOAD_BYTES) -> tuple[
                 "Postgres URL tab"
             )
         path = _private_file(Path(name).stem, (".sqlite",), ".sqlite")
-        storage = open_storage(path, writable=True, create=True)
+        storage = open_place(path).reads(writable=True, create=True)
         try:
             report = import_thread(storage, export)
         finally:
@@ -260,26 +254,18 @@ def discard_uploads_of(pid: int) -> None:
 atexit.register(_discard_all)
 
 
-def check_postgres_url(url: str) -> str:
-    """The URL, stripped, when it names one Postgres database in the form a page accepts.
+def check_typed_url(url: str) -> str:
+    """The URL, stripped, when it names a place in the form a page accepts.
 
     Raises:
-        AccessRefused: it is not a ``postgresql://`` URL (a file path typed here is refused, so
-            the folder rule cannot be bypassed), or it asks for more than host, port, user,
-            password, database, sslmode and connect_timeout
-            (:func:`playground.timetravel.storage.open.typed_connection`).
+        AccessRefused: it is not a URL a page may be given (a file path typed here is refused,
+            so the folder rule cannot be bypassed), or it asks for more than a page may (a
+            Postgres URL: host, port, user, password, database, sslmode and connect_timeout;
+            :func:`playground.places.urls.typed_connection`).
     """
     url = url.strip()
-    if not is_postgres_url(url):
-        raise AccessRefused(
-            "a Postgres URL starts with postgresql:// (for example "
-            "postgresql://user:password@localhost:5432/app); for a SQLite file use the list "
-            "or an upload"
-        )
-    bounds = limits()
     try:
-        typed_connection(url, connect_cap=bounds.connect_seconds,
-                         statement_timeout=bounds.read_seconds)
+        open_place(url, typed=True)
     except UrlRefused as exc:
         raise AccessRefused(str(exc)) from None
     return url

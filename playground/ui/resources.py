@@ -21,11 +21,12 @@ from playground.apps.app import App
 from playground.apps.errors import AppLoadError
 from playground.apps.launch import AppChoice, choice_from_env, load_apps, reload_app
 from playground.apps.sources import SourceWatch
+from playground.apps.store_config import store_options
+from playground.event_loop import shared_loop
+from playground.places.base import Place
+from playground.places.door import DEFAULT_CHECKPOINTS, open_place
 from playground.runtime.driven import DrivenGraph, driven
-from playground.runtime.loop import shared_loop
-from playground.savers import DEFAULT_CHECKPOINTS, is_postgres_url, open_async_saver
-from playground.stores import open_async_store, store_options, store_target
-from playground.timetravel.storage.open import open_storage
+from playground.runtime.store_log import open_recording_store
 from playground.timetravel.tree import TreeCache, ValuesCache
 from ticket_api.server import EmbeddedServer, start_embedded
 
@@ -140,9 +141,7 @@ def reload() -> App:
 
 @st.cache_resource(on_release=lambda server: server.stop())
 def _embedded_api(tickets_db: str) -> EmbeddedServer:
-    # The tickets' database, not the checkpoints': a file needs its folder, a URL nothing.
-    if not is_postgres_url(tickets_db):
-        Path(tickets_db).parent.mkdir(parents=True, exist_ok=True)
+    # The ticket store makes a file's folder itself.
     return start_embedded(tickets_db)
 
 
@@ -176,9 +175,14 @@ def checkpoints_target() -> str:
 
 
 @st.cache_resource
-def _generation() -> dict[str, int]:
-    """How many times a session pressed Restart process: part of the saver's cache key."""
-    return {"restarts": 0}
+def _place(target: str) -> Place:
+    """The server's one place per target: its savers' generation and its pools live in it."""
+    return open_place(target)
+
+
+def place() -> Place:
+    """Where this server's checkpoints live (:func:`checkpoints_target`), behind the door."""
+    return _place(checkpoints_target())
 
 
 # No on_release: another session may be mid-call on an older saver, and closing its connection
@@ -189,7 +193,7 @@ def _saver(target: str, generation: int, app_name: str) -> BaseCheckpointSaver:
     # so each app (several graphs of one langgraph.json) has its own saver on the same tables.
     # Opened on the process's loop, which every graph runs on and which owns its connection
     # (a pool on Postgres: every session, every replica's own connections).
-    return shared_loop().run(open_async_saver(target, apps()[app_name].serde()))
+    return shared_loop().run(_place(target).open_saver(apps()[app_name].serde()))
 
 
 def saver() -> BaseCheckpointSaver:
@@ -198,15 +202,10 @@ def saver() -> BaseCheckpointSaver:
     Graphs run on it through their async API (:mod:`playground.runtime.driven`); its sync
     methods (``delete_thread``, ``get_tuple``) also work from a page's thread.
     """
-    target = checkpoints_target()
-    return _saver(target, _saver_generation(target), app().name)
-
-
-def _saver_generation(target: str) -> int:
-    """Which saver a run gets: Restart process makes a new one on a file, to show a resume from
-    disk. The one backend branch here: a Postgres pool is not rebuilt on restart (the old pool,
-    never closed under sessions that may use it, would keep its threads and connections)."""
-    return 0 if is_postgres_url(target) else _generation()["restarts"]
+    here = place()
+    # Keyed by the place's generation: Restart process makes a new saver where the place says
+    # a restart does (a file, to show a resume from disk; not a shared Postgres pool).
+    return _saver(checkpoints_target(), here.generation, app().name)
 
 
 # Like the saver: never closed under a session that may be using it.
@@ -215,7 +214,7 @@ def _store(target: str, app_name: str):
     app_now = apps()[app_name]
     base = app_now.folders[0] if app_now.folders else None
     options = store_options(app_now.store_config, base)
-    return shared_loop().run(open_async_store(target, options))
+    return shared_loop().run(open_recording_store(_place(target), options))
 
 
 def store():
@@ -228,7 +227,7 @@ def store():
     app_now = app()
     if app_now.builtin:
         return None
-    return _store(store_target(checkpoints_target()), app_now.name)
+    return _store(checkpoints_target(), app_now.name)
 
 
 def restart_process() -> None:
@@ -238,7 +237,7 @@ def restart_process() -> None:
     The old saver is not closed: other sessions of this server may be using it right now. The
     checkpoint file (or database) and the ticket API stay.
     """
-    _generation()["restarts"] += 1
+    place().restart()
 
 
 @st.cache_resource
@@ -287,25 +286,22 @@ def agent(tenant: str, actor: str, schema: str = "etag") -> DrivenGraph:
     A compiled graph and its client are safe to share: every call is keyed by its thread, and
     the client's connections are pooled.
     """
-    target = checkpoints_target()
-    return _agent(target, _saver_generation(target), api_url(), tenant, actor, schema)
+    return _agent(checkpoints_target(), place().generation, api_url(), tenant, actor, schema)
 
 
 def own_storage():
     """The server's own checkpoint database, read-only, for one page run.
 
-    On Postgres each query borrows a connection of a small pool (``open_storage(shared=True)``),
-    so a page that never closes it keeps nothing; on SQLite it opens the file, which costs
-    nothing.
+    Shared: on Postgres each query borrows a connection of a small pool, so a page that never
+    closes it keeps nothing; on SQLite it opens the file, which costs nothing.
     """
-    target = checkpoints_target()
     saver()  # the file (or database) and its tables exist before it is opened read-only
-    return open_storage(target, shared=True)
+    return place().reads(shared=True)
 
 
 def database_errors() -> tuple[type[Exception], ...]:
     """What reading a checkpoint database can raise, shown as one line and never a traceback
-    (:func:`playground.timetravel.storage.open.database_errors`)."""
-    from playground.timetravel.storage.open import database_errors as errors
+    (:func:`playground.places.door.database_errors`)."""
+    from playground.places.door import database_errors as errors
 
     return errors()

@@ -13,8 +13,8 @@ import pytest
 from playground.agent.client import TicketClient
 from playground.agent.graph import build_agent
 from playground.agent.turns import start_turn
-from playground.savers import open_sqlite_saver
-from playground.timetravel.storage.open import open_storage
+from playground.places.door import open_storage
+from playground.savers import open_saver
 from ticket_api.server import start_embedded
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -112,8 +112,8 @@ def test_thread_audit_passes_on_the_file_the_graph_wrote_and_fails_on_another(
     load: ModuleType, client: TicketClient, tmp_path: Path,
 ) -> None:
     with (
-        open_sqlite_saver(tmp_path / "mine.sqlite") as mine,
-        open_sqlite_saver(tmp_path / "other.sqlite") as other,
+        open_saver(tmp_path / "mine.sqlite") as mine,
+        open_saver(tmp_path / "other.sqlite") as other,
     ):
         graph = build_agent(client, mine)
         start_turn(graph, "room/t", "raise t7 to high")

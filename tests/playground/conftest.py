@@ -12,7 +12,7 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 
 from playground.agent.client import TicketClient
 from playground.agent.graph import build_agent
-from playground.savers import open_sqlite_saver
+from playground.savers import open_saver
 from tests import postgres
 from tests.playground import databases, hostile_db
 from tests.playground.timetravel import sample_graphs
@@ -67,7 +67,7 @@ def agent(client: TicketClient, checkpoints: Path):
     savers = []
 
     def make(schema: str = "etag"):
-        context = open_sqlite_saver(checkpoints)
+        context = open_saver(checkpoints)
         savers.append(context)
         return build_agent(client, context.__enter__(), schema=schema)
 

@@ -25,8 +25,8 @@ from typing import Any
 import pytest
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
-from playground.timetravel.storage.base import Storage
-from playground.timetravel.storage.open import open_storage
+from playground.places.door import open_storage
+from playground.timetravel.storage import Storage
 from tests import postgres
 
 KINDS = ("sqlite", "postgres")
@@ -139,7 +139,7 @@ class Database:
 def _pg_connect(url: str):
     import psycopg
 
-    from playground.timetravel.storage.settings import postgres_options
+    from playground.places.settings import postgres_options
 
     return psycopg.connect(url, **postgres_options())
 
@@ -168,7 +168,7 @@ def database(kind: str, folder: Path) -> Iterator[Database]:
         pytest.skip(postgres.SKIP_REASON)
     from langgraph.checkpoint.postgres import PostgresSaver
 
-    from playground.timetravel.storage.postgres import setup_postgres_tables
+    from playground.places.postgres import setup_postgres_tables
 
     with postgres.throwaway_database() as url:
         conn = _pg_connect(url)

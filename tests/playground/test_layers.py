@@ -1,5 +1,7 @@
-"""The package's import graph: no circle, the engine imports nothing above it, and only the
-storage backends talk to a checkpoint database's driver.
+"""The package's import graph: no circle, no arrow back up a layer, the engine imports nothing
+that runs a graph, only the kinds of place talk to a database's driver, and only the door picks
+a kind. (The boundaries between the
+repository's packages are tests/test_boundaries.py's.)
 
 Every ``import`` counts, at module level or inside a function (a lazy import is an arrow all the
 same: it runs, and it can close a circle).
@@ -14,21 +16,30 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "playground"
 DRIVERS = {"sqlite3", "psycopg", "psycopg_pool", "aiosqlite"}
 
-# Modules outside timetravel/storage/ that need a raw driver, and why: none of them reads or
+# Modules outside the kinds of place that need a raw driver, and why: none of them reads or
 # changes checkpoint tables for the engine.
 DRIVER_ALLOWED = {
-    # the adapter that opens the savers and their pools, graphs run on (the official savers
-    # need a connection handed in) and tells a lock timeout from other errors
-    "playground.savers",
-    # the long-term store beside the checkpoints: AsyncSqliteStore and AsyncPostgresStore
-    # need a connection or pool handed in
-    "playground.stores",
     # the lessons' byte table: raw sizes of four approaches written side by side, the point
     # of the lesson being what each one stores
     "playground.lessons.state_sizes",
     # writes the bundled sample database with SqliteSaver, then vacuums it
     "playground.samples.make_samples",
 }
+# The kinds of place: only the door (and the package's own modules) import them.
+KIND_MODULES = {"playground.places.sqlite", "playground.places.postgres",
+                "playground.places.saver_object"}
+# Layers, lowest first: a module imports only from its own layer or below (docs/architecture.md).
+LAYERS = [
+    {"timetravel", "serde", "standin", "samples"},  # the pure engine and plain helpers
+    {"places", "agent", "event_loop"},  # where threads live; the ticket agent; the loop
+    {"savers", "apps"},  # the savers graphs run on; what a graph is to the playground
+    {"runtime"},  # running and acting on graphs
+    {"lessons", "regression"},  # what is built on running graphs
+    {"cli", "ui", "server_process", "testing"},  # the edges
+]
+# Imports that run a graph: the engine reads checkpoints and never imports these.
+RUNS_GRAPHS = ("langgraph.graph", "langgraph.pregel", "langgraph.func", "langchain",
+               "langchain_core.runnables")
 
 
 def module_name(path: Path) -> str:
@@ -117,16 +128,62 @@ def test_the_engine_imports_nothing_above_it():
     assert {name: targets for name, targets in above.items() if targets} == {}
 
 
-def test_only_the_storage_backends_use_a_database_driver():
+def test_only_the_kinds_of_place_use_a_database_driver():
     users = {
         name for name, path in modules().items()
         if {target.split(".")[0] for target in imports(path, name)} & DRIVERS
     }
-    backends = {name for name in users if name.startswith("playground.timetravel.storage.")}
+    kinds = {name for name in users if name.startswith("playground.places.")}
 
-    assert backends >= {"playground.timetravel.storage.sqlite",
-                        "playground.timetravel.storage.postgres"}
-    assert users - backends == DRIVER_ALLOWED
+    assert kinds >= {"playground.places.sqlite", "playground.places.postgres"}
+    assert users - kinds == DRIVER_ALLOWED
+
+
+def layer_of(name: str) -> int:
+    top = name.split(".")[1] if "." in name else name
+    return next(rank for rank, members in enumerate(LAYERS) if top in members)
+
+
+def test_every_module_belongs_to_a_layer():
+    unplaced = sorted(name for name in modules() if name != "playground"
+                      and not any(name.split(".")[1] in layer for layer in LAYERS))
+    assert unplaced == []
+
+
+def test_no_import_runs_back_up_a_layer():
+    upward = sorted(f"{name} -> {target}" for name, targets in graph().items()
+                    if name != "playground" for target in targets
+                    if target != "playground" and layer_of(target) > layer_of(name))
+    assert upward == []
+
+
+def test_the_engine_imports_nothing_that_runs_a_graph():
+    found = sorted(f"{name}: {target}" for name, path in modules().items()
+                   if name.startswith("playground.timetravel")
+                   for target in imports(path, name) if target.startswith(RUNS_GRAPHS))
+    assert found == []
+
+
+def test_no_caller_outside_the_door_imports_a_kind_of_place():
+    callers = sorted(f"{name} -> {target}" for name, targets in graph().items()
+                     if not name.startswith("playground.places") for target in targets
+                     if target in KIND_MODULES)
+    assert callers == []
+
+
+def test_no_caller_outside_the_door_branches_on_the_kind():
+    # Picking a kind by looking at a target is the door's alone (places/door.py and each
+    # kind's ``claims``): no page, command, saver or store asks which database this is.
+    branching = []
+    for name, path in modules().items():
+        if name.startswith("playground.places"):
+            continue
+        text = path.read_text(encoding="utf-8")
+        for word in ("is_postgres_url(", 'kind == "postgres"', 'kind == "sqlite"',
+                     "startswith((\"postgresql://", "startswith(\"postgresql://"):
+            if word in text:
+                branching.append(f"{name}: {word}")
+    assert branching == []
 
 
 def test_no_caller_reaches_into_a_storage_connection():
@@ -134,7 +191,7 @@ def test_no_caller_reaches_into_a_storage_connection():
     # transactions, deadlines and read-only session.
     reached = []
     for name, path in modules().items():
-        if name.startswith("playground.timetravel.storage"):
+        if name.startswith("playground.places"):
             continue
         text = path.read_text(encoding="utf-8")
         for word in ("source.conn", "storage.conn"):

@@ -16,9 +16,9 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.types import Command
 
 from playground.apps.launch import AppChoice, load_app
+from playground.places.door import open_storage
 from playground.runtime.driven import RunSettings, driven
 from playground.timetravel.regression_file import regression_test
-from playground.timetravel.storage.open import open_storage
 from playground.timetravel.tree import load_tree
 from tests.playground.apps.user_graphs import write_support
 

@@ -10,13 +10,13 @@ import json
 
 import streamlit as st
 
+from playground.places.door import open_storage
 from playground.timetravel.decode import to_jsonable
 from playground.timetravel.diff import diff_states
 from playground.timetravel.display import tree_view, view_dot
 from playground.timetravel.errors import CheckpointDbError, UnreadableCheckpoint
 from playground.timetravel.messages import conversations, describe
-from playground.timetravel.storage.base import Storage
-from playground.timetravel.storage.open import open_storage
+from playground.timetravel.storage import Storage
 from playground.timetravel.transfer import TransferRefused, dumps_export, export_thread
 from playground.timetravel.tree import CheckpointTree, ensure_details
 from playground.ui import resources

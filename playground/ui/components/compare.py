@@ -19,7 +19,7 @@ from playground.timetravel.compare import (
 )
 from playground.timetravel.limits import clip
 from playground.timetravel.messages import describe
-from playground.timetravel.storage.base import Storage
+from playground.timetravel.storage import Storage
 from playground.timetravel.tree import CheckpointTree
 from playground.ui.components.tables import arrow_rows
 from playground.ui.markup import md_escape

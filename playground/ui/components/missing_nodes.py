@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from playground.timetravel.replay import last_fitting_checkpoint, replay_from
-from playground.timetravel.tree import CheckpointTree, ensure_details
+from playground.runtime.time_travel import replay_from
+from playground.timetravel.tree import CheckpointTree, ensure_details, last_fitting_checkpoint
 from playground.ui.markup import md_escape
 from playground.ui.session import flash
 

@@ -15,10 +15,10 @@ import streamlit as st
 
 from playground.apps.app import App
 from playground.apps.launch import AppChoice
+from playground.places.door import open_storage
 from playground.runtime.driven import RunSettings
 from playground.timetravel.errors import CheckpointDbError
 from playground.timetravel.regression_file import refused_test, regression_test
-from playground.timetravel.storage.open import open_storage
 from playground.timetravel.tree import load_tree
 
 EXPORT_AS_TEST = "Export as test"

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-from playground.stores import StoreChange
+from playground.runtime.store_log import StoreChange
 
 
 def store_diff(changes: Sequence[StoreChange]) -> str:

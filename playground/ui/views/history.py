@@ -6,21 +6,14 @@ import json
 
 import streamlit as st
 
-from playground.agent.turns import resume
 from playground.apps.launch import choice_from_env
+from playground.apps.state_fields import EditRefused, describe_hint, graph_nodes, state_fields
+from playground.event_loop import shared_loop
 from playground.runtime.driven import settings_in
-from playground.runtime.loop import shared_loop
-from playground.stores import changes_of
-from playground.timetravel.edit import (
-    EditRefused,
-    describe_hint,
-    graph_nodes,
-    parse_values,
-    state_fields,
-)
+from playground.runtime.store_log import changes_of
+from playground.runtime.time_travel import fork_from_form, replay_from, resume_thread
 from playground.timetravel.errors import UnknownThread
 from playground.timetravel.recording import record_branch
-from playground.timetravel.replay import fork_with_edit, replay_from
 from playground.timetravel.tree import CheckpointTree
 from playground.ui import resources
 from playground.ui.components.checkpoints import (
@@ -112,8 +105,10 @@ def _resume_head(graph, tree: CheckpointTree) -> None:
     if _refused_as_stale(tree, "Resume"):
         return
     thread_id = tree.thread_id
-    result = resume(graph, thread_id)
-    flash("success" if result.ok else "error", result.line)
+    result = resume_thread(graph, thread_id)
+    outcome = result.values.get("outcome") if result.ok else None
+    flash("success" if result.ok else "error",
+          result.line + (f"; outcome: {outcome}" if outcome else ""))
     select(graph.get_state({"configurable": {"thread_id": thread_id}})
            .config["configurable"]["checkpoint_id"])
 
@@ -130,18 +125,10 @@ def _fork(graph, tree: CheckpointTree, checkpoint_id: str, fields: dict, values:
     typed = {key: state.get(f"field-{key}-{checkpoint_id}", json.dumps(values.get(key)))
              for key in fields}
     try:
-        changes = {}
-        for key, text in typed.items():
-            try:
-                value = json.loads(text)
-            except json.JSONDecodeError as exc:
-                raise EditRefused(f"{key}: not valid JSON ({exc.msg} at column "
-                                  f"{exc.colno}); strings need quotes, like \"high\"") from None
-            if value != values.get(key):
-                changes[key] = value
-        changes.update(parse_values(state.get(f"extra-{checkpoint_id}", "{}")))
-        result = fork_with_edit(graph, _config(tree.thread_id, checkpoint_id), changes,
-                                as_node=state.get(f"as-node-{checkpoint_id}", as_node))
+        changes, result = fork_from_form(
+            graph, tree.thread_id, checkpoint_id, typed, values,
+            state.get(f"extra-{checkpoint_id}", "{}"),
+            state.get(f"as-node-{checkpoint_id}", as_node))
     except (EditRefused, ValueError) as exc:
         flash("error", f"Edit refused, nothing was written: {exc}")
     else:

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import streamlit as st
 
+from playground.places.door import UrlRefused, open_place
 from playground.timetravel.errors import CheckpointDbError, UnknownThread
 from playground.timetravel.limits import clip
 from playground.timetravel.messages import describe
-from playground.timetravel.storage.base import Storage
-from playground.timetravel.storage.open import open_storage
-from playground.timetravel.storage.open import redact_url as redact
+from playground.timetravel.storage import Storage
 from playground.timetravel.store_items import SHOWN_STORE_ITEMS
 from playground.ui import resources
 from playground.ui.components.checkpoints import (
@@ -28,7 +27,7 @@ from playground.ui.inspect_access import (
     UPLOAD_SUFFIXES,
     AccessRefused,
     UploadHandle,
-    check_postgres_url,
+    check_typed_url,
     discard_upload,
     inspect_dir,
     list_databases,
@@ -40,7 +39,7 @@ from playground.ui.markup import md_escape
 from playground.ui.session import page_context
 
 PREFIX = "inspect-"
-TARGET_KEY = PREFIX + "target"  # {"kind": file|upload|postgres, "target": ..., "label": ...}
+TARGET_KEY = PREFIX + "target"  # {"kind": file|upload|url, "target": ..., "label": ...}
 MESSAGE_KEY = PREFIX + "message"
 # The file each uploader last opened: one key each, or a file left in one uploader would be
 # opened again whenever the other is used.
@@ -59,12 +58,9 @@ st.caption(
 
 
 def _open(kind: str, target: str, label: str) -> Storage:
-    """Open a target read-only; errors name the label, never a temp path or a password."""
-    try:
-        return open_storage(target, writable=False, typed=kind == "postgres")
-    except CheckpointDbError as exc:
-        message = str(exc).replace(target, label)
-        raise CheckpointDbError(redact(message) if kind == "postgres" else message) from None
+    """Open a target read-only through the door. Errors name the place's label (an upload by
+    its file's name, a URL without its password), never a temporary path."""
+    return open_place(target, typed=kind == "url", label=label).reads()
 
 
 HANDLE_KEY = PREFIX + "upload-handle"  # owns the open upload's copy (deleted with the session)
@@ -82,18 +78,24 @@ def _forget_target() -> None:
     st.query_params.pop("checkpoint", None)  # a link into the old database means nothing here
 
 
+# What this script run opened (a click on Open, an upload): the page below reads through it
+# rather than opening the same place a second time.
+_opened: list[Storage] = []
+
+
 def _try_open(kind: str, target: str, label: str) -> None:
     """Switch to a new database if it opens; otherwise keep the current one and say why."""
     st.session_state.pop(MESSAGE_KEY, None)
     try:
-        _open(kind, target, label).close()
-    except CheckpointDbError as exc:
+        storage = _open(kind, target, label)
+    except (CheckpointDbError, UrlRefused) as exc:
         if kind == "upload":
             discard_upload(target)
         st.session_state[MESSAGE_KEY] = f"Not opened, nothing changed: {exc}"
         return
     _forget_target()
-    st.session_state[TARGET_KEY] = {"kind": kind, "target": target, "label": label}
+    _opened.append(storage)
+    st.session_state[TARGET_KEY] = {"kind": kind, "target": target, "label": storage.label}
     if kind == "upload":
         st.session_state[HANDLE_KEY] = UploadHandle(target)
 
@@ -137,18 +139,19 @@ def open_controls() -> None:
         st.caption(f"Up to {MAX_UPLOAD_MB} MB. The file is copied to a private temporary "
                    "folder on this server, opened read-only, and deleted when you close it.")
     with postgres_tab:
-        # cleared on submit, so the password is not left in the box; the page shows redact(url)
+        # cleared on submit, so the password is not left in the box; the page shows the place's
+        # label, which never holds the password
         with st.form(PREFIX + "pg-form", clear_on_submit=True, border=False):
             url = st.text_input("Postgres URL", key=PREFIX + "pg-url", type="password",
                                 placeholder="postgresql://user:password@host:5432/app")
             submitted = st.form_submit_button("Connect", icon=":material/link:")
         if submitted and url.strip():
             try:
-                url = check_postgres_url(url)
+                url = check_typed_url(url)
             except AccessRefused as exc:
                 st.session_state[MESSAGE_KEY] = f"Not opened, nothing changed: {exc}"
             else:
-                _try_open("postgres", url, redact(url))
+                _try_open("url", url, url)
         st.caption("A database written by PostgresSaver, read with SQL and the safe decoder; "
                    "the password is never shown.")
     with import_tab:
@@ -247,17 +250,20 @@ if current is None:
 else:
     try:
         target = current["target"]
-        if current["kind"] == "file":
-            target = str(resolve_allowed(target))  # checked again: a link may have changed
-        source = _open(current["kind"], target, current["label"])
-    except (AccessRefused, CheckpointDbError) as exc:
+        if _opened:  # opened by this run's click: read through it
+            source = _opened.pop()
+        else:
+            if current["kind"] == "file":
+                target = str(resolve_allowed(target))  # checked again: a link may have changed
+            source = _open(current["kind"], target, current["label"])
+    except (AccessRefused, CheckpointDbError, UrlRefused) as exc:
         _forget_target()
         st.error(f"Closed {md_escape(current['label'], 300)}: {md_escape(exc, 600)}",
                  icon=":material/error:")
     else:
         try:
             label_col, close_col = st.columns([5, 1], vertical_alignment="center")
-            label_col.markdown(f"**Open:** {md_escape(current['label'], 300)} "
+            label_col.markdown(f"**Open:** {md_escape(source.label, 300)} "
                                ":blue-badge[read-only] "
                                f":gray-badge[{source.kind}]")
             if close_col.button("Close", icon=":material/close:", key=PREFIX + "close",

@@ -13,8 +13,8 @@ import json
 
 import streamlit as st
 
-from playground.runtime.loop import shared_loop
-from playground.timetravel.edit import EditRefused, parse_values
+from playground.apps.json_text import JsonRefused, parse_json
+from playground.event_loop import shared_loop
 from playground.ui import resources
 from playground.ui.components.tables import arrow_rows
 from playground.ui.markup import md_escape
@@ -98,8 +98,8 @@ with items_col:
 
 def _save(namespace: tuple[str, ...], key: str, text_key: str) -> None:
     try:
-        value = parse_values(st.session_state.get(text_key, ""))
-    except EditRefused as exc:
+        value = parse_json(st.session_state.get(text_key, ""))
+    except JsonRefused as exc:
         flash("error", f"Not saved, nothing was written: {exc}")
         return
     if not key.strip():

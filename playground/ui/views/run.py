@@ -22,7 +22,9 @@ from langchain_core.messages import HumanMessage
 
 from playground.apps.drawing import graph_dot
 from playground.apps.inputs import InputRefused, input_fields, parse_input
+from playground.apps.json_text import parse_json
 from playground.apps.loader import AppLoadError
+from playground.apps.state_fields import EditRefused
 from playground.runtime.chat import ChatActionRefused, edit_and_fork, regenerate
 from playground.runtime.review import ReviewRefused, review_answer
 from playground.runtime.run import (
@@ -34,8 +36,8 @@ from playground.runtime.run import (
     parse_answer,
     resume_command,
 )
+from playground.runtime.time_travel import edit_state
 from playground.timetravel.decode import to_jsonable
-from playground.timetravel.edit import EditRefused, edit_state, parse_values
 from playground.timetravel.errors import UnknownThread
 from playground.timetravel.messages import ChatTurn, conversations
 from playground.timetravel.tree import CheckpointTree
@@ -354,7 +356,8 @@ with right:
             if st.form_submit_button("Apply edit", icon=":material/edit:", type="primary",
                                      **guarded("Apply edit")) and not stale:
                 try:
-                    edit_state(graph, thread_config, parse_values(edit_text), as_node=as_node)
+                    edit_state(graph, thread_config, parse_json(edit_text, refuse=EditRefused),
+                               as_node=as_node)
                 except EditRefused as exc:
                     flash("error", f"Edit refused, nothing was written: {exc}")
                 else:

@@ -14,10 +14,10 @@ from playground.lessons.state_sizes import (
     Measure,
     compare,
 )
+from playground.places.door import open_storage
 from playground.timetravel.errors import UnknownThread
 from playground.timetravel.prune import PruneRefused, PruneReport, prune_keep_latest
 from playground.timetravel.sizes import SizeReport, size_report
-from playground.timetravel.storage.open import open_storage
 from playground.ui import resources
 from playground.ui.markup import md_escape
 from playground.ui.session import no_checkpoints_yet, page_context

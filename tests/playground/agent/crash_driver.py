@@ -1,6 +1,6 @@
 """Child process of the crash tests: runs one agent turn and SIGKILLs itself at a named window.
 
-The agent (graph, nodes, turns) and the saver ``open_sqlite_saver`` returns are the real ones; the
+The agent (graph, nodes, turns) and the saver ``open_saver`` returns are the real ones; the
 kill is injected at a seam the tests are not about:
 
 * ``after-read``: the client's GET has returned and the read node has not, so nothing of the read
@@ -33,7 +33,7 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from playground.agent.client import ApiResult, TicketClient
 from playground.agent.graph import build_agent
 from playground.agent.turns import resume, start_turn, thread_config
-from playground.savers import open_sqlite_saver
+from playground.savers import open_saver
 
 WINDOWS = ("after-read", "after-read-writes", "after-patch")
 NOT_REACHED = 3
@@ -107,7 +107,7 @@ def arm_saver(saver: SqliteSaver, window: str, witness: Path) -> None:
 
     It first waits (bounded) until the read's writes are stored: LangGraph saves them from
     another background thread, in parallel with this put. The method is replaced on this one
-    instance, so the saver keeps the connection, timeout and setup ``open_sqlite_saver`` gave it,
+    instance, so the saver keeps the connection, timeout and setup ``open_saver`` gave it,
     exactly as the CLI has them.
     """
     if window != "after-read-writes":
@@ -148,7 +148,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
-    with open_sqlite_saver(args.checkpoints) as saver:
+    with open_saver(args.checkpoints) as saver:
         # The read runs from step 0, whose checkpoint LangGraph may still be storing.
         settled = step_saved(saver, args.thread, 0)
         arm_saver(saver, args.window, args.witness)

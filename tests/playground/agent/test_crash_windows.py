@@ -30,7 +30,7 @@ from playground.agent.client import TicketClient
 from playground.agent.graph import build_agent
 from playground.agent.nodes import idempotency_key
 from playground.agent.turns import thread_config
-from playground.timetravel.storage.settings import SQLITE_TIMEOUT_ENV
+from playground.places.settings import SQLITE_TIMEOUT_ENV
 
 REPO = Path(__file__).resolve().parents[3]
 REQUEST = "raise t7 to high"

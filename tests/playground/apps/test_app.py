@@ -8,8 +8,8 @@ from pathlib import Path
 from langgraph.checkpoint.sqlite import SqliteSaver
 
 from playground.apps.launch import AppChoice, load_app
-from playground.savers import open_sqlite_saver
-from playground.timetravel.storage.open import open_storage
+from playground.places.door import open_storage
+from playground.savers import open_saver
 from playground.timetravel.tree import load_tree
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
@@ -17,7 +17,7 @@ EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 
 def test_graph_runs_on_the_playground_saver_not_its_own(tmp_path):
     app = load_app(AppChoice(graph=f"{EXAMPLES}/research.py:graph"))
-    with open_sqlite_saver(tmp_path / "c.sqlite", app.serde()) as saver:
+    with open_saver(tmp_path / "c.sqlite", app.serde()) as saver:
         graph = app.graph(saver)
         graph.invoke({"topic": "forks"}, {"configurable": {"thread_id": "r1"}})
 
@@ -29,7 +29,7 @@ def test_graph_runs_on_the_playground_saver_not_its_own(tmp_path):
 def test_stock_sqlite_saver_reads_the_history_the_playground_tree_shows(tmp_path):
     app = load_app(AppChoice(graph=f"{EXAMPLES}/support_chat.py:graph"))
     path = tmp_path / "chat.sqlite"
-    with open_sqlite_saver(path, app.serde()) as saver:
+    with open_saver(path, app.serde()) as saver:
         graph = app.graph(saver)
         config = {"configurable": {"thread_id": "c1"}}
         graph.invoke({"messages": [("human", "Where is my order A17?")]}, config)

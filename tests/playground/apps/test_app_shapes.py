@@ -16,7 +16,7 @@ from langgraph.managed import IsLastStep, RemainingSteps
 
 from playground.apps.app import App
 from playground.apps.inputs import InputRefused, context_fields, input_fields, parse_settings
-from playground.timetravel.edit import EditRefused, state_fields, validate_edit
+from playground.apps.state_fields import EditRefused, state_fields, validate_edit
 
 
 def _app(state, **kwargs) -> App:

@@ -18,14 +18,14 @@ from playground.lessons.conflicts import (
     write_timeline,
 )
 from playground.lessons.race import RACE_THREAD, race_resumes
-from playground.savers import open_sqlite_saver
+from playground.savers import open_saver
 
 A, B = THREADS
 
 
 def _lab(api_url, tenant, checkpoints, request):
     """An agent graph per thread, each writing as ``agent:<thread>`` like the page does."""
-    saver_context = open_sqlite_saver(checkpoints)
+    saver_context = open_saver(checkpoints)
     saver = saver_context.__enter__()
     clients = {name: TicketClient(api_url, tenant=tenant, actor=agent_actor(name))
                for name in (*THREADS, RACE_THREAD)}

@@ -8,10 +8,10 @@ import pytest
 from langchain_core.messages import HumanMessage
 
 from playground.apps.launch import AppChoice, load_app
+from playground.places.door import open_storage
 from playground.runtime.chat import ChatActionRefused, edit_and_fork, regenerate
 from playground.runtime.run import GraphRun
-from playground.savers import open_sqlite_saver
-from playground.timetravel.storage.open import open_storage
+from playground.savers import open_saver
 from playground.timetravel.tree import load_tree
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
@@ -21,7 +21,7 @@ THREAD = {"configurable": {"thread_id": "t1"}}
 @pytest.fixture
 def chat(tmp_path):
     app = load_app(AppChoice(graph=f"{EXAMPLES}/support_chat.py:graph"))
-    with open_sqlite_saver(tmp_path / "chat.sqlite", app.serde()) as saver:
+    with open_saver(tmp_path / "chat.sqlite", app.serde()) as saver:
         graph = app.graph(saver)
         for text in ("Where is my order A17?", "Where is my order B22?"):
             list(GraphRun(graph, THREAD, {"messages": [HumanMessage(text, id=text[-4:-1])]}))

@@ -14,8 +14,8 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 
+from playground.event_loop import shared_loop
 from playground.runtime.driven import RunSettings, driven, settings_in
-from playground.runtime.loop import shared_loop
 from playground.savers import open_async_saver
 
 

@@ -16,12 +16,12 @@ from langgraph.graph.message import add_messages
 from langgraph.prebuilt import InjectedState, ToolNode
 from langgraph.types import Command, interrupt
 
+from playground.places.door import open_storage
 from playground.runtime.answers import Answerer, answering
 from playground.runtime.rerun import rerun
 from playground.standin import StandInChatModel, text_of
 from playground.timetravel.compare import compare_branches
 from playground.timetravel.recording import record_branch
-from playground.timetravel.storage.open import open_storage
 from playground.timetravel.tree import load_tree
 from tests.playground.timetravel.sample_graphs import config
 

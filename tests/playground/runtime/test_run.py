@@ -9,6 +9,7 @@ from langchain_core.messages import HumanMessage
 
 from playground.apps.launch import AppChoice, load_app
 from playground.apps.loader import parse_spec, reload_graph
+from playground.places.door import open_storage
 from playground.runtime.run import (
     Breakpoints,
     GraphRun,
@@ -17,8 +18,7 @@ from playground.runtime.run import (
     parse_answer,
     resume_command,
 )
-from playground.savers import open_sqlite_saver
-from playground.timetravel.storage.open import open_storage
+from playground.savers import open_saver
 from playground.timetravel.tree import load_tree
 from tests.playground.apps import user_graphs
 
@@ -30,7 +30,7 @@ THREAD = {"configurable": {"thread_id": "t1"}}
 def chat(tmp_path):
     """The support chat on a SQLite file: (graph, path)."""
     app = load_app(AppChoice(graph=f"{EXAMPLES}/support_chat.py:graph"))
-    with open_sqlite_saver(tmp_path / "chat.sqlite", app.serde()) as saver:
+    with open_saver(tmp_path / "chat.sqlite", app.serde()) as saver:
         yield app.graph(saver), tmp_path / "chat.sqlite"
 
 
@@ -90,7 +90,7 @@ def test_node_error_names_the_node_with_the_users_traceback_and_retry_after_a_fi
     path = user_graphs.write_flaky(tmp_path, broken=True, name="flaky_retry.py")
     spec = parse_spec(f"{path}:graph")
     app = load_app(AppChoice(graph=spec.text))
-    with open_sqlite_saver(tmp_path / "c.sqlite") as saver:
+    with open_saver(tmp_path / "c.sqlite") as saver:
         _, failed = _run(app.graph(saver), {"text": " hi "})
         user_graphs.write_flaky(tmp_path, broken=False, name="flaky_retry.py")
         fixed = reload_graph(spec).copy(update={"checkpointer": saver})
@@ -106,7 +106,7 @@ def test_node_error_names_the_node_with_the_users_traceback_and_retry_after_a_fi
 
 def test_recursion_limit_is_an_outcome_not_a_crash(tmp_path):
     app = load_app(AppChoice(graph=f"{user_graphs.write_loop(tmp_path)}:graph"))
-    with open_sqlite_saver(tmp_path / "c.sqlite") as saver:
+    with open_saver(tmp_path / "c.sqlite") as saver:
         _, outcome = _run(app.graph(saver), {"n": 0}, limit=5)
 
     assert outcome.status == "recursion"

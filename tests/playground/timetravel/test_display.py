@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
+from playground.places.door import open_storage
 from playground.timetravel.display import MAX_DRAWN, run_id, tree_view, view_dot
 from playground.timetravel.records import CheckpointRecord
-from playground.timetravel.storage.open import open_storage
 from playground.timetravel.tree import build_tree, load_tree
 
 

@@ -9,13 +9,13 @@ import time
 
 import pytest
 
+from playground.places.door import open_storage
 from playground.timetravel.decode import decode_msgpack, is_unread, to_jsonable
 from playground.timetravel.diff import diff_states
 from playground.timetravel.errors import CheckpointDbError
 from playground.timetravel.limits import ReadStopped, reset_limits
 from playground.timetravel.messages import describe
 from playground.timetravel.signals import as_text
-from playground.timetravel.storage.open import open_storage
 from playground.timetravel.transfer import TransferRefused, import_thread, loads_export
 from playground.timetravel.tree import load_tree
 from tests.playground import hostile_cases as cases
@@ -105,10 +105,10 @@ def test_a_read_past_its_deadline_stops_with_one_line(tmp_path, limited):
 
 
 def test_a_thread_longer_than_the_row_limit_is_refused_in_one_line(tmp_path, limited):
-    from playground.savers import open_sqlite_saver
+    from playground.savers import open_saver
     from tests.playground.timetravel.sample_graphs import make_long
 
-    with open_sqlite_saver(tmp_path / "long.sqlite") as saver:
+    with open_saver(tmp_path / "long.sqlite") as saver:
         make_long(saver, "long", turns=5)
     limited(PLAYGROUND_MAX_ROWS="4")
 
@@ -181,8 +181,8 @@ def test_a_postgres_view_over_pg_sleep_is_refused_without_being_read(pg_url):
 def test_a_postgres_read_past_its_deadline_is_stopped_by_the_server(pg_url, limited):
     import psycopg
 
-    from playground.timetravel.storage.postgres import setup_postgres_tables
-    from playground.timetravel.storage.settings import postgres_options
+    from playground.places.postgres import setup_postgres_tables
+    from playground.places.settings import postgres_options
 
     with psycopg.connect(pg_url, **postgres_options()) as conn:
         setup_postgres_tables(conn)

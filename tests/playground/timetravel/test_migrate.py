@@ -11,6 +11,7 @@ from langgraph.graph import END, START, StateGraph
 
 from playground.agent.state import VersionState
 from playground.agent.turns import resume, start_turn
+from playground.places.door import open_storage
 from playground.timetravel.migrate import (
     MigrationRefused,
     RenameSuggestion,
@@ -18,7 +19,6 @@ from playground.timetravel.migrate import (
     rename_channel,
     threads_with_channel,
 )
-from playground.timetravel.storage.open import open_storage
 from tests.playground.timetravel.sample_graphs import config
 
 
@@ -213,7 +213,7 @@ def test_threads_with_channel_lists_threads_whose_head_holds_it(database, paused
 
 
 def test_find_stranded_without_saver_tables_is_refused(database):
-    from playground.timetravel.storage.saver import SaverStorage
+    from playground.places.saver_object import SaverStorage
 
     with pytest.raises(MigrationRefused, match="no checkpoint tables"):
         find_stranded(SaverStorage(database.saver), SchemaB.__annotations__)

@@ -224,7 +224,7 @@ def test_prune_refuses_to_cut_below_a_delta_channel_and_changes_nothing(database
 
 
 def test_prune_of_a_database_without_saver_tables_is_refused(database):
-    from playground.timetravel.storage.saver import SaverStorage
+    from playground.places.saver_object import SaverStorage
 
     storage = SaverStorage(database.saver)
     with pytest.raises(PruneRefused, match="no checkpoint tables"):

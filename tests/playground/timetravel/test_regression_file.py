@@ -11,9 +11,9 @@ from langchain_core.messages import HumanMessage
 from langgraph.checkpoint.sqlite import SqliteSaver
 
 from playground.apps.launch import AppChoice, load_app
+from playground.places.door import open_storage
 from playground.runtime.driven import driven
 from playground.timetravel.regression_file import regression_test
-from playground.timetravel.storage.open import open_storage
 from playground.timetravel.tree import load_tree
 from tests.playground.test_regression import (
     ask,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import sqlite3
 
+from playground.places.door import open_storage
 from playground.timetravel.sizes import size_report
-from playground.timetravel.storage.open import open_storage
 
 
 def _raw_sql_totals(path, thread_id: str) -> tuple[int, int]:

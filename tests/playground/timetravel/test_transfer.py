@@ -9,7 +9,7 @@ from contextlib import closing
 
 import pytest
 
-from playground.timetravel.storage.open import open_storage
+from playground.places.door import open_storage
 from playground.timetravel.transfer import (
     FORMAT,
     TransferRefused,
@@ -179,7 +179,7 @@ def test_an_import_into_a_read_only_database_is_refused(threads):
 
 
 def test_a_saver_object_is_neither_exported_nor_imported_into(threads):
-    from playground.timetravel.storage.saver import SaverStorage
+    from playground.places.saver_object import SaverStorage
 
     storage = SaverStorage(threads.saver)
     with pytest.raises(TransferRefused, match="export works on SQLite"):

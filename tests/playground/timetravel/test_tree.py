@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
-from playground.timetravel.storage.open import open_storage
+from playground.places.door import open_storage
 from playground.timetravel.tree import build_tree, ensure_details, load_tree
 
 THREADS = ["loop", "fan", "nested", "forked", "long"]
@@ -156,12 +156,12 @@ def test_tree_cache_reuses_a_tree_until_the_thread_changes(tmp_path, samples):
 
 
 def test_the_tree_cache_is_bounded_by_the_bytes_of_its_trees_not_their_count(tmp_path):
-    from playground.savers import open_sqlite_saver
-    from playground.timetravel.storage.open import open_storage
+    from playground.places.door import open_storage
+    from playground.savers import open_saver
     from playground.timetravel.tree import _RECORD_BYTES, TreeCache
     from tests.playground.timetravel.sample_graphs import make_long
 
-    with open_sqlite_saver(tmp_path / "c.sqlite") as saver:
+    with open_saver(tmp_path / "c.sqlite") as saver:
         for name in ("a", "b", "c"):
             make_long(saver, name, turns=3)
     source = open_storage(tmp_path / "c.sqlite")

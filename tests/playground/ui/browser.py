@@ -1,174 +1,24 @@
-"""What the real-browser tests share: launching Debian Chromium, starting servers as users do,
-and a tab that clicks Streamlit buttons by their exact label and waits for the run to finish."""
+"""What the real-browser tests share: Chromium, servers and tabs come from
+:mod:`playground.testing.browser` (the benchmarks drive the playground with them too); the
+tests add a tab that reads the History page and takes screenshots."""
 
 from __future__ import annotations
 
 import re
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
-import pytest
-from google.protobuf.message import DecodeError
-from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from playground.testing.browser import (
+    ARGS,
+    CHROMIUM,
+    FINAL,
+    IDLE,
+    Tab,
+    chromium_missing,
+    playground_server,
+)
 
-from deploy.workshop import start_playground, stop_process
-
-CHROMIUM = "/usr/bin/chromium"
-# Never `playwright install`: Debian's chromium, with the flags this sandbox needs (DESIGN.md).
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
-# How a script run ends, as Streamlit's server reports it. A run cut short by st.rerun() is
-# followed by another run, so only these mean the page is done (a fragment's run included).
-FINAL = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY,
-         ForwardMsg.FINISHED_WITH_COMPILE_ERROR}
-
-
-def chromium_missing() -> bool:
-    """True when Debian's chromium is not installed here."""
-    return not Path(CHROMIUM).exists()
-
-
-@contextmanager
-def playground_server(home: Path, *args: str, env: dict[str, str] | None = None
-                      ) -> Iterator[str]:
-    """``playground run ARGS`` on a free port, in its own process as a user starts it, with its
-    own checkpoint and ticket files (and its log) under ``home`` and ``env`` set; yields its
-    URL and stops it afterwards."""
-    url, process = start_playground(home, *args, env=env)
-    try:
-        yield url
-    finally:
-        stop_process(process)
-
-
-class Tab:
-    """One browser tab on one playground server, kept in one room.
-
-    It knows a run is over from Streamlit's own messages: it reads every websocket frame the
-    server sends and counts the runs that finished for good. The DOM alone cannot tell: after
-    a click the page still shows the previous run as finished for a moment, and st.rerun()
-    leaves it idle between two runs.
-    """
-
-    def __init__(self, page, base: str, room: str | None = None) -> None:
-        self.page, self.base, self.room = page, base, room
-        self.runs = 0
-        page.on("websocket", lambda socket: socket.on("framereceived", self._count_run))
-
-    def _count_run(self, payload: str | bytes) -> None:
-        if isinstance(payload, str):
-            return
-        try:
-            message = ForwardMsg.FromString(payload)
-        except DecodeError:
-            return
-        if message.WhichOneof("type") == "script_finished" and message.script_finished in FINAL:
-            self.runs += 1
-
-    def _wait_for_run_after(self, runs_before: int, what: str) -> None:
-        deadline = time.monotonic() + 60
-        while self.runs <= runs_before:
-            if time.monotonic() > deadline:
-                pytest.fail(f"{what}: no run finished within 60 s; the page shows:\n"
-                            f"{self.text()[:3000]}")
-            self.page.wait_for_timeout(50)  # lets Playwright deliver the websocket events
-        # The server has sent everything; wait until the page has drawn it. The frame reached
-        # the network before the page's script handled it, so look twice, a moment apart: a
-        # starved renderer may still be showing the idle gap before an st.rerun() run.
-        for _ in range(2):
-            self.page.wait_for_selector(IDLE, timeout=60_000)
-            self.page.wait_for_timeout(200)
-
-    def open(self, path: str = "") -> Tab:
-        """Go to a page in this tab's room (a first visit gets a room from the server)."""
-        query = f"?room={self.room}" if self.room else ""
-        before = self.runs
-        self.page.goto(f"{self.base}/{path}{query}")
-        self._wait_for_run_after(before, f"opening /{path}")
-        if self.room is None:
-            self.room = re.search(r"room=([a-z0-9-]+)", self.page.url).group(1)
-        return self
-
-    def click(self, label: str) -> Tab:
-        """Click the Streamlit button with exactly this label (not a selectbox's "Open") and
-        wait until the run it starts, and any rerun that run asks for, has finished."""
-        before = self.runs
-        text = self.page.locator("p", has_text=re.compile(rf"^{re.escape(label)}$"))
-        self.page.locator('[data-testid^="stBaseButton"]').filter(has=text).first.click()
-        self._wait_for_run_after(before, f"clicking {label!r}")
-        return self
-
-    def segment(self, label: str) -> Tab:
-        """Pick the option ``label`` of a segmented control (a radio button, not an
-        stBaseButton) and wait for the run it starts."""
-        before = self.runs
-        self.page.get_by_role("radio", name=label, exact=True).first.click()
-        self._wait_for_run_after(before, f"picking {label!r}")
-        return self
-
-    def text(self) -> str:
-        """Everything the main area shows, as text (a page with a chat input has no stMain,
-        only its block container)."""
-        # The invisible word joiner md_escape puts in a bare URL is no text a person reads.
-        return self.page.inner_text("[data-testid='stMainBlockContainer']").replace("\u2060", "")
-
-    def choose(self, label: str, option: str) -> Tab:
-        """Pick ``option`` in the multiselect labelled ``label`` and wait for the run.
-
-        A click that lands while its expander is still opening does not open the list, so the
-        click is repeated until the list shows, up to ten times.
-        """
-        picker = self.page.locator('[data-testid="stMultiSelect"]').filter(has_text=label)
-        listed = self.page.locator('[role="option"]', has_text=option).first
-        for _ in range(10):
-            picker.get_by_role("button", name="Open").click()
-            try:
-                listed.wait_for(state="visible", timeout=1000)
-                break
-            except Exception:  # Playwright's TimeoutError: the list did not open, click again
-                continue
-        before = self.runs
-        listed.click()
-        self._wait_for_run_after(before, f"choosing {option!r} in {label!r}")
-        self.page.keyboard.press("Escape")  # close the list
-        return self
-
-    def select(self, label: str, option: str) -> Tab:
-        """Pick ``option`` in the selectbox labelled ``label`` and wait for the run."""
-        box = self.page.locator('[data-testid="stSelectbox"]').filter(has_text=label).first
-        listed = self.page.locator('[role="option"]', has_text=option).first
-        for _ in range(10):  # as in choose(): a click during a redraw may not open the list
-            box.click()
-            try:
-                listed.wait_for(state="visible", timeout=1000)
-                break
-            except Exception:  # Playwright's TimeoutError: click again
-                continue
-        before = self.runs
-        listed.click()
-        self._wait_for_run_after(before, f"selecting {option!r} in {label!r}")
-        return self
-
-    def type_into(self, label: str, text: str) -> Tab:
-        """Type into the text input labelled ``label``, press Enter, and wait for the run."""
-        before = self.runs
-        box = self.page.get_by_label(label, exact=True)
-        box.fill(text)
-        box.press("Enter")
-        self._wait_for_run_after(before, f"typing {text!r} into {label!r}")
-        return self
-
-    def say(self, text: str) -> Tab:
-        """Type a message into the page's chat input, send it, and wait for the run."""
-        before = self.runs
-        box = self.page.get_by_placeholder("Message")
-        box.fill(text)
-        box.press("Enter")
-        self._wait_for_run_after(before, f"sending {text!r}")
-        return self
+__all__ = ["ARGS", "CHROMIUM", "FINAL", "IDLE", "ShotTab", "Tab", "chromium_missing",
+           "playground_server"]
 
 
 class ShotTab(Tab):

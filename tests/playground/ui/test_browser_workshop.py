@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from playground.timetravel.storage.open import open_storage
+from playground.places.door import open_storage
 from playground.timetravel.transfer import dumps_export, export_thread
 from tests.playground import hostile_db
 from tests.playground.ui.browser import ShotTab, chromium_missing, playground_server

@@ -8,7 +8,7 @@ import pytest
 
 from playground.ui.inspect_access import (
     AccessRefused,
-    check_postgres_url,
+    check_typed_url,
     check_upload_size,
     discard_upload,
     inspect_dir,
@@ -130,6 +130,6 @@ def test_discard_leaves_files_that_are_not_uploads_alone(folders):
 
 
 def test_postgres_box_accepts_only_postgres_urls():
-    assert check_postgres_url(" postgresql://u:p@h/db ") == "postgresql://u:p@h/db"
+    assert check_typed_url(" postgresql://u:p@h/db ") == "postgresql://u:p@h/db"
     with pytest.raises(AccessRefused, match="starts with postgresql://"):
-        check_postgres_url("/etc/passwd")
+        check_typed_url("/etc/passwd")

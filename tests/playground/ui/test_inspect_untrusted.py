@@ -10,7 +10,7 @@ from contextlib import closing
 
 import pytest
 
-from playground.timetravel.storage.open import open_storage
+from playground.places.door import open_storage
 from playground.timetravel.transfer import dumps_export, export_thread
 from tests.playground import hostile_db
 from tests.playground.ui.conftest import rendered

@@ -15,9 +15,9 @@ import threading
 from pathlib import Path
 
 from playground.agent.ticket_service import DEFAULT_TICKETS_DB
-from playground.timetravel.storage.open import is_postgres_url
+from playground.places.door import open_place
 
-APP = Path(__file__).parent / "app.py"
+APP = Path(__file__).parent / "ui" / "app.py"
 # How the server runs Streamlit, whatever the page (bench/element_cost.py measures with them).
 STREAMLIT_FLAGS = (
     "--server.headless", "true",
@@ -40,9 +40,7 @@ def start_ticket_api(tickets_db: str, env: dict[str, str]) -> tuple[subprocess.P
     Raises:
         RuntimeError: the API did not start (its own message included).
     """
-    # The tickets' database, not the checkpoints': a file needs its folder, a URL nothing.
-    if not is_postgres_url(tickets_db):
-        Path(tickets_db).parent.mkdir(parents=True, exist_ok=True)
+    # The ticket store makes a file's folder itself.
     process = subprocess.Popen(
         [sys.executable, "-m", "ticket_api.server", "--port", "0", "--db", tickets_db,
          "--log-level", "warning"], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -80,17 +78,17 @@ def serve(
     from playground.apps.launch import CONFIG_ENV, GRAPH_ENV
 
     builtin = not ({GRAPH_ENV, CONFIG_ENV} & set(app_env or {}))
+    shared = open_place(checkpoints).shared_database if checkpoints else None
     if api_url:
         env["PLAYGROUND_API_URL"] = api_url
     elif builtin and not env.get("PLAYGROUND_API_URL"):
-        # Settings, not a backend choice: a Postgres checkpoint URL is the database replicas
-        # share, so the bundled API keeps its tickets there too (a file keeps them beside it).
-        tickets = (env.get("PLAYGROUND_TICKETS_DB") or database
-                   or (checkpoints if checkpoints and is_postgres_url(checkpoints) else None)
+        # A database the checkpoints' place shares between processes (replicas) keeps the
+        # bundled API's tickets too; a file keeps them beside it.
+        tickets = (env.get("PLAYGROUND_TICKETS_DB") or database or shared
                    or str(DEFAULT_TICKETS_DB))
         api, env["PLAYGROUND_API_URL"] = start_ticket_api(tickets, env)
-    if checkpoints and is_postgres_url(checkpoints):
-        database = database or checkpoints
+    if shared:
+        database = database or shared
     elif checkpoints:
         env["PLAYGROUND_CHECKPOINTS"] = checkpoints
     if database:

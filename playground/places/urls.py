@@ -21,7 +21,7 @@ import re
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
-from playground.timetravel.storage.settings import read_options
+from playground.places.settings import read_options
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 

@@ -11,10 +11,10 @@ import ormsgpack
 import pytest
 from langgraph.checkpoint.sqlite import SqliteSaver
 
+from playground.places.door import open_storage
 from playground.timetravel.errors import CheckpointDbError
 from playground.timetravel.migrate import MigrationRefused, rename_channel
 from playground.timetravel.prune import prune_keep_latest
-from playground.timetravel.storage.open import open_storage
 from tests.playground.timetravel.sample_graphs import config, pause_graph
 
 

@@ -1,4 +1,4 @@
-"""Tests of the validated edit: parse, check against the schema, then update_state or nothing."""
+"""Tests of what a graph's state accepts: its keys and hints, and an edit checked against them."""
 
 from __future__ import annotations
 
@@ -14,14 +14,8 @@ from langgraph.graph import START, MessagesState, StateGraph
 from langgraph.pregel import NodeBuilder, Pregel
 
 from playground.agent.graph import build_agent
-from playground.timetravel.edit import (
-    EditRefused,
-    edit_state,
-    parse_values,
-    state_fields,
-    validate_edit,
-)
-from tests.playground.timetravel.sample_graphs import config, fan_graph, loop_graph, pause_graph
+from playground.apps.state_fields import EditRefused, state_fields, validate_edit
+from tests.playground.timetravel.sample_graphs import loop_graph
 
 AGENT_KEYS = "ticket_id, request, etag, priority, changes, outcome"
 
@@ -37,64 +31,8 @@ def saver(tmp_path) -> Iterator[SqliteSaver]:
 
 @pytest.fixture
 def agent(saver):
-    # No client: these tests only call update_state, which runs no node (a conditional edge's
-    # route function does run, and the agent's reads state only).
+    # No client: these tests only read the graph's schema and nodes.
     return build_agent(None, saver)
-
-
-def count(saver: SqliteSaver) -> int:
-    return len(list(saver.list(None)))
-
-
-def paused_pause_thread(saver: SqliteSaver, thread_id: str = "p"):
-    graph = pause_graph(saver)
-    graph.invoke({"ticket": "t7"}, config(thread_id))
-    return graph, graph.get_state(config(thread_id)).config
-
-
-# --- parse_values -----------------------------------------------------------------------------
-
-
-def test_json_object_is_parsed() -> None:
-    assert parse_values('{"priority": "high", "changes": {"tags": ["a"]}}') == {
-        "priority": "high",
-        "changes": {"tags": ["a"]},
-    }
-
-
-def test_bad_json_is_refused_with_position() -> None:
-    with pytest.raises(EditRefused) as refused:
-        parse_values('{\n  "priority": "high"\n  "note": "x"\n}')
-
-    message = str(refused.value)
-    assert message.startswith("not valid JSON at line 3, column 3: Expecting ',' delimiter")
-    assert '{"priority": "high"}' in message
-
-
-def test_empty_text_is_refused_as_bad_json() -> None:
-    with pytest.raises(EditRefused, match="line 1, column 1: Expecting value"):
-        parse_values("")
-
-
-@pytest.mark.parametrize(
-    ("text", "position", "kind"),
-    [
-        ('\n  ["high"]', "line 2, column 3", "an array"),
-        ('"high"', "line 1, column 1", "a string"),
-        ("  3", "line 1, column 3", "a number"),
-        ("null", "line 1, column 1", "null"),
-    ],
-)
-def test_json_that_is_not_an_object_is_refused_with_position(text, position, kind) -> None:
-    with pytest.raises(EditRefused) as refused:
-        parse_values(text)
-
-    assert str(refused.value).startswith(f"expected a JSON object at {position}, got {kind}:")
-
-
-def test_json_naming_a_key_twice_is_refused() -> None:
-    with pytest.raises(EditRefused, match="key 'priority' appears twice"):
-        parse_values('{"priority": "low", "priority": "high"}')
 
 
 # --- state_fields -----------------------------------------------------------------------------
@@ -275,115 +213,3 @@ def test_edit_as_langgraph_pseudo_node_is_refused(agent, pseudo) -> None:
     # update_state takes these, but "__copy__" drops the values: none of them is an edit
     with pytest.raises(EditRefused, match=f"unknown node '{pseudo}' for as_node"):
         validate_edit(agent, {"priority": "high"}, pseudo)
-
-
-# --- edit_state -------------------------------------------------------------------------------
-
-
-def test_edit_with_unknown_key_is_refused_and_writes_no_checkpoint(saver, agent) -> None:
-    edit_state(agent, config("t"), {"ticket_id": "t7"}, as_node="read")
-    before = count(saver)
-
-    with pytest.raises(EditRefused, match="unknown key 'etga'"):
-        edit_state(agent, config("t"), {"etga": '"v2"'}, as_node="plan")
-
-    assert count(saver) == before == 1
-
-
-def test_edit_with_wrong_type_writes_no_checkpoint(saver) -> None:
-    graph, paused = paused_pause_thread(saver)
-    before = count(saver)
-
-    with pytest.raises(EditRefused):
-        edit_state(graph, paused, {"priority": 1}, as_node="plan")
-
-    assert count(saver) == before
-
-
-def test_edit_as_plan_sets_next_to_write(saver, agent) -> None:
-    new_config = edit_state(
-        agent, config("t"), {"ticket_id": "t7", "changes": {"priority": "high"}}, as_node="plan"
-    )
-
-    snapshot = agent.get_state(new_config)
-    assert snapshot.next == ("write",)
-    assert snapshot.metadata["source"] == "update"
-    assert snapshot.values["changes"] == {"priority": "high"}
-
-
-def test_edit_as_plan_without_changes_ends_the_turn(agent) -> None:
-    # the agent's route after plan ends the turn when nothing is proposed
-    new_config = edit_state(agent, config("t"), {"ticket_id": "t7"}, as_node="plan")
-
-    assert agent.get_state(new_config).next == ()
-
-
-def test_edit_as_start_acts_like_input(agent) -> None:
-    new_config = edit_state(agent, config("t"), {"request": "raise t7"}, as_node="__start__")
-
-    assert agent.get_state(new_config).next == ("read",)
-
-
-def test_edit_of_a_past_checkpoint_writes_an_update_child_of_it(saver) -> None:
-    graph, paused = paused_pause_thread(saver)
-
-    new_config = edit_state(graph, paused, {"note": "edited by hand"}, as_node="plan")
-
-    snapshot = graph.get_state(new_config)
-    assert (
-        snapshot.parent_config["configurable"]["checkpoint_id"]
-        == (paused["configurable"]["checkpoint_id"])
-    )
-    assert snapshot.metadata["source"] == "update"
-    assert snapshot.values == {"ticket": "t7", "priority": "normal", "note": "edited by hand"}
-    assert snapshot.next == ("write",)
-
-
-def test_edit_without_as_node_acts_as_the_last_writer(saver) -> None:
-    graph, paused = paused_pause_thread(saver)
-
-    new_config = edit_state(graph, paused, {"note": "inferred"})
-
-    # plan wrote last, so write is due next, as before the edit
-    assert graph.get_state(new_config).next == ("write",)
-
-
-def test_edit_of_a_key_with_a_reducer_goes_through_the_reducer(saver) -> None:
-    graph = loop_graph(saver)
-    graph.invoke({"count": 0}, config("loop"))
-
-    new_config = edit_state(graph, config("loop"), {"log": ["by hand"]}, as_node="done")
-
-    assert graph.get_state(new_config).values["log"][-2:] == ["done", "by hand"]
-
-
-def test_edit_of_unknown_checkpoint_is_refused_and_writes_nothing(saver) -> None:
-    graph, _ = paused_pause_thread(saver)
-    before = count(saver)
-    missing = config("p", "1f000000-0000-6000-8000-000000000000")
-
-    with pytest.raises(EditRefused) as refused:
-        edit_state(graph, missing, {"note": "x"}, as_node="plan")
-
-    assert str(refused.value) == (
-        "no checkpoint '1f000000-0000-6000-8000-000000000000' in thread 'p': "
-        "pick one from the thread's history"
-    )
-    assert count(saver) == before
-
-
-def test_ambiguous_edit_without_as_node_is_refused_and_writes_nothing(saver) -> None:
-    graph = fan_graph(saver)
-    graph.invoke({"topic": "tickets"}, config("fan"))
-    # after the parallel step, left and right wrote last together
-    both_wrote = next(s for s in graph.get_state_history(config("fan")) if s.next == ("join",))
-    before = count(saver)
-
-    with pytest.raises(EditRefused) as refused:
-        edit_state(graph, both_wrote.config, {"summary": "by hand"})
-
-    assert str(refused.value) == (
-        "cannot tell which node the edit acts as (several nodes wrote last): "
-        "set as_node to one of __start__, left, right, join"
-    )
-    assert count(saver) == before

@@ -1,4 +1,5 @@
-"""Checkpoints of a SqliteSaver database, read with SQL.
+"""A SQLite file as a place threads live: SqliteSaver's tables, read with SQL; the savers and
+the store graphs run on in it.
 
 Ids, parent links and sizes come from SQL columns and aggregates; blobs are decoded only for what
 SQL cannot answer (next nodes, timestamps, values), always by the safe decoder, which never
@@ -21,28 +22,35 @@ from urllib.parse import quote
 import orjson
 import ormsgpack
 
+from playground.places.base import (
+    STORE_LOG_COLUMNS,
+    STORE_LOG_DDL,
+    STORE_LOG_TABLE,
+    OpenedStore,
+    Place,
+    StoreLog,
+)
+from playground.places.settings import sqlite_timeout
 from playground.timetravel.decode import decode_checkpoint, decode_typed
 from playground.timetravel.errors import CheckpointDbError, UnknownThread, UnreadableCheckpoint
 from playground.timetravel.limits import ReadStopped, clip, limits, took_too_long
 from playground.timetravel.records import (
-    UNKNOWN_NODE,
     CheckpointDetail,
     CheckpointRecord,
     ThreadSummary,
     detail_of,
     next_nodes,
     state_values,
-    task_node,
 )
-from playground.timetravel.signals import SIGNAL_CHANNELS, TaskSignal, signals_of
-from playground.timetravel.storage.base import (
+from playground.timetravel.storage import (
     DuplicateRows,
     ExportTable,
     Head,
-    PendingWrite,
     PlanRow,
+    Storage,
+    StoredCheckpoint,
+    StoredWrite,
 )
-from playground.timetravel.storage.settings import sqlite_timeout
 from playground.timetravel.store_items import (
     MAX_STORE_VALUE_BYTES,
     SHOWN_STORE_ITEMS,
@@ -62,6 +70,23 @@ _PROGRESS_EVERY = 10_000  # SQLite VM instructions between two deadline checks
 
 
 _MAX_METADATA = 1024 * 1024  # metadata is a small JSON object; past this it is not parsed
+
+_THREAD_IDS = "SELECT DISTINCT thread_id FROM checkpoints WHERE checkpoint_ns = ''"
+_STORED_CHECKPOINTS = (
+    "SELECT checkpoint_id, parent_checkpoint_id, type, checkpoint, CASE WHEN length(metadata) "
+    "> ? THEN NULL ELSE metadata END FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? "
+    "ORDER BY checkpoint_id LIMIT ?")
+_WRITES = ("SELECT checkpoint_id, task_path, channel, type, value FROM writes WHERE {where} "
+           "ORDER BY checkpoint_id, task_path, idx")
+
+
+def _metadata(raw: bytes | str | None) -> dict:
+    """Stored metadata as a dict: {} for anything that is not a JSON object."""
+    try:
+        meta = orjson.loads(raw) if raw else {}
+    except orjson.JSONDecodeError:
+        return {}
+    return meta if isinstance(meta, dict) else {}
 
 
 def _interrupted(exc: BaseException) -> bool:
@@ -89,7 +114,7 @@ def _too_many(label: str, what: str) -> ReadStopped:
                        "PLAYGROUND_MAX_ROWS to read more)")
 
 
-class SqliteStorage:
+class SqliteStorage(Storage):
     """A SqliteSaver database file.
 
     Args:
@@ -105,10 +130,11 @@ class SqliteStorage:
 
     kind = "sqlite"
 
-    def __init__(self, path: str | Path, writable: bool = False, create: bool = False) -> None:
+    def __init__(self, path: str | Path, writable: bool = False, create: bool = False,
+                 label: str | None = None) -> None:
         self.path = Path(path)
         self.writable = writable
-        self.label = str(self.path)
+        self.label = label or str(self.path)
         new = create and writable and not self.path.exists()
         if new:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -135,11 +161,11 @@ class SqliteStorage:
             if _interrupted(exc):
                 raise took_too_long(self.label, bounds.read_seconds) from None
             raise CheckpointDbError(
-                f"{self.path}: not a readable SQLite database ({exc})"
+                f"{self.label}: not a readable SQLite database ({exc})"
             ) from None
         except sqlite3.DatabaseError as exc:
             raise CheckpointDbError(
-                f"{self.path}: not a readable SQLite database ({exc})"
+                f"{self.label}: not a readable SQLite database ({exc})"
             ) from None
 
     def _past_deadline(self) -> int:
@@ -153,15 +179,15 @@ class SqliteStorage:
 
     def _check_file(self) -> None:
         if not self.path.exists():
-            raise CheckpointDbError(f"{self.path}: no such file")
+            raise CheckpointDbError(f"{self.label}: no such file")
         if not self.path.is_file():
-            raise CheckpointDbError(f"{self.path}: not a file")
+            raise CheckpointDbError(f"{self.label}: not a file")
         with self.path.open("rb") as handle:
             header = handle.read(len(_SQLITE_MAGIC))
         if not header:
-            raise CheckpointDbError(f"{self.path}: the file is empty")
+            raise CheckpointDbError(f"{self.label}: the file is empty")
         if header != _SQLITE_MAGIC:
-            raise CheckpointDbError(f"{self.path}: not a SQLite database")
+            raise CheckpointDbError(f"{self.label}: not a SQLite database")
 
     def _check_tables(self) -> None:
         # Only real tables are read: PRAGMA table_info answers for a view too, and a view can
@@ -172,7 +198,7 @@ class SqliteStorage:
             if kind != "table" or sql.lstrip().upper().startswith("CREATE VIRTUAL"):
                 what = "a virtual table" if kind == "table" else f"a {kind}"
                 raise CheckpointDbError(
-                    f"{self.path}: not a LangGraph checkpoint database ({table} is {what}, not "
+                    f"{self.label}: not a LangGraph checkpoint database ({table} is {what}, not "
                     "a table; it is not read)")
         found = {}
         for table in _REQUIRED:
@@ -180,7 +206,7 @@ class SqliteStorage:
         missing = [table for table, columns in _REQUIRED.items() if not columns <= found[table]]
         if missing:
             raise CheckpointDbError(
-                f"{self.path}: not a LangGraph checkpoint database "
+                f"{self.label}: not a LangGraph checkpoint database "
                 f"(no {' or '.join(missing)} table of SqliteSaver)"
             )
         # Touch the data: a damaged file often passes the schema read and fails here.
@@ -194,7 +220,7 @@ class SqliteStorage:
                 (:func:`playground.serde.graph_serde`, never the permissive default).
         """
         if not self.writable:
-            raise CheckpointDbError(f"{self.path} is open read-only: reopen it writable to edit")
+            raise CheckpointDbError(f"{self.label} is open read-only: reopen it writable to edit")
         # Imported here: reading a file needs none of LangGraph, and a CLI that only reads
         # should not pay for importing it.
         from langgraph.checkpoint.sqlite import SqliteSaver
@@ -394,46 +420,47 @@ class SqliteStorage:
         return [store_item(*row) for row in rows]
 
     @_stoppable
-    def pending_writes(
-        self, thread_id: str, checkpoint_id: str, checkpoint_ns: str = ""
-    ) -> list[PendingWrite]:
-        """Writes stored under one checkpoint by the tasks that ran from it."""
-        return self.pending_writes_of(thread_id, [checkpoint_id], checkpoint_ns).get(
-            checkpoint_id, [])
+    def thread_ids(self) -> list[str]:
+        """Every thread with a root checkpoint."""
+        return [row[0] for row in self.conn.execute(_THREAD_IDS)]
 
     @_stoppable
-    def pending_writes_of(
-        self, thread_id: str, checkpoint_ids: Iterable[str], checkpoint_ns: str = ""
-    ) -> dict[str, list[PendingWrite]]:
-        """Writes stored under each of some checkpoints, by the tasks that ran from them."""
-        found: dict[str, list[PendingWrite]] = defaultdict(list)
-        wanted = list(dict.fromkeys(checkpoint_ids))
-        for start in range(0, len(wanted), _CHUNK):
-            part = wanted[start : start + _CHUNK]
-            marks = ",".join("?" * len(part))
+    def stored_checkpoints(self, thread_id: str, checkpoint_ns: str = "") -> list[StoredCheckpoint]:
+        """A thread's checkpoints in a namespace, oldest first, each blob decoded safely."""
+        found = []
+        for cid, parent, type_, blob, metadata in self.conn.execute(
+                _STORED_CHECKPOINTS, (_MAX_METADATA, thread_id, checkpoint_ns,
+                                      limits().max_rows + 1)):
+            checkpoint, problem = decode_checkpoint(type_, blob)
+            found.append(StoredCheckpoint(cid, parent, _metadata(metadata), checkpoint,
+                                          len(blob or b""), len(metadata or b""), problem))
+            if len(found) > limits().max_rows:
+                raise _too_many(self.label, f"thread {clip(thread_id, 80)!r} has")
+        return found
+
+    @_stoppable
+    def stored_writes(self, thread_id: str, checkpoint_ns: str = "",
+                      checkpoint_ids: Iterable[str] | None = None,
+                      channels: Iterable[str] | None = None) -> list[StoredWrite]:
+        """Pending writes of a thread's namespace (or under some checkpoints, or on some
+        channels), ordered by checkpoint, task and index."""
+        where, params = "thread_id = ? AND checkpoint_ns = ?", [thread_id, checkpoint_ns]
+        if channels is not None:
+            names = list(channels)
+            where += f" AND channel IN ({','.join('?' * len(names))})"
+            params += names
+        ids = None if checkpoint_ids is None else list(dict.fromkeys(checkpoint_ids))
+        found = []
+        for start in range(0, len(ids), _CHUNK) if ids is not None else (0,):
+            part = ids[start : start + _CHUNK] if ids is not None else []
+            clause = where + (f" AND checkpoint_id IN ({','.join('?' * len(part))})"
+                              if ids is not None else "")
             for cid, path, channel, type_, value in self.conn.execute(
-                "SELECT checkpoint_id, task_path, channel, type, value FROM writes WHERE "
-                f"thread_id = ? AND checkpoint_ns = ? AND checkpoint_id IN ({marks}) "
-                "ORDER BY checkpoint_id, task_path, idx", (thread_id, checkpoint_ns, *part)):
-                found[cid].append(PendingWrite(task_node(path) or UNKNOWN_NODE, channel,
-                                               decode_typed(type_, value), len(value or b"")))
+                    _WRITES.format(where=clause), (*params, *part)):
+                found.append(StoredWrite(cid, path or "", channel, decode_typed(type_, value),
+                                         len(value or b"")))
             self._tick()
-        return dict(found)
-
-    @_stoppable
-    def signals(self, thread_id: str, checkpoint_ns: str = "") -> dict[str, tuple[TaskSignal, ...]]:
-        """Questions, answers and errors tasks stored under each checkpoint of a thread."""
-        marks = ",".join("?" * len(SIGNAL_CHANNELS))
-        rows = self.conn.execute(
-            "SELECT checkpoint_id, task_path, channel, type, value FROM writes "
-            f"WHERE thread_id = ? AND checkpoint_ns = ? AND channel IN ({marks}) "
-            "ORDER BY checkpoint_id, task_path, idx",
-            (thread_id, checkpoint_ns, *SIGNAL_CHANNELS),
-        ).fetchall()
-        by_checkpoint: dict[str, list[tuple]] = defaultdict(list)
-        for cid, path, channel, type_, value in rows:
-            by_checkpoint[cid].append((task_node(path), channel, decode_typed(type_, value)))
-        return {cid: signals_of(writes) for cid, writes in by_checkpoint.items()}
+        return found
 
     # -- what writes are made of (prune, migrate, transfer: the flows are theirs) ----------------
 
@@ -651,3 +678,137 @@ def _structure(type_: str | None, blob: bytes | None) -> tuple[dict | None, str 
         return None, ("the blob lacks channel_values, channel_versions or versions_seen, so it "
                       "is not a checkpoint this tool understands")
     return value, None
+
+
+# -- the place ----------------------------------------------------------------------------------
+
+
+class SqliteFile(Place):
+    """A SQLite file: SqliteSaver's checkpoints, and the store in a sibling file.
+
+    Claims any path (the door asks it last). A process restart (:meth:`Place.restart`) makes
+    the next saver a new one on a new connection: resuming then reads the file alone.
+    """
+
+    kind = "sqlite"
+
+    def __init__(self, target: str | Path, typed: bool = False, label: str | None = None
+                 ) -> None:
+        super().__init__(str(target), typed, label)
+        self.path = Path(target)
+
+    @classmethod
+    def claims(cls, target: object) -> bool:
+        """Any path (a ``str`` or ``Path`` no other kind claimed)."""
+        return isinstance(target, (str, Path))
+
+    @classmethod
+    def is_busy(cls, exc: BaseException) -> bool:
+        """SQLITE_BUSY past :func:`~playground.places.settings.sqlite_timeout`."""
+        return isinstance(exc, sqlite3.OperationalError) and exc.sqlite_errorname.startswith(
+            ("SQLITE_BUSY", "SQLITE_LOCKED"))
+
+    @classmethod
+    def errors(cls) -> tuple[type[Exception], ...]:
+        """sqlite3's errors (a damaged file, a lock held too long)."""
+        return (sqlite3.Error,)
+
+    def exists(self) -> bool:
+        """Whether the file is there."""
+        return self.path.exists()
+
+    def discard(self) -> None:
+        """Delete the file and SQLite's side files (only call it for a file this process
+        created: the door's callers check :meth:`exists` first)."""
+        for leftover in (self.path, *(Path(f"{self.path}{end}")
+                                      for end in ("-wal", "-shm", "-journal"))):
+            leftover.unlink(missing_ok=True)
+
+    def reads(self, writable: bool = False, create: bool = False, shared: bool = False
+              ) -> SqliteStorage:
+        """The file's reads (a file costs nothing to open: ``shared`` changes nothing)."""
+        return SqliteStorage(self.path, writable=writable, create=create, label=self.label)
+
+    def _connect(self) -> sqlite3.Connection:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        # Other threads may use it: one SqliteSaver serializes every call through its lock.
+        return sqlite3.connect(str(self.path), check_same_thread=False,
+                               timeout=sqlite_timeout())
+
+    @contextmanager
+    def saver(self, serde=None) -> Iterator:
+        """SqliteSaver on the file (created if needed), tables set up, closed afterwards. A
+        write waits up to ``sqlite_timeout()`` for another writer's lock, then raises
+        ``sqlite3.OperationalError`` ("database is locked": :meth:`is_busy`)."""
+        from langgraph.checkpoint.sqlite import SqliteSaver
+
+        from playground.serde import graph_serde
+
+        conn = self._connect()
+        try:
+            saver = SqliteSaver(conn, serde=serde or graph_serde())
+            saver.setup()
+            yield saver
+        finally:
+            conn.close()
+
+    async def open_saver(self, serde, max_size: int = 10):
+        """AsyncSqliteSaver on aiosqlite: one connection for every session of the process
+        (the saver serializes its calls with its lock)."""
+        import aiosqlite
+        from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        conn = await aiosqlite.connect(str(self.path), timeout=sqlite_timeout())
+        saver = AsyncSqliteSaver(conn, serde=serde)
+        await saver.setup()
+        return saver
+
+    def store_place(self) -> str:
+        """A sibling file (``app.sqlite`` -> ``app.store.sqlite``), not the checkpoint file
+        itself: SQLite lets one writer in at a time, and a store transaction that reads
+        before it writes (a TTL refresh, a put logged with its old value) fails at once with
+        "database is locked" when the saver's connection wrote in between."""
+        return str(self.path.with_name(f"{self.path.stem}.store{self.path.suffix or '.sqlite'}"))
+
+    async def open_store(self, options):
+        """AsyncSqliteStore in :meth:`store_place`, with its change log table."""
+        import aiosqlite
+        from langgraph.store.sqlite.aio import AsyncSqliteStore
+
+        path = Path(self.store_place())
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # isolation_level=None: AsyncSqliteStore opens its own transactions
+        # (docs/architecture.md, "LangGraph facts").
+        conn = await aiosqlite.connect(str(path), isolation_level=None, timeout=sqlite_timeout())
+        store = AsyncSqliteStore(conn, **options)
+        await store.setup()
+        await conn.execute(STORE_LOG_DDL)
+        return OpenedStore(store, _SqliteStoreLog(store))
+
+
+_LOG_INSERT = (f"INSERT INTO {STORE_LOG_TABLE} ({STORE_LOG_COLUMNS}) "
+               "VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+_LOG_SELECT = (f"SELECT {STORE_LOG_COLUMNS} FROM {STORE_LOG_TABLE} WHERE thread_id = ? "
+               "{{step}} ORDER BY at LIMIT ?")
+
+
+class _SqliteStoreLog(StoreLog):
+    """The change log in the store's file, on the store's own connection and lock (never
+    inside one of the store's transactions)."""
+
+    def __init__(self, store) -> None:
+        self._store = store
+
+    async def insert(self, rows: list[tuple]) -> None:
+        async with self._store.lock:
+            await self._store.conn.executemany(_LOG_INSERT, rows)  # autocommit
+
+    async def select(self, thread_id: str, from_checkpoint: str | None, limit: int
+                     ) -> list[tuple]:
+        step = "AND from_checkpoint = ?" if from_checkpoint else ""
+        params = (thread_id, from_checkpoint, int(limit)) if from_checkpoint else (
+            thread_id, int(limit))
+        sql = _LOG_SELECT.replace("{{step}}", step)
+        async with self._store.lock, self._store.conn.execute(sql, params) as cursor:
+            return [tuple(row) for row in await cursor.fetchall()]

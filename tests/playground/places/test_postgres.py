@@ -12,10 +12,10 @@ from contextlib import closing
 
 import pytest
 
+from playground.places.door import open_storage
 from playground.timetravel.errors import CheckpointDbError
 from playground.timetravel.migrate import MigrationRefused, rename_channel
 from playground.timetravel.prune import prune_keep_latest
-from playground.timetravel.storage.open import open_storage
 from playground.timetravel.transfer import TransferRefused, export_thread, import_thread
 from tests import postgres
 from tests.playground import databases

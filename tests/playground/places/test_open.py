@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from playground.timetravel.storage.open import UrlRefused, redact_url, typed_connection
+from playground.places.urls import UrlRefused, redact_url, typed_connection
 
 
 @pytest.mark.parametrize(("url", "shown"), [

@@ -1,4 +1,4 @@
-"""The long-term store a graph gets: its langgraph.json options, and the log of each run's
+"""The long-term store a graph gets from its place, and the log of each run's
 writes (on a real SQLite file, and on Postgres where a server answers)."""
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ from langgraph.graph import START, StateGraph
 from langgraph.runtime import Runtime
 from langgraph.store.base import BaseStore
 
-from playground.apps.errors import AppLoadError
+from playground.event_loop import shared_loop
+from playground.places.door import open_place
 from playground.runtime.driven import driven
-from playground.runtime.loop import shared_loop
+from playground.runtime.store_log import changes_of, open_recording_store
 from playground.savers import open_async_saver
-from playground.stores import changes_of, open_async_store, store_options, store_target
 from tests.postgres import SKIP_REASON, database_url, throwaway_database
 
 
@@ -56,7 +56,7 @@ def target(request, tmp_path):
 def test_every_write_of_a_run_is_logged_with_its_node_and_the_value_before(target):
     loop = shared_loop()
     saver = loop.run(open_async_saver(target))
-    store = loop.run(open_async_store(store_target(target)))
+    store = loop.run(open_recording_store(open_place(target)))
     loop.run(store.aput(("notes", "ana"), "old", {"text": "stale"}))  # not a run's: not logged
     graph = _graph(saver, store)
 
@@ -77,7 +77,7 @@ def test_every_write_of_a_run_is_logged_with_its_node_and_the_value_before(targe
 def test_a_steps_writes_are_found_by_the_checkpoint_it_ran_from(target):
     loop = shared_loop()
     saver = loop.run(open_async_saver(target))
-    store = loop.run(open_async_store(store_target(target)))
+    store = loop.run(open_recording_store(open_place(target)))
     graph = _graph(saver, store)
     graph.invoke({"said": "hi"}, {"configurable": {"thread_id": "t1"}})
     history = list(graph.get_state_history({"configurable": {"thread_id": "t1"}}))
@@ -91,34 +91,8 @@ def test_a_steps_writes_are_found_by_the_checkpoint_it_ran_from(target):
 
 
 def test_the_sqlite_store_lives_beside_the_checkpoint_file_not_in_it(tmp_path):
-    assert store_target(tmp_path / "app.sqlite") == str(tmp_path / "app.store.sqlite")
-    assert store_target("postgresql://u@h/db") == "postgresql://u@h/db"
-
-
-def test_ttl_options_are_passed_to_the_store():
-    assert store_options({"ttl": {"default_ttl": 60, "refresh_on_read": False}}) == {
-        "ttl": {"default_ttl": 60, "refresh_on_read": False}}
-
-
-@pytest.mark.parametrize(("section", "message"), [
-    ({"ttl": {"default_ttl": "soon"}}, r"store.ttl.default_ttl must be a number"),
-    ({"ttl": {"forever": True}}, r"store.ttl: unknown key 'forever'"),
-    ({"index": {"dims": 8}}, r"store.index needs 'embed' and 'dims'"),
-    ({"index": {"dims": -1, "embed": "a:b"}}, r"dims must be a positive integer"),
-    ({"vectors": {}}, r"store: unknown key 'vectors'"),
-])
-def test_a_store_section_that_cannot_be_honoured_is_refused_in_one_line(section, message):
-    with pytest.raises(AppLoadError, match=message):
-        store_options(section)
-
-
-def test_an_index_with_a_local_embedding_function_is_loaded_from_the_project(tmp_path):
-    (tmp_path / "embed.py").write_text(
-        "def embed(texts):\n    return [[float(len(t)), 1.0] for t in texts]\n")
-
-    options = store_options({"index": {"dims": 2, "embed": "./embed.py:embed"}}, tmp_path)
-
-    assert options["index"]["embed"](["abc"]) == [[3.0, 1.0]]
+    assert open_place(tmp_path / "app.sqlite").store_place() == str(tmp_path / "app.store.sqlite")
+    assert open_place("postgresql://u:pw@h/db").store_place() == "postgresql://u:***@h/db"
 
 
 def test_a_node_that_calls_get_store_gets_the_same_logged_store(tmp_path):
@@ -131,7 +105,7 @@ def test_a_node_that_calls_get_store_gets_the_same_logged_store(tmp_path):
     loop = shared_loop()
     target = str(tmp_path / "app.sqlite")
     saver = loop.run(open_async_saver(target))
-    store = loop.run(open_async_store(store_target(target)))
+    store = loop.run(open_recording_store(open_place(target)))
     builder = StateGraph(State)
     builder.add_node(note)
     builder.add_edge(START, "note")

@@ -1,4 +1,5 @@
-"""Checkpoints of a PostgresSaver database, read with SQL and the safe decoder alone.
+"""A Postgres database as a place threads live: PostgresSaver's tables, read with SQL and the
+safe decoder alone; the savers, pools and store graphs run on in it.
 
 PostgresSaver keeps a checkpoint row as JSONB (channel versions and small values inline) and
 stores every other channel value once per version in ``checkpoint_blobs``. So here a
@@ -17,39 +18,49 @@ from __future__ import annotations
 import json
 import re
 import threading
-from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from playground.places.base import (
+    STORE_LOG_COLUMNS,
+    STORE_LOG_DDL,
+    STORE_LOG_TABLE,
+    OpenedStore,
+    Place,
+    StoreLog,
+)
+from playground.places.settings import postgres_options, read_options
+from playground.places.urls import UrlRefused, is_postgres_url, redact_url, typed_connection
 from playground.timetravel.decode import bounded_json_loads, decode_typed, is_unread
 from playground.timetravel.errors import CheckpointDbError, UnknownThread, UnreadableCheckpoint
 from playground.timetravel.limits import limits, took_too_long
 from playground.timetravel.records import (
-    UNKNOWN_NODE,
     CheckpointDetail,
     CheckpointRecord,
     ThreadSummary,
     detail_of,
     state_values,
-    task_node,
 )
-from playground.timetravel.signals import SIGNAL_CHANNELS, TaskSignal, signals_of
-from playground.timetravel.storage.base import (
+from playground.timetravel.storage import (
     DuplicateRows,
     ExportTable,
     Head,
-    PendingWrite,
     PlanRow,
+    Storage,
+    StoredCheckpoint,
+    StoredWrite,
 )
-from playground.timetravel.storage.settings import postgres_options, read_options
-from playground.timetravel.storage.urls import UrlRefused, redact_url, typed_connection
 from playground.timetravel.store_items import (
     MAX_STORE_VALUE_BYTES,
     SHOWN_STORE_ITEMS,
     StoreItem,
     store_item,
 )
+
+_THREAD_IDS = "SELECT DISTINCT thread_id FROM checkpoints WHERE checkpoint_ns = ''"
+_METADATA = ("SELECT checkpoint_id, metadata FROM checkpoints WHERE thread_id = %(t)s AND "
+             "checkpoint_ns = %(ns)s")
 
 # Channels whose values decide what runs next (records.next_nodes): the input, the branch
 # triggers and the fan-in barriers. Details read only these blobs, never the state's values.
@@ -87,7 +98,7 @@ def _one_line(text: str) -> str:
                   first)
 
 
-class PostgresStorage:
+class PostgresStorage(Storage):
     """A Postgres database written by PostgresSaver.
 
     Raises:
@@ -117,7 +128,8 @@ class PostgresStorage:
                          "options": read_options(bounds.read_seconds)}
                 args = (url,)
             try:
-                self.conn = psycopg.connect(*args, **postgres_options(), **where)
+                self.conn = connect_within(bounds.connect_seconds, *args, **postgres_options(),
+                                           **where)
             except psycopg.Error as exc:
                 raise CheckpointDbError(f"{self.label}: cannot connect "
                                         f"({_one_line(redact_url(str(exc)))})") from None
@@ -373,35 +385,41 @@ class PostgresStorage:
         return [store_item(r["prefix"], r["key"], r["value"], r["size"], r["created_at"],
                            r["updated_at"]) for r in rows]
 
-    def pending_writes(
-        self, thread_id: str, checkpoint_id: str, checkpoint_ns: str = ""
-    ) -> list[PendingWrite]:
-        """Writes stored under one checkpoint by the tasks that ran from it."""
-        return self.pending_writes_of(thread_id, [checkpoint_id], checkpoint_ns).get(
-            checkpoint_id, [])
+    def thread_ids(self) -> list[str]:
+        """Every thread with a root checkpoint."""
+        return [row["thread_id"] for row in self._rows(_THREAD_IDS)]
 
-    def pending_writes_of(
-        self, thread_id: str, checkpoint_ids: Iterable[str], checkpoint_ns: str = ""
-    ) -> dict[str, list[PendingWrite]]:
-        """Writes stored under each of some checkpoints, by the tasks that ran from them."""
-        found: dict[str, list[PendingWrite]] = defaultdict(list)
-        for row in self._writes(thread_id, checkpoint_ns, "checkpoint_id = ANY(%(c)s)",
-                                {"c": list(dict.fromkeys(checkpoint_ids))}):
-            found[row["checkpoint_id"]].append(PendingWrite(
-                task_node(row["task_path"]) or UNKNOWN_NODE, row["channel"],
-                decode_typed(row["type"], row["blob"]), len(row["blob"] or b"")))
-        return dict(found)
+    def stored_checkpoints(self, thread_id: str, checkpoint_ns: str = "") -> list[StoredCheckpoint]:
+        """A thread's checkpoints in a namespace, oldest first, with every value blob."""
+        records = self.records(thread_id, checkpoint_ns)
+        ids = [record.checkpoint_id for record in records]
+        loaded = self._checkpoints(thread_id, ids, checkpoint_ns, ["%"])
+        metadata = {row["checkpoint_id"]: row["metadata"] for row in self._rows(
+            _METADATA, {"t": thread_id, "ns": checkpoint_ns})}
+        found = []
+        for record in records:
+            _parent, checkpoint, problem = loaded.get(record.checkpoint_id, (None, {}, None))
+            meta = metadata.get(record.checkpoint_id)
+            found.append(StoredCheckpoint(
+                record.checkpoint_id, record.parent_id, meta if isinstance(meta, dict) else {},
+                checkpoint, record.blob_bytes, record.metadata_bytes, problem))
+        return found
 
-    def signals(self, thread_id: str, checkpoint_ns: str = "") -> dict[str, tuple[TaskSignal, ...]]:
-        """Questions, answers and errors tasks stored under each checkpoint of a thread."""
-        rows = self._writes(thread_id, checkpoint_ns, "channel = ANY(%(channels)s)",
-                            {"channels": list(SIGNAL_CHANNELS)})
-        by_checkpoint: dict[str, list[tuple]] = defaultdict(list)
-        for row in rows:
-            by_checkpoint[row["checkpoint_id"]].append(
-                (task_node(row["task_path"]), row["channel"],
-                 decode_typed(row["type"], row["blob"])))
-        return {cid: signals_of(writes) for cid, writes in by_checkpoint.items()}
+    def stored_writes(self, thread_id: str, checkpoint_ns: str = "",
+                      checkpoint_ids: Iterable[str] | None = None,
+                      channels: Iterable[str] | None = None) -> list[StoredWrite]:
+        """Pending writes of a thread's namespace (or under some checkpoints, or on some
+        channels), ordered by checkpoint, task and index."""
+        where, params = "TRUE", {}
+        if checkpoint_ids is not None:
+            where += " AND checkpoint_id = ANY(%(c)s)"
+            params["c"] = list(dict.fromkeys(checkpoint_ids))
+        if channels is not None:
+            where += " AND channel = ANY(%(channels)s)"
+            params["channels"] = list(channels)
+        return [StoredWrite(row["checkpoint_id"], row["task_path"] or "", row["channel"],
+                            decode_typed(row["type"], row["blob"]), len(row["blob"] or b""))
+                for row in self._writes(thread_id, checkpoint_ns, where, params)]
 
     def fingerprint(self, thread_id: str, checkpoint_ns: str = "") -> tuple | None:
         """Count, newest id and a hash of the head row: changes whenever the thread does."""
@@ -751,3 +769,184 @@ def setup_postgres_tables(conn, timeout: float = 120.0) -> None:
         PostgresSaver(conn).setup()
     finally:
         conn.execute("SELECT pg_advisory_unlock(%s)", (SETUP_LOCK_KEY,))
+
+
+def connect_within(seconds: float, *args, **kwargs):
+    """``psycopg.connect`` with one deadline over every host a URL names.
+
+    libpq applies ``connect_timeout`` to each host in turn, so a URL naming four hosts that
+    never answer took four times the timeout. Here each host gets what is left of ``seconds``,
+    and the last host's error is raised once none answered.
+
+    Raises:
+        psycopg.OperationalError: no host answered in time.
+    """
+    import math
+    import time
+
+    import psycopg
+    from psycopg.conninfo import conninfo_to_dict
+
+    # What psycopg.connect takes besides libpq's parameters.
+    own = {key: kwargs.pop(key) for key in ("autocommit", "prepare_threshold", "row_factory",
+                                            "cursor_factory", "context") if key in kwargs}
+    params = conninfo_to_dict(*args, **kwargs)
+    hosts = str(params.get("host") or "").split(",")
+    ports = str(params.get("port") or "").split(",")
+    if len(hosts) < 2:
+        return psycopg.connect(*args, **own, **kwargs)
+    deadline = time.monotonic() + seconds
+    failure: psycopg.OperationalError | None = None
+    for index, host in enumerate(hosts):
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        port = ports[index] if len(ports) == len(hosts) else ports[0]
+        one = {**params, "host": host, "connect_timeout": max(math.ceil(left), 1)}
+        if port:
+            one["port"] = port
+        one.pop("hostaddr", None)
+        try:
+            return psycopg.connect(**own, **one)
+        except psycopg.OperationalError as exc:
+            failure = exc
+    raise failure or psycopg.OperationalError(
+        f"no host answered within {seconds:g} s")
+
+
+# -- the place ----------------------------------------------------------------------------------
+
+
+class PostgresDatabase(Place):
+    """A Postgres database: PostgresSaver's tables, the store's, and the ticket API's.
+
+    Claims ``postgresql://`` and ``postgres://`` URLs. It is the database replicas share, so a
+    process restart keeps its pool (:meth:`restart` does nothing): the pool, never closed under
+    sessions that may use it, would otherwise keep its connections.
+    """
+
+    kind = "postgres"
+    typeable = True
+
+    def __init__(self, target: str, typed: bool = False, label: str | None = None) -> None:
+        super().__init__(str(target).strip(), typed, label)
+        self.url = str(target).strip()
+        self.label = redact_url(label or self.url)
+
+    def check_typed(self) -> None:
+        """Only host, port, user, password, database, sslmode and connect_timeout (up to the
+        cap): :func:`playground.places.urls.typed_connection` says why not."""
+        bounds = limits()
+        typed_connection(self.url, connect_cap=bounds.connect_seconds,
+                         statement_timeout=bounds.read_seconds)
+
+    @classmethod
+    def claims(cls, target: object) -> bool:
+        """A ``postgresql://`` or ``postgres://`` URL."""
+        return isinstance(target, str) and is_postgres_url(target)
+
+    @classmethod
+    def errors(cls) -> tuple[type[Exception], ...]:
+        """psycopg's errors and a pool that had no connection in time."""
+        import psycopg
+        import psycopg_pool
+
+        return (psycopg.Error, psycopg_pool.PoolTimeout)
+
+    @property
+    def shared_database(self) -> str:
+        """The URL: replicas and the bundled ticket API share this database."""
+        return self.url
+
+    def reads(self, writable: bool = False, create: bool = False, shared: bool = False
+              ) -> PostgresStorage:
+        """A connection of its own, or with ``shared`` (read-only) one borrowed from the
+        process's small read pool for each query."""
+        if shared and not writable and not self.typed:
+            return PostgresStorage.shared(self.url)
+        return PostgresStorage(self.url, writable=writable, typed=self.typed, create=create)
+
+    def restart(self) -> None:
+        """Nothing: the pool stays (see the class's docstring)."""
+
+    def _pool(self, max_size: int):
+        from psycopg_pool import ConnectionPool
+
+        return ConnectionPool(self.url, min_size=1, max_size=max_size, open=True,
+                              kwargs=postgres_options())
+
+    @contextmanager
+    def saver(self, serde=None) -> Iterator:
+        """PostgresSaver on a small pool, tables set up, closed afterwards."""
+        from langgraph.checkpoint.postgres import PostgresSaver
+
+        from playground.serde import graph_serde
+
+        pool = self._pool(2)
+        try:
+            with pool.connection() as conn:
+                setup_postgres_tables(conn)
+            yield PostgresSaver(pool, serde=serde or graph_serde())
+        finally:
+            pool.close()
+
+    async def open_saver(self, serde, max_size: int = 10):
+        """AsyncPostgresSaver on an async pool: every session, every replica's own
+        connections."""
+        import asyncio
+
+        import psycopg
+        from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
+        from psycopg_pool import AsyncConnectionPool
+
+        def setup() -> None:
+            with psycopg.connect(self.url, **postgres_options()) as conn:
+                setup_postgres_tables(conn)
+
+        # The migrations take a lock by polling (setup_postgres_tables): not on the loop.
+        await asyncio.to_thread(setup)
+        pool = AsyncConnectionPool(self.url, min_size=1, max_size=max_size, open=False,
+                                   kwargs=postgres_options())
+        await pool.open()
+        return AsyncPostgresSaver(pool, serde=serde)
+
+    async def open_store(self, options):
+        """AsyncPostgresStore in the same database, with its change log table."""
+        from langgraph.store.postgres.aio import AsyncPostgresStore
+        from psycopg_pool import AsyncConnectionPool
+
+        pool = AsyncConnectionPool(self.url, min_size=1, max_size=4, open=False,
+                                   kwargs=postgres_options())
+        await pool.open()
+        store = AsyncPostgresStore(pool, **options)
+        await store.setup()
+        async with pool.connection() as conn:
+            await conn.execute(STORE_LOG_DDL)
+        return OpenedStore(store, _PostgresStoreLog(pool))
+
+
+_LOG_INSERT = (f"INSERT INTO {STORE_LOG_TABLE} ({STORE_LOG_COLUMNS}) "
+               "VALUES (%s, %s, %s, %s, %s, %s, %s, %s)")
+_LOG_SELECT = (f"SELECT {STORE_LOG_COLUMNS} FROM {STORE_LOG_TABLE} WHERE thread_id = %s "
+               "{step} ORDER BY at LIMIT %s")
+
+
+class _PostgresStoreLog(StoreLog):
+    """The change log in the store's database, on the store's pool."""
+
+    def __init__(self, pool) -> None:
+        self._pool = pool
+
+    async def insert(self, rows: list[tuple]) -> None:
+        async with self._pool.connection() as conn, conn.cursor() as cursor:
+            await cursor.executemany(_LOG_INSERT, rows)
+
+    async def select(self, thread_id: str, from_checkpoint: str | None, limit: int
+                     ) -> list[tuple]:
+        step = "AND from_checkpoint = %s" if from_checkpoint else ""
+        params = (thread_id, from_checkpoint, int(limit)) if from_checkpoint else (
+            thread_id, int(limit))
+        async with self._pool.connection() as conn:
+            cursor = await conn.execute(_LOG_SELECT.replace("{step}", step), params)
+            return [tuple(row.values()) if isinstance(row, dict) else tuple(row)
+                    for row in await cursor.fetchall()]

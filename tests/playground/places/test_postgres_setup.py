@@ -1,4 +1,5 @@
-"""Savers on a real database: several processes setting up one empty Postgres database at once."""
+"""The Postgres place's saver on a real database: several processes setting up one empty
+database at once."""
 
 from __future__ import annotations
 
@@ -6,15 +7,15 @@ import threading
 
 import pytest
 
-from playground.savers import close_postgres_saver, postgres_saver
-from playground.timetravel.storage.postgres import SETUP_LOCK_KEY, setup_postgres_tables
+from playground.places.door import open_place
+from playground.places.postgres import SETUP_LOCK_KEY, setup_postgres_tables
 from tests import postgres
 
 
 def _connect(url: str):
     import psycopg
 
-    from playground.timetravel.storage.settings import postgres_options
+    from playground.places.settings import postgres_options
 
     return psycopg.connect(url, **postgres_options())
 
@@ -49,7 +50,8 @@ def empty_database():
 
 def test_replicas_starting_together_on_an_empty_database_all_get_a_saver(empty_database):
     def start_a_replica() -> None:
-        close_postgres_saver(postgres_saver(empty_database, max_size=2))
+        with open_place(empty_database).saver():
+            pass
 
     assert _all_at_once(4, start_a_replica) == []
 

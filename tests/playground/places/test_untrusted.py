@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from playground.places.door import open_storage
 from playground.timetravel.errors import UnreadableCheckpoint
-from playground.timetravel.storage.open import open_storage
 from playground.timetravel.tree import load_tree
 from tests.playground import hostile_db
 

@@ -1,59 +1,27 @@
-"""Edit a checkpoint's state, refusing edits LangGraph would silently get wrong.
+"""What a graph's state accepts: its keys, their type hints, and an edit checked against them.
 
-``update_state`` drops keys that are not in the state schema without an error (DESIGN.md), and it
-writes whatever value it is given. A typo typed into the playground would then produce a new
-checkpoint that looks like an edit and changes nothing. So every edit is validated first, and a
-refused edit writes no checkpoint.
+``update_state`` drops keys that are not in the state schema without an error
+(docs/architecture.md), and it writes whatever value it is given. A typo typed into the
+playground would then produce a new checkpoint that looks like an edit and changes nothing. So
+every edit is validated here first (:func:`validate_edit`), and a refused edit writes no
+checkpoint; the commands that write one are in :mod:`playground.runtime.time_travel`. The input
+forms (:mod:`playground.apps.inputs`) check their fields with the same hints.
 """
 
 from __future__ import annotations
 
 import difflib
-import json
 import types
 import typing
 from collections.abc import Callable, Mapping
 from inspect import Parameter, signature
 from typing import Annotated, Any, Literal, Union
 
-from langchain_core.runnables import RunnableConfig
-from langgraph.checkpoint.base import BaseCheckpointSaver
-from langgraph.errors import InvalidUpdateError
-
-_EXAMPLE = '{"priority": "high"}'
+from playground.apps.json_text import EXAMPLE
 
 
 class EditRefused(ValueError):
     """An edit that was not written, with what is wrong and what to do instead."""
-
-
-def parse_values(text: str) -> dict[str, Any]:
-    """Parse the JSON object a user typed as an edit.
-
-    Args:
-        text: JSON text, such as ``{"priority": "high"}``.
-
-    Returns:
-        The object as a dict.
-
-    Raises:
-        EditRefused: for text that is not JSON, JSON that is not an object, or an object that
-            names one key twice; the message gives the line and column where it can.
-    """
-    try:
-        value = json.loads(text, object_pairs_hook=_no_duplicate_keys)
-    except json.JSONDecodeError as exc:
-        raise EditRefused(
-            f"not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}; "
-            f"type an object such as {_EXAMPLE}"
-        ) from None
-    if not isinstance(value, dict):
-        line, column = _first_character(text)
-        raise EditRefused(
-            f"expected a JSON object at line {line}, column {column}, got {_json_kind(value)}: "
-            f"wrap the keys and values in braces, such as {_EXAMPLE}"
-        )
-    return value
 
 
 def state_fields(graph: Any) -> dict[str, Any]:
@@ -108,7 +76,7 @@ def validate_edit(graph: Any, values: Mapping[str, Any], as_node: str | None = N
     if not isinstance(values, Mapping):
         raise EditRefused(
             f"an edit maps state keys to values, got {type(values).__name__}: "
-            f"give an object such as {_EXAMPLE}"
+            f"give an object such as {EXAMPLE}"
         )
     if not values:
         raise EditRefused(f"empty edit: set at least one of {known}")
@@ -132,78 +100,6 @@ def validate_edit(graph: Any, values: Mapping[str, Any], as_node: str | None = N
         problems.extend(misfits(key, value, fields[key]))
     if problems:
         raise EditRefused("; ".join(problems))
-
-
-def checkpoint_exists(graph: Any, config: RunnableConfig) -> bool:
-    """Whether the checkpoint a config names is stored (or, without an id, the thread has one).
-
-    Args:
-        graph: a compiled graph with a checkpointer.
-        config: a thread config, with or without ``checkpoint_id``.
-    """
-    return saver_of(graph).get_tuple(config) is not None
-
-
-def saver_of(graph: Any) -> BaseCheckpointSaver:
-    """The graph's checkpointer.
-
-    Raises:
-        ValueError: when the graph was compiled without one.
-    """
-    saver = getattr(graph, "checkpointer", None)
-    if not isinstance(saver, BaseCheckpointSaver):
-        raise ValueError(
-            "the graph has no checkpointer: compile it with checkpointer=<a saver> to edit, "
-            "replay or fork its threads"
-        )
-    return saver
-
-
-def edit_state(
-    graph: Any,
-    config: RunnableConfig,
-    values: Mapping[str, Any],
-    as_node: str | None = None,
-) -> RunnableConfig:
-    """Validate an edit, then write it as a new checkpoint with ``update_state``.
-
-    The new checkpoint (metadata source ``update``) is a child of the checkpoint ``config``
-    names, or of the thread's newest one; ``next`` becomes the successors of ``as_node``.
-
-    Args:
-        graph: the compiled graph, with a checkpointer.
-        config: the thread, and optionally the ``checkpoint_id`` to edit.
-        values: state keys and their new values. A key with a reducer (such as
-            ``Annotated[list, operator.add]``) goes through it: a list is appended, not set.
-        as_node: the node the edit acts as; None lets LangGraph infer the last writer.
-
-    Returns:
-        The config of the new checkpoint.
-
-    Raises:
-        EditRefused: when the edit is invalid, names a checkpoint that does not exist, or LangGraph
-            cannot tell which node it acts as. Nothing is written then.
-    """
-    validate_edit(graph, values, as_node)
-    configurable = config.get("configurable", {})
-    checkpoint_id = configurable.get("checkpoint_id")
-    # update_state on an unknown checkpoint_id starts a new root checkpoint instead of failing
-    if checkpoint_id and not checkpoint_exists(graph, config):
-        raise EditRefused(
-            f"no checkpoint {checkpoint_id!r} in thread {configurable.get('thread_id')!r}: "
-            "pick one from the thread's history"
-        )
-    try:
-        return graph.update_state(config, dict(values), as_node=as_node)
-    except InvalidUpdateError as exc:
-        # Raised before the saver is called (pregel/main.py), so nothing was written.
-        nodes = ", ".join(graph_nodes(graph))
-        if "Ambiguous" in str(exc):
-            raise EditRefused(
-                "cannot tell which node the edit acts as (several nodes wrote last): "
-                f"set as_node to one of {nodes}"
-            ) from exc
-        raise EditRefused(f"LangGraph refused the edit: {exc}") from exc
 
 
 # --- type hints -----------------------------------------------------------------------------
@@ -338,34 +234,6 @@ def describe_hint(hint: Any) -> str:
 
 def _kind(value: Any) -> str:
     return "None" if value is None else type(value).__name__
-
-
-def _json_kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    return {str: "a string", list: "an array"}.get(type(value), type(value).__name__)
-
-
-def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    result: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in result:
-            # json keeps the last one silently; an edit naming a key twice is a typing slip
-            raise EditRefused(f"key {key!r} appears twice in the JSON object: keep one")
-        result[key] = value
-    return result
-
-
-def _first_character(text: str) -> tuple[int, int]:
-    stripped = text.lstrip()
-    offset = len(text) - len(stripped)
-    line = text.count("\n", 0, offset) + 1
-    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
-    return line, column
 
 
 def _did_you_mean(unknown: list[str], fields: list[str]) -> str:

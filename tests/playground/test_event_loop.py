@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from playground.runtime.loop import EventLoop, shared_loop
+from playground.event_loop import EventLoop, shared_loop
 
 
 def test_run_returns_what_the_coroutine_returns_from_the_loop_thread():

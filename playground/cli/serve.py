@@ -1,0 +1,89 @@
+"""``playground run``: serve the web playground (Streamlit) on any graph, the built-in ticket
+agent by default.
+
+Only the parser is built at import; the command imports what it runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import sys
+from pathlib import Path
+
+from playground.savers import DEFAULT_CHECKPOINTS
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``run`` to the ``playground`` parser."""
+    run = sub.add_parser("run", help="start the web playground (Streamlit)")
+    run.add_argument("--port", type=int, default=8501)
+    run.add_argument("--host", default="127.0.0.1", help="address to bind (loopback by default; "
+                     "any other asks for the access token the room URL carries)")
+    run.add_argument("--no-token", action="store_true",
+                     help="serve beyond loopback with no access token (anyone on the network "
+                     "may use it)")
+    run.add_argument("--api-url", help="ticket API to use (default: start one embedded)")
+    which = run.add_mutually_exclusive_group()
+    which.add_argument("--graph", metavar="SPEC",
+                       help="your graph: path/to/file.py:ATTR or package.module:ATTR (a compiled "
+                       "graph, a StateGraph, or a factory taking a RunnableConfig)")
+    which.add_argument("--config", metavar="LANGGRAPH_JSON",
+                       help="your app's langgraph.json (graphs, env, dependencies)")
+    run.add_argument("--graph-name", metavar="NAME",
+                     help="which graph of the langgraph.json (when it has several)")
+    run.add_argument("--checkpoints",
+                     help="SQLite checkpoint file or postgresql:// URL (default: "
+                     f"$PLAYGROUND_CHECKPOINTS, else {DEFAULT_CHECKPOINTS}, or "
+                     ".playground/<graph-name>.sqlite with --graph)")
+    run.add_argument("--database", metavar="URL",
+                     help="postgresql:// URL for checkpoints (and tickets, when the API is "
+                     "embedded); replicas sharing it share every thread")
+    run.set_defaults(handler=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from playground.apps.launch import AppChoice, load_apps
+    from playground.server_process import serve
+
+    if args.graph_name and not args.config:
+        raise ValueError("--graph-name picks a graph of a langgraph.json: give --config too")
+    choice = AppChoice(args.graph, args.config, args.graph_name)
+    # Load it here first: a spec that does not load is one line and exit 2, before the server
+    # starts and before any file is written.
+    apps = load_apps(choice)
+    first = next(iter(apps.values()))
+    # Several graphs of one langgraph.json share one database, named by the config's folder.
+    name = Path(args.config).resolve().parent.name if len(apps) > 1 else first.name
+    stem = "".join(c if c.isalnum() or c in "-_." else "-" for c in name)
+    checkpoints = args.checkpoints or os.environ.get("PLAYGROUND_CHECKPOINTS") or str(
+        DEFAULT_CHECKPOINTS if first.builtin else Path(".playground") / f"{stem}.sqlite")
+    for app in apps.values():
+        if not app.builtin:
+            print(f"graph {app.name} ({app.spec}): nodes {', '.join(app.nodes)}", flush=True)
+    for warning in first.warnings:  # the config's: every graph of it shares them
+        print(f"warning: {warning}", file=sys.stderr, flush=True)
+    if not first.builtin:
+        print(f"checkpoints in {checkpoints}", flush=True)
+    app_env = choice.to_env()
+    app_env.update(_access(args))
+    return serve(host=args.host, port=args.port, api_url=args.api_url,
+                 checkpoints=checkpoints, database=args.database, app_env=app_env)
+
+
+def _access(args: argparse.Namespace) -> dict[str, str]:
+    """The access token a server beyond loopback asks for, printed in its room URL."""
+    from playground.ui.access import TOKEN_ENV, is_loopback, new_token
+
+    if is_loopback(args.host):
+        return {}
+    if args.no_token:
+        print(f"warning: serving on {args.host} with no access token: anyone who reaches port "
+              f"{args.port} can run turns, read every room they know the code of, and make the "
+              "server open files and databases", file=sys.stderr, flush=True)
+        return {}
+    token = os.environ.get(TOKEN_ENV) or new_token()
+    shown_host = socket.gethostname() if args.host in ("0.0.0.0", "::") else args.host
+    print(f"room URL: http://{shown_host}:{args.port}/?token={token}", flush=True)
+    return {TOKEN_ENV: token}

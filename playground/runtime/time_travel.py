@@ -1,0 +1,378 @@
+"""Time travel on a graph's thread: the commands a page or the CLI runs, each one acting.
+
+The engine (:mod:`playground.timetravel`) only reads checkpoints; these commands drive the graph:
+
+edit_state       write a validated edit as a new checkpoint (``update_state``)
+replay_from      re-run a thread from one of its past checkpoints
+fork_with_edit   edit a past checkpoint and run on from the edited state
+fork_from_form   History's "Edit this state and fork" form: the typed fields, parsed and forked
+resume_thread    run a paused thread on, told in words that fit any app
+
+Replay and fork grow a new branch beside the old one; nothing is overwritten. Their result says
+where the branch starts (``fork_checkpoint_id``), where it ends (``head_config``) and whether the
+run paused again: ``interrupt_before`` passed at call time is ignored (docs/architecture.md), so
+a replay through a paused node stops there again, with ``next`` naming it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.errors import InvalidUpdateError
+
+from playground.apps.json_text import parse_json
+from playground.apps.state_fields import EditRefused, graph_nodes, validate_edit
+
+# History's fields hold state values, typed as JSON: a string value is typed in quotes.
+STRINGS_NEED_QUOTES = 'strings need quotes, like "high"'
+
+
+def checkpoint_exists(graph: Any, config: RunnableConfig) -> bool:
+    """Whether the checkpoint a config names is stored (or, without an id, the thread has one).
+
+    Args:
+        graph: a compiled graph with a checkpointer.
+        config: a thread config, with or without ``checkpoint_id``.
+    """
+    return saver_of(graph).get_tuple(config) is not None
+
+
+def saver_of(graph: Any) -> BaseCheckpointSaver:
+    """The graph's checkpointer.
+
+    Raises:
+        ValueError: when the graph was compiled without one.
+    """
+    saver = getattr(graph, "checkpointer", None)
+    if not isinstance(saver, BaseCheckpointSaver):
+        raise ValueError(
+            "the graph has no checkpointer: compile it with checkpointer=<a saver> to edit, "
+            "replay or fork its threads"
+        )
+    return saver
+
+
+def edit_state(
+    graph: Any,
+    config: RunnableConfig,
+    values: Mapping[str, Any],
+    as_node: str | None = None,
+) -> RunnableConfig:
+    """Validate an edit, then write it as a new checkpoint with ``update_state``.
+
+    The new checkpoint (metadata source ``update``) is a child of the checkpoint ``config``
+    names, or of the thread's newest one; ``next`` becomes the successors of ``as_node``.
+
+    Args:
+        graph: the compiled graph, with a checkpointer.
+        config: the thread, and optionally the ``checkpoint_id`` to edit.
+        values: state keys and their new values. A key with a reducer (such as
+            ``Annotated[list, operator.add]``) goes through it: a list is appended, not set.
+        as_node: the node the edit acts as; None lets LangGraph infer the last writer.
+
+    Returns:
+        The config of the new checkpoint.
+
+    Raises:
+        EditRefused: when the edit is invalid, names a checkpoint that does not exist, or LangGraph
+            cannot tell which node it acts as. Nothing is written then.
+    """
+    validate_edit(graph, values, as_node)
+    configurable = config.get("configurable", {})
+    checkpoint_id = configurable.get("checkpoint_id")
+    # update_state on an unknown checkpoint_id starts a new root checkpoint instead of failing
+    if checkpoint_id and not checkpoint_exists(graph, config):
+        raise EditRefused(
+            f"no checkpoint {checkpoint_id!r} in thread {configurable.get('thread_id')!r}: "
+            "pick one from the thread's history"
+        )
+    try:
+        return graph.update_state(config, dict(values), as_node=as_node)
+    except InvalidUpdateError as exc:
+        # Raised before the saver is called (pregel/main.py), so nothing was written.
+        nodes = ", ".join(graph_nodes(graph))
+        if "Ambiguous" in str(exc):
+            raise EditRefused(
+                "cannot tell which node the edit acts as (several nodes wrote last): "
+                f"set as_node to one of {nodes}"
+            ) from exc
+        raise EditRefused(f"LangGraph refused the edit: {exc}") from exc
+
+
+@dataclass(frozen=True)
+class ReplayResult:
+    """What a replay or fork wrote and where the thread stands after it.
+
+    Attributes:
+        replayed_checkpoint_id: the past checkpoint the run started from.
+        fork_checkpoint_id: the first checkpoint of the new branch, a child of the replayed one
+            (source ``fork`` for a replay, ``update`` for a fork with an edit); None when the
+            run wrote nothing.
+        new_checkpoint_ids: the new branch, oldest first.
+        head_config: the config of the branch's newest checkpoint.
+        values: the state at the head.
+        next: the nodes due at the head; not empty when the run paused at an interrupt.
+    """
+
+    replayed_checkpoint_id: str
+    fork_checkpoint_id: str | None
+    new_checkpoint_ids: tuple[str, ...]
+    head_config: RunnableConfig
+    values: dict[str, Any]
+    next: tuple[str, ...]
+
+    @property
+    def paused(self) -> bool:
+        """True when the new branch stopped before a node (an interrupt) instead of finishing."""
+        return bool(self.next)
+
+
+def replay_from(graph: Any, config: RunnableConfig) -> ReplayResult:
+    """Re-run a thread from one of its past checkpoints.
+
+    LangGraph first writes a ``fork`` checkpoint whose parent is the given checkpoint, then runs
+    the nodes due there (docs/architecture.md). A checkpoint written by ``update_state`` is its
+    own fork point, so the run's first checkpoint is its child directly.
+
+    Args:
+        graph: the compiled graph, with a checkpointer.
+        config: a config naming the thread and the ``checkpoint_id`` to replay from.
+
+    Returns:
+        The new branch and the state at its head.
+
+    Raises:
+        ValueError: when the config names no checkpoint, a subgraph checkpoint, or one that is
+            not in the thread; nothing is written then.
+    """
+    checkpoint_id = _require_root_checkpoint(graph, config)
+    before = _newest_id(graph, config)
+    graph.invoke(None, config)
+    return _result(graph, config, checkpoint_id, before)
+
+
+def fork_with_edit(
+    graph: Any,
+    config: RunnableConfig,
+    values: Mapping[str, Any],
+    as_node: str | None = None,
+) -> ReplayResult:
+    """Edit a past checkpoint and run on from the edited state.
+
+    The edit is written as an ``update`` checkpoint, a child of the given checkpoint, and the run
+    continues from it, so the new branch holds the edited state.
+
+    Args:
+        graph: the compiled graph, with a checkpointer.
+        config: a config naming the thread and the ``checkpoint_id`` to edit.
+        values: state keys and their new values (validated, see ``edit_state``).
+        as_node: the node the edit acts as; its successors run next.
+
+    Returns:
+        The new branch and the state at its head.
+
+    Raises:
+        EditRefused: when the edit is invalid; nothing is written then.
+        ValueError: when the config names no checkpoint, a subgraph checkpoint, or one that is
+            not in the thread; nothing is written then.
+    """
+    checkpoint_id = _require_root_checkpoint(graph, config)
+    before = _newest_id(graph, config)
+    edited = edit_state(graph, config, values, as_node)
+    # Keep the caller's configurable keys (nodes may read them); take the edit's checkpoint id.
+    run_config = {
+        **config,
+        "configurable": {**config["configurable"], **edited["configurable"]},
+    }
+    graph.invoke(None, run_config)
+    return _result(graph, config, checkpoint_id, before)
+
+
+def fork_from_form(
+    graph: Any,
+    thread_id: str,
+    checkpoint_id: str,
+    typed: Mapping[str, str],
+    shown: Mapping[str, Any],
+    extra_text: str,
+    as_node: str | None,
+) -> tuple[dict[str, Any], ReplayResult]:
+    """Fork a checkpoint of a thread with what History's "Edit this state and fork" form holds.
+
+    Each field's text is parsed as JSON; only the values that differ from what the form showed
+    are edited, then the keys of the "Other keys" object are added (a key outside the schema is
+    refused by the validation, never silently dropped), and the edit runs on as
+    :func:`fork_with_edit`.
+
+    Args:
+        graph: the compiled graph, with a checkpointer.
+        thread_id: the thread.
+        checkpoint_id: the root-graph checkpoint the form edits.
+        typed: each state field's text as typed (JSON: ``"high"``, ``3``, ``null``).
+        shown: the values the form showed, by state key.
+        extra_text: the "Other keys" text, a JSON object (``{}`` for none).
+        as_node: the node the edit acts as; None lets LangGraph infer the last writer.
+
+    Returns:
+        The edit that was written, by key, and the new branch.
+
+    Raises:
+        EditRefused: a field or the "Other keys" text is not valid JSON (``"<key>: not valid
+            JSON (...); strings need quotes, like \"high\""``), nothing changed, or the edit does
+            not fit the state; nothing is written then.
+        ValueError: the checkpoint is not in the thread; nothing is written then.
+    """
+    changes: dict[str, Any] = {}
+    for key, text in typed.items():
+        value = parse_json(text, key, needs_quotes=STRINGS_NEED_QUOTES, refuse=EditRefused)
+        if value != shown.get(key):
+            changes[key] = value
+    changes.update(parse_json(extra_text, refuse=EditRefused))
+    config = {"configurable": {"thread_id": thread_id, "checkpoint_ns": "",
+                               "checkpoint_id": checkpoint_id}}
+    return changes, fork_with_edit(graph, config, changes, as_node=as_node)
+
+
+@dataclass(frozen=True)
+class Resumed:
+    """What resuming a paused thread did, told in words that fit any app.
+
+    Attributes:
+        thread_id: the thread.
+        line: one sentence for a person: what ran and where the thread stands now.
+        ok: False when there was nothing to resume, nothing ran, or a node failed.
+        ran: the nodes that ran, in the order they finished (a node run twice is named twice).
+        values: the state after the run.
+        next: the nodes the thread waits at now (empty when it finished).
+    """
+
+    thread_id: str
+    line: str
+    ok: bool
+    ran: tuple[str, ...] = ()
+    values: dict[str, Any] = field(default_factory=dict)
+    next: tuple[str, ...] = ()
+
+
+def resume_thread(graph: Any, thread_id: str) -> Resumed:
+    """Run a paused thread on from its newest checkpoint (``invoke(None)``, streamed).
+
+    A thread whose ``next`` is empty while its ``tasks`` still list nodes (a process killed
+    after the tasks saved their writes, before the step's checkpoint) is resumable too:
+    LangGraph applies those writes and carries on. A node that fails is reported in the line,
+    not raised.
+
+    Args:
+        graph: the compiled graph, with a checkpointer.
+        thread_id: the thread to resume.
+
+    Returns:
+        What ran and where the thread stands, with a line such as ``resumed thread 't1': write
+        ran, finished``.
+    """
+    config: RunnableConfig = {"configurable": {"thread_id": thread_id}}
+    before = graph.get_state(config)
+    head = before.config.get("configurable", {}).get("checkpoint_id")
+    pending = tuple(before.next) or tuple(task.name for task in before.tasks)
+    if not pending:
+        reason = "it has no checkpoints" if head is None else "it is not paused"
+        return Resumed(thread_id, f"nothing to resume in thread {thread_id!r}: {reason}", False,
+                       values=dict(before.values))
+    ran: list[str] = []
+    failure: Exception | None = None
+    try:
+        for update in graph.stream(None, config, stream_mode="updates"):
+            ran.extend(node for node in update if not node.startswith("__"))
+    except Exception as exc:  # a node failed: said in the line, as the Run page says it
+        failure = exc
+    after = graph.get_state(config)
+    values, waiting = dict(after.values), tuple(after.next)
+    if failure is not None:
+        failed = [task.name for task in after.tasks if getattr(task, "error", None)]
+        where = f" in {', '.join(failed)}" if failed else ""
+        line = (f"resuming thread {thread_id!r} failed{where}: {failure}; it still waits at "
+                f"{', '.join(waiting or pending)}, resume it when the cause is fixed")
+        ok = False
+    elif after.config["configurable"]["checkpoint_id"] == head:
+        # Nothing ran: typically a state key was renamed under a paused thread (LangGraph keeps
+        # interrupting on the dead key's channel version and raises nothing).
+        line = (f"resumed thread {thread_id!r}, and nothing ran: it still waits at "
+                f"{', '.join(waiting)}")
+        ok = False
+    else:
+        nodes = ", ".join(dict.fromkeys(ran)) or "nothing new"
+        where = f"paused before {', '.join(waiting)}" if waiting else "finished"
+        line, ok = f"resumed thread {thread_id!r}: {nodes} ran, {where}", True
+    return Resumed(thread_id, line, ok, tuple(ran), values, waiting)
+
+def _require_root_checkpoint(graph: Any, config: RunnableConfig) -> str:
+    configurable = config.get("configurable", {})
+    thread_id = configurable.get("thread_id")
+    checkpoint_id = configurable.get("checkpoint_id")
+    if not checkpoint_id:
+        raise ValueError(
+            f"the config names no checkpoint_id: replay starts from a past checkpoint of thread "
+            f"{thread_id!r}; take its config from get_state_history"
+        )
+    if namespace := configurable.get("checkpoint_ns"):
+        # Subgraph checkpoints are not in the root history (docs/architecture.md): the tree has
+        # no place to show a branch grown from them.
+        raise ValueError(
+            f"checkpoint {checkpoint_id!r} belongs to the subgraph namespace {namespace!r}: "
+            "replay the parent graph's checkpoint that ran the subgraph instead"
+        )
+    if not checkpoint_exists(graph, config):
+        raise ValueError(
+            f"no checkpoint {checkpoint_id!r} in thread {thread_id!r}: "
+            "choose one from the thread's history"
+        )
+    return checkpoint_id
+
+
+def _thread_config(config: RunnableConfig) -> RunnableConfig:
+    configurable = {
+        key: value
+        for key, value in config.get("configurable", {}).items()
+        if key not in ("checkpoint_id", "checkpoint_ns")
+    }
+    return {"configurable": configurable}
+
+
+def _newest_id(graph: Any, config: RunnableConfig) -> str:
+    newest = saver_of(graph).get_tuple(_thread_config(config))
+    # the replayed checkpoint exists, so the thread has a newest checkpoint
+    return newest.config["configurable"]["checkpoint_id"]
+
+
+def _result(graph: Any, config: RunnableConfig, checkpoint_id: str, before: str) -> ReplayResult:
+    saver = saver_of(graph)
+    head = graph.get_state(_thread_config(config))
+    # Walk from the new head back to the replayed checkpoint. Checkpoint ids are uuid6, ordered
+    # by creation time (docs/architecture.md), so ids above `before` were written by this run.
+    branch: list[str] = []
+    reached = False
+    cursor: RunnableConfig | None = head.config
+    while cursor is not None:
+        current = cursor["configurable"]["checkpoint_id"]
+        reached = current == checkpoint_id
+        if reached or current <= before:
+            break
+        branch.append(current)
+        found = saver.get_tuple(cursor)
+        cursor = found.parent_config if found else None
+    branch.reverse()
+    if not branch:
+        # The run wrote nothing (say, a finished update checkpoint): the state is the replayed one.
+        head = graph.get_state(config)
+    return ReplayResult(
+        replayed_checkpoint_id=checkpoint_id,
+        fork_checkpoint_id=branch[0] if branch and reached else None,
+        new_checkpoint_ids=tuple(branch),
+        head_config=head.config,
+        values=dict(head.values),
+        next=tuple(head.next),
+    )

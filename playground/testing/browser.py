@@ -1,0 +1,233 @@
+"""Helpers that drive the playground in a real Chromium, for the tests and the benchmarks;
+needs the test extras (Playwright) and Debian's chromium.
+
+Launching: :data:`CHROMIUM` with :data:`ARGS` (``playwright.chromium.launch(executable_path=
+CHROMIUM, args=ARGS)``). Serving: :func:`playground_server` starts ``playground run`` as a user
+does, in a process of its own. Driving: :class:`Tab` clicks Streamlit widgets by their exact
+label and waits until the run each click starts has finished.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from google.protobuf.message import DecodeError
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+CHROMIUM = "/usr/bin/chromium"
+# Never `playwright install`: Debian's chromium, with the flags this sandbox needs (DESIGN.md).
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+# How a script run ends, as Streamlit's server reports it. A run cut short by st.rerun() is
+# followed by another run, so only these mean the page is done (a fragment's run included).
+FINAL = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY,
+         ForwardMsg.FINISHED_WITH_COMPILE_ERROR}
+RUN_TIMEOUT_S = 60
+STARTUP_S = 60
+
+
+def chromium_missing() -> bool:
+    """True when Debian's chromium is not installed here."""
+    return not Path(CHROMIUM).exists()
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _stop(process: subprocess.Popen) -> None:
+    """Stop a process started in its own group (SIGTERM to the group, SIGKILL after 20 s)."""
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=10)
+
+
+def _wait_until_up(url: str, process: subprocess.Popen, what: str) -> None:
+    deadline = time.monotonic() + STARTUP_S
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return
+        except OSError:
+            if process.poll() is not None:
+                raise RuntimeError(f"{what} exited with code {process.returncode}") from None
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"{what} did not answer at {url} within {STARTUP_S} s"
+                                   ) from None
+            time.sleep(0.3)
+
+
+@contextmanager
+def playground_server(home: Path, *args: str, env: dict[str, str] | None = None
+                      ) -> Iterator[str]:
+    """``playground run ARGS`` on a free port, in its own process as a user starts it, with its
+    own checkpoint and ticket files (and its log, ``playground.log``) under ``home`` and ``env``
+    set on top of this process's environment; yields its URL and stops it, with its children,
+    afterwards.
+
+    Raises:
+        RuntimeError: it exited or did not answer in time (its log says why).
+    """
+    port = _free_port()
+    env = dict(os.environ, PLAYGROUND_CHECKPOINTS=str(home / "checkpoints.sqlite"),
+               PLAYGROUND_TICKETS_DB=str(home / "tickets.sqlite"), **(env or {}))
+    with (home / "playground.log").open("w") as log:
+        # Its own process group, so stopping it stops Streamlit's and the API's processes too.
+        process = subprocess.Popen(
+            [sys.executable, "-m", "playground.cli", "run", "--port", str(port), *args],
+            env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_until_up(f"{url}/_stcore/health", process, f"playground run (log: {home})")
+        yield url
+    finally:
+        _stop(process)
+
+
+class Tab:
+    """One browser tab on one playground server, kept in one room.
+
+    It knows a run is over from Streamlit's own messages: it reads every websocket frame the
+    server sends and counts the runs that finished for good. The DOM alone cannot tell: after
+    a click the page still shows the previous run as finished for a moment, and st.rerun()
+    leaves it idle between two runs.
+
+    Args:
+        page: a Playwright page.
+        base: the server's URL.
+        room: the room to stay in; None takes the one the server gives the first visit.
+    """
+
+    def __init__(self, page, base: str, room: str | None = None) -> None:
+        self.page, self.base, self.room = page, base, room
+        self.runs = 0
+        page.on("websocket", lambda socket: socket.on("framereceived", self._count_run))
+
+    def _count_run(self, payload: str | bytes) -> None:
+        if isinstance(payload, str):
+            return
+        try:
+            message = ForwardMsg.FromString(payload)
+        except DecodeError:
+            return
+        if message.WhichOneof("type") == "script_finished" and message.script_finished in FINAL:
+            self.runs += 1
+
+    def _wait_for_run_after(self, runs_before: int, what: str) -> None:
+        deadline = time.monotonic() + RUN_TIMEOUT_S
+        while self.runs <= runs_before:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{what}: no run finished within {RUN_TIMEOUT_S} s; the "
+                                     f"page shows:\n{self.text()[:3000]}")
+            self.page.wait_for_timeout(50)  # lets Playwright deliver the websocket events
+        # The server has sent everything; wait until the page has drawn it. The frame reached
+        # the network before the page's script handled it, so look twice, a moment apart: a
+        # starved renderer may still be showing the idle gap before an st.rerun() run.
+        for _ in range(2):
+            self.page.wait_for_selector(IDLE, timeout=RUN_TIMEOUT_S * 1000)
+            self.page.wait_for_timeout(200)
+
+    def open(self, path: str = "") -> Tab:
+        """Go to a page in this tab's room (a first visit gets a room from the server)."""
+        query = f"?room={self.room}" if self.room else ""
+        before = self.runs
+        self.page.goto(f"{self.base}/{path}{query}")
+        self._wait_for_run_after(before, f"opening /{path}")
+        if self.room is None:
+            self.room = re.search(r"room=([a-z0-9-]+)", self.page.url).group(1)
+        return self
+
+    def click(self, label: str) -> Tab:
+        """Click the Streamlit button with exactly this label (not a selectbox's "Open") and
+        wait until the run it starts, and any rerun that run asks for, has finished."""
+        before = self.runs
+        text = self.page.locator("p", has_text=re.compile(rf"^{re.escape(label)}$"))
+        self.page.locator('[data-testid^="stBaseButton"]').filter(has=text).first.click()
+        self._wait_for_run_after(before, f"clicking {label!r}")
+        return self
+
+    def segment(self, label: str) -> Tab:
+        """Pick the option ``label`` of a segmented control (a radio button, not an
+        stBaseButton) and wait for the run it starts."""
+        before = self.runs
+        self.page.get_by_role("radio", name=label, exact=True).first.click()
+        self._wait_for_run_after(before, f"picking {label!r}")
+        return self
+
+    def text(self) -> str:
+        """Everything the main area shows, as text (a page with a chat input has no stMain,
+        only its block container)."""
+        # The invisible word joiner md_escape puts in a bare URL is no text a person reads.
+        return self.page.inner_text("[data-testid='stMainBlockContainer']").replace("\u2060", "")
+
+    def choose(self, label: str, option: str) -> Tab:
+        """Pick ``option`` in the multiselect labelled ``label`` and wait for the run.
+
+        A click that lands while its expander is still opening does not open the list, so the
+        click is repeated until the list shows, up to ten times.
+        """
+        picker = self.page.locator('[data-testid="stMultiSelect"]').filter(has_text=label)
+        listed = self.page.locator('[role="option"]', has_text=option).first
+        for _ in range(10):
+            picker.get_by_role("button", name="Open").click()
+            try:
+                listed.wait_for(state="visible", timeout=1000)
+                break
+            except Exception:  # Playwright's TimeoutError: the list did not open, click again
+                continue
+        before = self.runs
+        listed.click()
+        self._wait_for_run_after(before, f"choosing {option!r} in {label!r}")
+        self.page.keyboard.press("Escape")  # close the list
+        return self
+
+    def select(self, label: str, option: str) -> Tab:
+        """Pick ``option`` in the selectbox labelled ``label`` and wait for the run."""
+        box = self.page.locator('[data-testid="stSelectbox"]').filter(has_text=label).first
+        listed = self.page.locator('[role="option"]', has_text=option).first
+        for _ in range(10):  # as in choose(): a click during a redraw may not open the list
+            box.click()
+            try:
+                listed.wait_for(state="visible", timeout=1000)
+                break
+            except Exception:  # Playwright's TimeoutError: click again
+                continue
+        before = self.runs
+        listed.click()
+        self._wait_for_run_after(before, f"selecting {option!r} in {label!r}")
+        return self
+
+    def type_into(self, label: str, text: str) -> Tab:
+        """Type into the text input labelled ``label``, press Enter, and wait for the run."""
+        before = self.runs
+        box = self.page.get_by_label(label, exact=True)
+        box.fill(text)
+        box.press("Enter")
+        self._wait_for_run_after(before, f"typing {text!r} into {label!r}")
+        return self
+
+    def say(self, text: str) -> Tab:
+        """Type a message into the page's chat input, send it, and wait for the run."""
+        before = self.runs
+        box = self.page.get_by_placeholder("Message")
+        box.fill(text)
+        box.press("Enter")
+        self._wait_for_run_after(before, f"sending {text!r}")
+        return self

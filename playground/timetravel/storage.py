@@ -1,0 +1,457 @@
+"""The engine's read seam: the questions the engine asks of any place threads live.
+
+A :class:`Storage` answers, whatever holds the threads (a SQLite file, a Postgres database, a
+saver object, a server's JSON): which threads there are; a thread's checkpoints with their
+parent, metadata, time and next nodes; the pending writes under a checkpoint with their task
+and node; the values at one checkpoint; the long-term store's items. Everything comes through
+the safe decoder (:mod:`playground.timetravel.decode`), which never imports or calls what the
+data names.
+
+A kind of place supplies three questions (:meth:`Storage.thread_ids`,
+:meth:`Storage.stored_checkpoints`, :meth:`Storage.stored_writes`) and the base class derives
+every other read from them. A kind overrides a derived read only where it answers faster (the
+SQL kinds aggregate in the database). Prune, migrate and transfer are each one flow over the
+write primitives at the end; a read-only kind leaves them to the defaults, which refuse.
+
+Nothing here imports a kind: the kinds (``playground/places/``) import this module. See
+docs/architecture.md, "The read seam".
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from playground.timetravel.errors import CheckpointDbError, UnknownThread
+from playground.timetravel.records import (
+    UNKNOWN_NODE,
+    CheckpointDetail,
+    CheckpointRecord,
+    ThreadSummary,
+    detail_of,
+    state_values,
+    task_node,
+)
+from playground.timetravel.signals import SIGNAL_CHANNELS, TaskSignal, signals_of
+
+if TYPE_CHECKING:
+    from langgraph.checkpoint.base import BaseCheckpointSaver
+
+__all__ = ["DuplicateRows", "ExportTable", "Head", "PendingWrite", "PlanRow", "Storage",
+           "StoredCheckpoint", "StoredWrite"]
+
+
+@dataclass(frozen=True)
+class PendingWrite:
+    """One write a task stored under a checkpoint."""
+
+    node: str
+    channel: str
+    value: Any
+    size: int
+
+
+@dataclass(frozen=True)
+class StoredCheckpoint:
+    """One checkpoint as a place holds it, decoded: what a kind that is not SQL hands the base.
+
+    Attributes:
+        checkpoint_id: the checkpoint.
+        parent_id: its stored parent, None for a root.
+        metadata: its metadata as a dict (``source``, ``step``...).
+        checkpoint: the decoded checkpoint (``ts``, ``channel_values``, ``channel_versions``,
+            ``versions_seen``); {} when it could not be read.
+        blob_bytes: bytes the place stores for it (0 when it cannot tell).
+        metadata_bytes: bytes of its metadata.
+        problem: why it could not be read, one line, or None.
+    """
+
+    checkpoint_id: str
+    parent_id: str | None
+    metadata: dict
+    checkpoint: dict
+    blob_bytes: int = 0
+    metadata_bytes: int = 0
+    problem: str | None = None
+
+
+@dataclass(frozen=True)
+class StoredWrite:
+    """One pending write under a checkpoint, decoded.
+
+    Attributes:
+        checkpoint_id: the checkpoint the task ran from.
+        task_path: the task's stored path (``~__pregel_pull, node``), "" when not stored.
+        channel: the channel written.
+        value: the value, plain data from the safe decoder.
+        size: bytes stored.
+        node: the node that wrote it when the place knows it some other way than the path.
+    """
+
+    checkpoint_id: str
+    task_path: str
+    channel: str
+    value: Any
+    size: int = 0
+    node: str | None = None
+
+    def writer(self) -> str:
+        """The node that wrote this, or ``?`` when nothing stored says."""
+        return self.node or task_node(self.task_path) or UNKNOWN_NODE
+
+
+@dataclass(frozen=True)
+class PlanRow:
+    """What planning a deletion needs of a checkpoint, whatever database holds it.
+
+    Attributes:
+        checkpoint_id: the checkpoint.
+        parent_id: its stored parent.
+        size: bytes of its own row (blob or JSONB, and metadata).
+        metadata: its metadata as stored (JSON text), for DeltaChannel counters.
+        versions: its channel versions where the database keeps values per version
+            (Postgres), so a deletion can tell which values no kept checkpoint refers to.
+    """
+
+    checkpoint_id: str
+    parent_id: str | None
+    size: int
+    metadata: bytes | str | None
+    versions: dict | None = None
+
+
+@dataclass
+class Head:
+    """A thread's newest root checkpoint, as a repair reads and rewrites it.
+
+    Attributes:
+        thread_id: the thread.
+        checkpoint_id: its newest root checkpoint.
+        checkpoint: the checkpoint as plain structure (``channel_values``, ``channel_versions``,
+            ``versions_seen``...), an app's own values carried as their exact bytes; None when
+            the backend cannot rewrite it (``problem`` says why).
+        metadata: its metadata as a dict.
+        held: the channels that hold a value, inline or (Postgres) in a value blob row.
+        problem: why this head cannot be rewritten byte for byte, or None.
+        stored: what the backend needs to rewrite it (its raw blob), opaque to the flows.
+    """
+
+    thread_id: str
+    checkpoint_id: str
+    checkpoint: dict | None
+    metadata: dict
+    held: frozenset[str] = frozenset()
+    problem: str | None = None
+    stored: Any = None
+
+
+@dataclass(frozen=True)
+class ExportTable:
+    """One list of rows in a thread export: its key, the table, its columns and their order.
+
+    ``columns`` maps a column to its kind: ``str``, ``str?`` (may be null), ``int``, ``blob``
+    (base64 text in the file), ``blob!`` (a blob that may not be null) or ``json`` (a JSON
+    object in the file).
+    """
+
+    key: str
+    table: str
+    columns: dict[str, str]
+    order: str
+
+
+class DuplicateRows(Exception):
+    """Rows an import inserts that the database already holds (its own unique keys said so)."""
+
+
+class Storage:
+    """What every place offers the engine: reads, with defaults, and the write primitives.
+
+    A kind implements :meth:`thread_ids`, :meth:`stored_checkpoints` and :meth:`stored_writes`;
+    every other read has a default built on them. A kind that stores rows the engine can
+    change (SQLite, Postgres) also implements the write primitives; the defaults refuse.
+
+    Attributes:
+        kind: the kind of place (``sqlite``, ``postgres``, ``saver``...): names it in messages
+            and exports.
+        label: the place, safe to show (a URL without its password).
+        writable: opened for writes (prune, migrate, import); read-only otherwise.
+        saver_tables: the saver's tables, in words, for messages.
+        export_tables: the lists of rows a thread export of this place holds (none: transfer
+            refuses in one line).
+    """
+
+    kind: ClassVar[str] = "place"
+    label: str = ""
+    writable: bool = False
+    saver_tables: ClassVar[str] = "checkpoint tables this tool has SQL for"
+    export_tables: tuple[ExportTable, ...] = ()
+    # Whether the place stores each write's task path (which names its node). Where it does not
+    # (a saver's ``list``), a write takes its checkpoint's single next node instead.
+    keeps_task_paths: ClassVar[bool] = True
+
+    # -- the three questions a kind answers ---------------------------------------------------
+
+    def thread_ids(self) -> list[str]:
+        """Every thread that has a root checkpoint."""
+        raise NotImplementedError
+
+    def stored_checkpoints(self, thread_id: str, checkpoint_ns: str = "") -> list[StoredCheckpoint]:
+        """A thread's checkpoints in a namespace, oldest first (by checkpoint id)."""
+        raise NotImplementedError
+
+    def stored_writes(self, thread_id: str, checkpoint_ns: str = "",
+                      checkpoint_ids: Iterable[str] | None = None,
+                      channels: Iterable[str] | None = None) -> list[StoredWrite]:
+        """Pending writes of a thread's namespace (or only those under ``checkpoint_ids``, or
+        on ``channels``), in the order they were stored."""
+        raise NotImplementedError
+
+    # -- reads derived from them --------------------------------------------------------------
+
+    def _checkpoints(self, thread_id: str, checkpoint_ns: str = "") -> list[StoredCheckpoint]:
+        found = sorted(self.stored_checkpoints(thread_id, checkpoint_ns),
+                       key=lambda item: item.checkpoint_id)
+        if not found:
+            raise UnknownThread(f"no thread {thread_id!r} in {self.label}")
+        return found
+
+    def threads(self) -> list[ThreadSummary]:
+        """Every thread (root namespace), newest first."""
+        summaries = []
+        for thread_id in self.thread_ids():
+            try:
+                items = self._checkpoints(thread_id)
+            except UnknownThread:
+                continue
+            by_id = {item.checkpoint_id: item for item in items}
+            head = items[-1]
+            writes = sum(write.size for write in self.stored_writes(thread_id))
+            parents = {item.parent_id for item in items}
+            created = head.checkpoint.get("ts")
+            summaries.append(ThreadSummary(
+                thread_id=thread_id, checkpoints=len(items),
+                newest_at=created if isinstance(created, str) else None,
+                head_next=self._detail(head, by_id).next,
+                branches=sum(1 for item in items if item.checkpoint_id not in parents),
+                stored_bytes=sum(i.blob_bytes + i.metadata_bytes for i in items) + writes))
+        summaries.sort(key=lambda s: s.newest_at or "", reverse=True)
+        return summaries
+
+    def namespaces(self, thread_id: str) -> list[str]:
+        """Checkpoint namespaces of a thread: "" for the root (a kind that keeps subgraph
+        checkpoints lists them too)."""
+        return [""]
+
+    def records(self, thread_id: str, checkpoint_ns: str = "") -> list[CheckpointRecord]:
+        """Every checkpoint of a thread and namespace, oldest first.
+
+        Raises:
+            UnknownThread: the thread has no checkpoints in this namespace.
+        """
+        items = self._checkpoints(thread_id, checkpoint_ns)
+        sizes: dict[str, int] = defaultdict(int)
+        for write in self.stored_writes(thread_id, checkpoint_ns):
+            sizes[write.checkpoint_id] += write.size
+        return [CheckpointRecord(
+            item.checkpoint_id, item.parent_id, checkpoint_ns, _int_or_none(
+                item.metadata.get("step")), _str_or_none(item.metadata.get("source")),
+            item.blob_bytes, item.metadata_bytes, sizes.get(item.checkpoint_id, 0))
+            for item in items]
+
+    @staticmethod
+    def _detail(item: StoredCheckpoint, by_id: dict[str, StoredCheckpoint]) -> CheckpointDetail:
+        parent = by_id.get(item.parent_id) if item.parent_id else None
+        return detail_of(item.checkpoint_id, item.checkpoint,
+                         parent.checkpoint if parent is not None else None, item.problem)
+
+    def details(self, thread_id: str, checkpoint_ids: Iterable[str], checkpoint_ns: str = ""
+                ) -> dict[str, CheckpointDetail]:
+        """What the checkpoints themselves tell: time, next nodes, writers, changed channels."""
+        wanted = set(checkpoint_ids)
+        by_id = {item.checkpoint_id: item
+                 for item in self.stored_checkpoints(thread_id, checkpoint_ns)}
+        return {cid: self._detail(by_id[cid], by_id) for cid in wanted if cid in by_id}
+
+    def fingerprint(self, thread_id: str, checkpoint_ns: str = "") -> tuple | None:
+        """A cheap value that changes whenever the thread's stored checkpoints change; None
+        when the kind has none (then its trees are read anew every time, never cached)."""
+        return None
+
+    def values(self, thread_id: str, checkpoint_id: str, checkpoint_ns: str = "") -> dict:
+        """The state values stored in one checkpoint (LangGraph's bookkeeping channels left
+        out).
+
+        Raises:
+            CheckpointDbError: no such checkpoint.
+        """
+        for item in self.stored_checkpoints(thread_id, checkpoint_ns):
+            if item.checkpoint_id == checkpoint_id:
+                return state_values(item.checkpoint)
+        raise CheckpointDbError(f"no checkpoint {checkpoint_id} in thread {thread_id!r}")
+
+    def store_items(self, limit: int = 500) -> list | None:
+        """The items of a LangGraph store beside the checkpoints (None when there is none)."""
+        return None
+
+    def pending_writes_of(self, thread_id: str, checkpoint_ids: Iterable[str],
+                          checkpoint_ns: str = "") -> dict[str, list[PendingWrite]]:
+        """The writes under each of some checkpoints, in one read (ids without writes are
+        left out)."""
+        found: dict[str, list[PendingWrite]] = defaultdict(list)
+        writes = self._with_nodes(thread_id, checkpoint_ns, self.stored_writes(
+            thread_id, checkpoint_ns, list(checkpoint_ids)))
+        for write in writes:
+            found[write.checkpoint_id].append(
+                PendingWrite(write.writer(), write.channel, write.value, write.size))
+        return dict(found)
+
+    def _with_nodes(self, thread_id: str, checkpoint_ns: str, writes: list[StoredWrite]
+                    ) -> list[StoredWrite]:
+        """Where the place keeps no task paths, writes take their checkpoint's single next node
+        when it has one: the only task that can have written there. (Where it keeps them, a
+        path naming no node is LangGraph's own: an answer the input brought, a ``Send``.)"""
+        if self.keeps_task_paths:
+            return writes
+        unnamed = {write.checkpoint_id for write in writes
+                   if not write.node and not task_node(write.task_path)
+                   and not write.task_path.startswith("~__pregel_push")}
+        if not unnamed:
+            return writes
+        due = {cid: detail.next for cid, detail in self.details(
+            thread_id, unnamed, checkpoint_ns).items()}
+        return [replace(write, node=due[write.checkpoint_id][0])
+                if write.checkpoint_id in unnamed and len(due.get(write.checkpoint_id, ())) == 1
+                and not write.node and not task_node(write.task_path) else write
+                for write in writes]
+
+    def pending_writes(self, thread_id: str, checkpoint_id: str, checkpoint_ns: str = ""
+                       ) -> list[PendingWrite]:
+        """Writes stored under one checkpoint by the tasks that ran from it."""
+        return self.pending_writes_of(thread_id, [checkpoint_id], checkpoint_ns).get(
+            checkpoint_id, [])
+
+    def signals(self, thread_id: str, checkpoint_ns: str = ""
+                ) -> dict[str, tuple[TaskSignal, ...]]:
+        """Questions, answers and errors tasks stored under each checkpoint of a thread."""
+        writes = self.stored_writes(thread_id, checkpoint_ns, channels=SIGNAL_CHANNELS)
+        return group_signals(
+            (write.checkpoint_id, write.node or task_node(write.task_path), write.channel,
+             write.value)
+            for write in self._with_nodes(thread_id, checkpoint_ns, writes))
+
+    def saver(self, serde: Any) -> BaseCheckpointSaver:
+        """The official saver on this place with the graph's ``serde`` (for edits and
+        replays), when writable.
+
+        Raises:
+            CheckpointDbError: the place has no saver this tool can write with.
+        """
+        raise CheckpointDbError(f"{self.label}: a {self.kind} place is read-only here")
+
+    def close(self) -> None:
+        """Give back what the reads hold (a connection); nothing by default."""
+
+    # -- what writes are made of (prune, migrate, transfer) ------------------------------------
+    # A read-only kind keeps these defaults: the flows check ``writable`` and
+    # ``has_saver_tables`` first and refuse in one line before any of them is called.
+
+    def has_saver_tables(self) -> bool:
+        """True when the place has a saver's tables this tool can change (real tables)."""
+        return False
+
+    def create_saver_tables(self) -> None:
+        """Make the saver's tables, by the saver itself, in a place opened with ``create``
+        that has none (an import's target, once the export has been checked)."""
+        raise self._read_only()
+
+    def transaction(self) -> AbstractContextManager[None]:
+        """One write transaction: what the body reads cannot change before it commits (no saver
+        adds a checkpoint between a plan and its change); rolled back on any error."""
+        raise self._read_only()
+
+    def stored_bytes(self, thread_id: str, checkpoint_ns: str = "") -> int:
+        """Bytes a thread's namespace stores: checkpoints, their values and their writes."""
+        return sum(record.stored_bytes for record in self.records(thread_id, checkpoint_ns))
+
+    def plan_rows(self, thread_id: str, checkpoint_ns: str) -> list[PlanRow]:
+        """A thread's checkpoints in a namespace, oldest first, as a deletion plans on them."""
+        raise self._read_only()
+
+    def deletion_bytes(self, thread_id: str, checkpoint_ns: str, rows: list[PlanRow],
+                       doomed: set[str]) -> tuple[int, int, int]:
+        """(bytes before, bytes after, pending writes deleted) of deleting ``doomed``."""
+        raise self._read_only()
+
+    def delete_checkpoints(self, thread_id: str, checkpoint_ns: str, rows: list[PlanRow],
+                           deleted: Iterable[str], detached: Iterable[str]) -> None:
+        """Delete checkpoints with their writes (and values no kept checkpoint refers to); set
+        the parent of ``detached`` ones to NULL. Inside :meth:`transaction`."""
+        raise self._read_only()
+
+    def heads(self, thread_id: str | None = None) -> Iterator[Head]:
+        """The newest root checkpoint of each thread (or of one), ordered by thread id."""
+        raise self._read_only()
+
+    def rewrite_problem(self, head: Head) -> str | None:
+        """Why rewriting ``head`` would change more than a rename, or None."""
+        return f"a {self.kind} place cannot be rewritten here"
+
+    def count_writes(self, thread_id: str, checkpoint_id: str, channel: str) -> int:
+        """Pending writes stored on ``channel`` under a root checkpoint."""
+        return sum(1 for write in self.stored_writes(thread_id, "", [checkpoint_id])
+                   if write.channel == channel)
+
+    def rename_extra(self, head: Head, old: str, new: str) -> tuple[list[str], Any] | str:
+        """What else a rename of ``old`` to ``new`` in ``head`` must change beyond the checkpoint
+        and its writes: ``(names of what changes, a plan)``, or why it cannot (one line)."""
+        return [], None
+
+    def rewrite_head(self, head: Head, checkpoint: dict, old: str, new: str, plan: Any) -> None:
+        """Store ``checkpoint`` as the head, rename its pending writes on ``old`` to ``new``,
+        and carry out ``plan``. Inside :meth:`transaction`."""
+        raise self._read_only()
+
+    def export_rows(self, thread_id: str) -> dict[str, list[tuple]]:
+        """Every row of a thread, in all namespaces, per export table."""
+        raise self._read_only()
+
+    def rows_taken(self, thread_id: str) -> int:
+        """Rows a thread already has (checkpoints, values, writes), in any namespace."""
+        raise self._read_only()
+
+    def insert_rows(self, thread_id: str, rows: dict[str, list[tuple]]) -> None:
+        """Insert an export's checked rows under ``thread_id``. Inside :meth:`transaction`.
+
+        Raises:
+            DuplicateRows: the rows repeat a key the place already holds.
+        """
+        raise self._read_only()
+
+    def rows_bytes(self, rows: dict[str, list[tuple]]) -> int:
+        """Bytes the rows of an import hold, counted as :meth:`stored_bytes` counts them."""
+        raise self._read_only()
+
+    def _read_only(self) -> CheckpointDbError:
+        return CheckpointDbError(f"{self.label}: a {self.kind} place is read here, never "
+                                 "changed")
+
+
+def group_signals(writes: Iterable[tuple[str, str, str, Any]]
+                  ) -> dict[str, tuple[TaskSignal, ...]]:
+    """Signals per checkpoint from ``(checkpoint id, node, channel, value)`` rows, in order."""
+    by_checkpoint: dict[str, list[tuple]] = defaultdict(list)
+    for checkpoint_id, node, channel, value in writes:
+        by_checkpoint[checkpoint_id].append((node, channel, value))
+    return {cid: signals_of(rows) for cid, rows in by_checkpoint.items()}
+
+
+def _int_or_none(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _str_or_none(value: object) -> str | None:
+    return value if isinstance(value, str) else None
