@@ -29,6 +29,7 @@ from bench import (
     storage_seam,
     token_latency,
     turn_overhead,
+    walks,
 )
 
 RESULTS = Path(__file__).parent / "RESULTS.md"
@@ -124,7 +125,8 @@ def main() -> int:
         ("engine on 10,000 checkpoints", engine_scale.run),
         ("safe decoder vs JsonPlusSerializer", decode_cost.run),
         ("the guards of hostile reads on honest ones", guards.run),
-        ("one storage seam instead of twins", storage_seam.run),
+        ("one storage seam instead of twins, and one door", storage_seam.run),
+        ("two actions as walks through the code, before and after the door", walks.run),
         ("History page rerun", page_rerun.run),
         ("your graph through the playground", graph_run.run),
         ("compare two branches; a re-run from its recording", branches_rerun.run),

@@ -1,4 +1,5 @@
-"""What the one storage seam costs: the engine's reads and dry runs before and after it.
+"""What the one storage seam, and the door in front of it, cost: the engine's reads and dry runs
+before and after each.
 
 Before the seam, prune, migrate and transfer had a SQLite and a Postgres twin each, called with a
 raw connection; after it, each is one flow over :class:`~playground.timetravel.storage.
@@ -10,6 +11,9 @@ each side in a process of its own with its code on ``PYTHONPATH``, called as the
 - a prune dry run keeping 100 (best of 5) and a migrate dry run renaming ``etag`` (best of 50:
   it takes under a millisecond);
 - ``playground history --json`` on that thread, the whole process (best of 3).
+
+The same reads are measured against :data:`BEFORE_DOOR` too, the last commit before every
+place went through one door (``playground.places``) and the read seam got its defaults.
 
 On a SQLite file, and on Postgres when ``PLAYGROUND_DATABASE_URL`` or
 ``PLAYGROUND_TEST_DATABASE_URL`` names a server. Goal: each within 1.05x.
@@ -28,6 +32,7 @@ from bench.guards import _drop_database, _postgres_thread
 
 ROOT = Path(__file__).resolve().parents[1]
 BEFORE_SEAM = "494b6ed"  # the last commit with the pg_* twins
+BEFORE_DOOR = "05f0841"  # the last commit before playground.places
 TURNS = 2000  # five checkpoints a turn: 10,000
 
 MEASURE = r"""
@@ -51,7 +56,10 @@ if importlib.util.find_spec("playground.timetravel.pg_prune") is not None:  # be
 else:
     from playground.timetravel.migrate import rename_channel as rename
     from playground.timetravel.prune import prune_keep_latest as prune
-    from playground.places.door import open_storage
+    try:
+        from playground.places.door import open_storage
+    except ImportError:  # before the door
+        from playground.timetravel.storage.open import open_storage
     storage = open_storage(target)
     handle = storage
 
@@ -90,14 +98,20 @@ def _measure(code_root: Path, target: str) -> dict[str, float]:
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
-def _rows(kind: str, target: str, before_root: Path) -> list[dict]:
+def _rows(kind: str, target: str, roots: dict[str, Path]) -> list[dict]:
     after = _measure(ROOT, target)
-    before = _measure(before_root, target)
-    return [{"name": f"{name} of the 10,000-checkpoint thread on {kind}, one flow over Storage",
-             "ours": f"{after[key]:.1f} ms", "baseline_value": f"{before[key]:.1f} ms",
-             "baseline": f"the {kind} twin before the seam ({BEFORE_SEAM})",
-             "ratio": round(after[key] / before[key], 3), "goal": "<= 1.05x"}
-            for key, name in ROWS]
+    rows = []
+    for commit, root in roots.items():
+        before = _measure(root, target)
+        what, baseline = (("one flow over Storage", f"the {kind} twin before the seam")
+                          if commit == BEFORE_SEAM else
+                          ("through the door", "the same read before the door"))
+        rows += [{"name": f"{name} of the 10,000-checkpoint thread on {kind}, {what}",
+                  "ours": f"{after[key]:.1f} ms", "baseline_value": f"{before[key]:.1f} ms",
+                  "baseline": f"{baseline} ({commit})",
+                  "ratio": round(after[key] / before[key], 3), "goal": "<= 1.05x"}
+                 for key, name in ROWS]
+    return rows
 
 
 def run() -> dict:
@@ -105,20 +119,21 @@ def run() -> dict:
     from bench.engine_scale import make_thread
 
     with tempfile.TemporaryDirectory() as tmp:
-        before_root = Path(tmp) / "before"
+        roots = {commit: Path(tmp) / commit for commit in (BEFORE_SEAM, BEFORE_DOOR)}
         try:
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach",
-                            str(before_root), BEFORE_SEAM], capture_output=True, check=True)
+            for commit, root in roots.items():
+                subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach",
+                                str(root), commit], capture_output=True, check=True)
         except (OSError, subprocess.CalledProcessError):
-            return {"rows": [{"name": "the storage seam", "ours": "not run",
-                              "baseline_value": "-", "baseline": f"commit {BEFORE_SEAM} is not "
-                              "in this clone (a shallow one?)", "ratio": "n/a",
-                              "goal": "<= 1.05x"}]}
+            return {"rows": [{"name": "the storage seam and the door", "ours": "not run",
+                              "baseline_value": "-", "baseline": f"commits {BEFORE_SEAM} and "
+                              f"{BEFORE_DOOR} are not both in this clone (a shallow one?)",
+                              "ratio": "n/a", "goal": "<= 1.05x"}]}
         try:
             big = Path(tmp) / "big.sqlite"
             print("  a 10,000-checkpoint thread in a SQLite file ...", file=sys.stderr)
             make_thread(big, TURNS)
-            rows = _rows("SQLite", str(big), before_root)
+            rows = _rows("SQLite", str(big), roots)
             url = (os.environ.get("PLAYGROUND_DATABASE_URL")
                    or os.environ.get("PLAYGROUND_TEST_DATABASE_URL"))
             if not url:
@@ -129,12 +144,13 @@ def run() -> dict:
             print("  the same thread on Postgres (about a minute) ...", file=sys.stderr)
             database = _postgres_thread(url, turns=TURNS)
             try:
-                rows += _rows("Postgres", database, before_root)
+                rows += _rows("Postgres", database, roots)
             finally:
                 _drop_database(url, database)
         finally:
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force",
-                            str(before_root)], capture_output=True)
+            for root in roots.values():
+                subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force",
+                                str(root)], capture_output=True)
     return {"rows": rows}
 
 

@@ -1,7 +1,8 @@
 """The serializer a graph run by the playground checkpoints with: an explicit allowlist.
 
 LangGraph's ``JsonPlusSerializer``, made without arguments, is permissive: reading a checkpoint
-imports and calls any class the data names (DESIGN.md, "Untrusted data never runs"). A graph the
+imports and calls any class the data names (docs/architecture.md, "Untrusted data never
+runs"). A graph the
 playground runs gets a serializer that rebuilds only LangGraph's own safe types
 (``SAFE_MSGPACK_TYPES``: datetimes, UUIDs, sets, LangChain messages, ``Send``, ``Interrupt``...)
 plus the classes that graph's state schema declares. Anything else in a checkpoint comes back as

@@ -2,7 +2,7 @@
 with the node that runs, the nodes a thread waits at and a node that failed highlighted.
 
 Highlighting uses colour and pen width only: d3-graphviz (behind ``st.graphviz_chart``) makes a
-node invisible when the shape of an existing node id changes between renders (DESIGN.md).
+node invisible when the shape of an existing node id changes between renders (docs/architecture.md).
 
 With ``xray`` the subgraphs' own nodes are drawn inside a dashed box named after the subgraph
 node (LangGraph's ``get_graph(xray=1)`` names them ``subgraph:node``, drawn as ``subgraph/node``);

@@ -2,7 +2,8 @@
 
 Fields come from the schema's type hints (TypedDict, pydantic model, dataclass), which always
 resolve; ``get_input_jsonschema()`` adds descriptions and defaults where it works (it raises for
-a ``typing.TypedDict`` state on Python < 3.12, DESIGN.md). A text field is typed as it is; any
+a ``typing.TypedDict`` state on Python < 3.12, docs/architecture.md). A text field is typed as
+it is; any
 other field is JSON (``3``, ``true``, ``["a"]``), checked against its hint before the run, so a
 typo is refused with the field's name instead of failing inside a node.
 """

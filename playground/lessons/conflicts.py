@@ -258,7 +258,7 @@ class _Attempt:
 
 def _attempts(graph: CompiledStateGraph, thread: str, thread_id: str, ticket_id: str):
     """Every run of the write node on a thread, on every branch, from its checkpoints."""
-    # Materialize first: the saver holds its lock while its iterator is open (DESIGN.md).
+    # Materialize first: the saver holds its lock while its iterator is open (docs/architecture.md).
     snapshots = list(graph.get_state_history(thread_config(thread_id)))
     by_id = {s.config["configurable"]["checkpoint_id"]: s for s in snapshots}
     for snapshot in snapshots:

@@ -47,7 +47,7 @@ class Breakpoints:
 
     def stream_kwargs(self) -> dict[str, Any]:
         """``interrupt_before``/``interrupt_after`` for ``graph.stream``; empty ones left out,
-        because an empty list at call time is ignored (DESIGN.md)."""
+        because an empty list at call time is ignored (docs/architecture.md)."""
         kwargs: dict[str, Any] = {}
         if self.before:
             kwargs["interrupt_before"] = list(self.before)

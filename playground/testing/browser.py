@@ -25,7 +25,8 @@ from google.protobuf.message import DecodeError
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 CHROMIUM = "/usr/bin/chromium"
-# Never `playwright install`: Debian's chromium, with the flags this sandbox needs (DESIGN.md).
+# Never `playwright install`: Debian's chromium, with the flags this sandbox needs
+# (docs/architecture.md).
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'

@@ -3,7 +3,8 @@
 LangGraph's ``JsonPlusSerializer`` rebuilds a stored value by importing the module the data names
 and calling what it names: msgpack extension codes 0, 1, 2 and 4, 5 (constructors and pydantic
 models), ``json`` ``lc`` constructors, and ``pickle`` when allowed. On a database someone else
-wrote that is remote code execution (DESIGN.md, "Untrusted data never runs"): a blob holding
+wrote that is remote code execution (docs/architecture.md, "Untrusted data never runs"): a
+blob holding
 ``("os", "system", ["touch x"])`` runs the command as it is read.
 
 This decoder reads the same bytes into plain data (dicts, lists, strings, numbers, booleans,

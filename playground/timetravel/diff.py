@@ -77,7 +77,7 @@ def diff_states(old: Mapping[str, Any], new: Mapping[str, Any]) -> StateDiff:
     """Compare two states.
 
     A key set to ``None`` is not the same as a missing key: LangGraph keeps a channel that was
-    written ``None`` and leaves out one never written, and a stranded key (see DESIGN.md,
+    written ``None`` and leaves out one never written, and a stranded key (see docs/architecture.md,
     renaming a state key) shows up exactly as that difference.
 
     Args:

@@ -321,7 +321,7 @@ def test_replay_without_checkpoint_id_is_refused_and_writes_nothing(saver) -> No
 
 def test_replay_of_subgraph_checkpoint_is_refused_and_writes_nothing(saver) -> None:
     graph = make_nested(saver)
-    # materialized: the saver holds its lock while a list() iterator is open (DESIGN.md)
+    # materialized: the saver holds its lock while a list() iterator is open (docs/architecture.md)
     inner = next(
         t for t in list(saver.list(config("nested"))) if t.config["configurable"]["checkpoint_ns"]
     )

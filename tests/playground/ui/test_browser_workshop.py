@@ -34,7 +34,8 @@ def server(tmp_path_factory):
 
 
 def test_full_workshop_path_in_chromium(server, browser, shots):
-    # Tall viewport: a full-page screenshot of Streamlit captures only the viewport (DESIGN.md).
+    # Tall viewport: a full-page screenshot of Streamlit captures only the viewport
+    # (docs/architecture.md).
     context = browser.new_context(viewport={"width": 1400, "height": 2300})
     tab = ShotTab(context, server, shots).open()
     tab.shot("start")
