@@ -58,9 +58,173 @@ from playground.timetravel.store_items import (
     store_item,
 )
 
+# -- SQL ------------------------------------------------------------------------------------------
+# Every statement this kind sends. A template's {placeholders} are filled with SQL the code builds
+# (a column list, an optional clause, the heads' subquery), never with data: values are always
+# bound (%s, %(name)s).
+
+# Opening: the saver's tables (BASE TABLE only: information_schema lists views too, and a view
+# can run any query), and a session that refuses writes.
+_COUNT_SAVER_TABLES = (
+    "SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = "
+    "current_schema() AND table_type = 'BASE TABLE' AND table_name IN ('checkpoints', "
+    "'checkpoint_blobs', 'checkpoint_writes')")
+_READ_ONLY_SESSION = "SET default_transaction_read_only = on"
+
+# Reads.
+_SELECT_NAMESPACES = (
+    "SELECT DISTINCT checkpoint_ns FROM checkpoints WHERE thread_id = %s "
+    "ORDER BY checkpoint_ns")
+_SELECT_THREAD_AGGREGATES = (
+    "SELECT c.thread_id, count(*) AS n, max(c.checkpoint_id) AS head, "
+    "sum(octet_length(c.checkpoint::text) + octet_length(c.metadata::text)) AS bytes, "
+    "count(*) FILTER (WHERE NOT EXISTS (SELECT 1 FROM checkpoints k WHERE "
+    "  k.thread_id = c.thread_id AND k.checkpoint_ns = '' AND "
+    "  k.parent_checkpoint_id = c.checkpoint_id)) AS leaves "
+    "FROM checkpoints c WHERE c.checkpoint_ns = '' GROUP BY c.thread_id")
+_SELECT_THREAD_BLOB_BYTES = (
+    "SELECT thread_id, sum(size) AS size FROM ("
+    " SELECT thread_id, octet_length(blob) AS size FROM checkpoint_blobs "
+    "  WHERE checkpoint_ns = ''"
+    " UNION ALL SELECT thread_id, octet_length(blob) FROM checkpoint_writes "
+    "  WHERE checkpoint_ns = '') parts GROUP BY thread_id")
+_SELECT_RECORDS = (
+    "SELECT checkpoint_id, parent_checkpoint_id, metadata->>'step' AS step, "
+    "metadata->>'source' AS source, octet_length(checkpoint::text) AS blob, "
+    "octet_length(metadata::text) AS meta, checkpoint->'channel_versions' AS versions "
+    "FROM checkpoints WHERE thread_id = %(thread_id)s AND checkpoint_ns = %(ns)s "
+    "ORDER BY checkpoint_id")
+_SELECT_RECORD_BLOB_SIZES = (
+    "SELECT channel, version, octet_length(blob) AS size FROM checkpoint_blobs "
+    "WHERE thread_id = %(thread_id)s AND checkpoint_ns = %(ns)s")
+_SELECT_CHECKPOINT_WRITE_BYTES = (
+    "SELECT checkpoint_id, sum(octet_length(blob)) AS size FROM checkpoint_writes "
+    "WHERE thread_id = %(thread_id)s AND checkpoint_ns = %(ns)s "
+    "GROUP BY checkpoint_id")
+_SELECT_CHECKPOINTS = (
+    "SELECT c.checkpoint_id, c.parent_checkpoint_id, c.checkpoint, "
+    " (SELECT array_agg(array[bl.channel::bytea, bl.type::bytea, bl.blob]) "
+    "  FROM jsonb_each_text(CASE jsonb_typeof(c.checkpoint->'channel_versions') "
+    "   WHEN 'object' THEN c.checkpoint->'channel_versions' ELSE '{}' END) v "
+    "  JOIN checkpoint_blobs bl ON bl.thread_id = c.thread_id AND "
+    "   bl.checkpoint_ns = c.checkpoint_ns AND bl.channel = v.key AND "
+    "   bl.version = v.value WHERE bl.channel LIKE ANY(%(channels)s)) AS blobs "
+    "FROM checkpoints c WHERE c.thread_id = %(t)s AND c.checkpoint_ns = %(ns)s "
+    "AND c.checkpoint_id = ANY(%(ids)s)")
+_WRITES = (
+    "SELECT checkpoint_id, task_path, channel, type, blob FROM checkpoint_writes "
+    "WHERE thread_id = %(t)s AND checkpoint_ns = %(ns)s AND {where} "
+    "ORDER BY checkpoint_id, task_path, task_id, idx")
+_EVERY_WRITE = "TRUE"
+_AND_CHECKPOINT_ID_ANY = " AND checkpoint_id = ANY(%(c)s)"
+_AND_CHANNEL_ANY = " AND channel = ANY(%(channels)s)"
 _THREAD_IDS = "SELECT DISTINCT thread_id FROM checkpoints WHERE checkpoint_ns = ''"
 _METADATA = ("SELECT checkpoint_id, metadata FROM checkpoints WHERE thread_id = %(t)s AND "
              "checkpoint_ns = %(ns)s")
+_SELECT_FINGERPRINT = (
+    "SELECT count(*) AS n, max(checkpoint_id) AS newest, "
+    "(SELECT md5(checkpoint::text) FROM checkpoints WHERE thread_id = %(t)s AND "
+    " checkpoint_ns = %(ns)s ORDER BY checkpoint_id DESC LIMIT 1) AS head, "
+    "(SELECT count(*) FROM checkpoint_writes WHERE thread_id = %(t)s AND "
+    " checkpoint_ns = %(ns)s) AS writes "
+    "FROM checkpoints WHERE thread_id = %(t)s AND checkpoint_ns = %(ns)s")
+
+# The store: LangGraph's store table, if the database has one, and the change log.
+_HAS_STORE_TABLE = (
+    "SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = "
+    "current_schema() AND table_name = 'store' AND table_type = 'BASE TABLE'")
+_SELECT_STORE_ITEMS = (
+    "SELECT prefix, key, CASE WHEN octet_length(value::text) > %s THEN NULL "
+    "ELSE value::text END AS value, octet_length(value::text) AS size, "
+    "created_at::text AS created_at, updated_at::text AS updated_at FROM store "
+    "ORDER BY prefix, key LIMIT %s")
+_LOG_INSERT = (f"INSERT INTO {STORE_LOG_TABLE} ({STORE_LOG_COLUMNS}) "
+               "VALUES (%s, %s, %s, %s, %s, %s, %s, %s)")
+_LOG_SELECT = (f"SELECT {STORE_LOG_COLUMNS} FROM {STORE_LOG_TABLE} WHERE thread_id = %s "
+               "{step} ORDER BY at LIMIT %s")
+_LOG_FROM_CHECKPOINT = "AND from_checkpoint = %s"
+
+# What writes are made of: a transaction that locks first, and the tables' set-up lock.
+_LOCK_CHECKPOINTS = "LOCK TABLE checkpoints IN SHARE ROW EXCLUSIVE MODE"
+_TRY_SETUP_LOCK = "SELECT pg_try_advisory_lock(%s) AS taken"
+_SETUP_UNLOCK = "SELECT pg_advisory_unlock(%s)"
+
+# Sizes.
+_SELECT_STORED_BYTES = (
+    "SELECT (SELECT COALESCE(sum(octet_length(checkpoint::text) + "
+    "  octet_length(metadata::text)), 0) FROM checkpoints WHERE thread_id = %(t)s "
+    "  AND checkpoint_ns = %(ns)s) + "
+    " (SELECT COALESCE(sum(octet_length(blob)), 0) FROM checkpoint_blobs "
+    "  WHERE thread_id = %(t)s AND checkpoint_ns = %(ns)s) + "
+    " (SELECT COALESCE(sum(octet_length(blob)), 0) FROM checkpoint_writes "
+    "  WHERE thread_id = %(t)s AND checkpoint_ns = %(ns)s) AS n")
+
+# Prune.
+_SELECT_PLAN_ROWS = (
+    "SELECT checkpoint_id, parent_checkpoint_id, metadata::text AS metadata, "
+    "octet_length(checkpoint::text) + octet_length(metadata::text) AS size, "
+    "checkpoint->'channel_versions' AS versions FROM checkpoints "
+    "WHERE thread_id = %s AND checkpoint_ns = %s ORDER BY checkpoint_id")
+_SELECT_BLOB_SIZES = (
+    "SELECT channel, version, octet_length(blob) AS size FROM checkpoint_blobs "
+    "WHERE thread_id = %s AND checkpoint_ns = %s")
+_SELECT_WRITES_BY_CHECKPOINT = (
+    "SELECT checkpoint_id, count(*) AS n, sum(octet_length(blob)) AS size "
+    "FROM checkpoint_writes WHERE thread_id = %s AND checkpoint_ns = %s "
+    "GROUP BY checkpoint_id")
+_DELETE_WRITES = ("DELETE FROM checkpoint_writes WHERE thread_id = %s AND checkpoint_ns = %s "
+                  "AND checkpoint_id = ANY(%s)")
+_DELETE_CHECKPOINTS = ("DELETE FROM checkpoints WHERE thread_id = %s AND checkpoint_ns = %s "
+                       "AND checkpoint_id = ANY(%s)")
+_DETACH_CHECKPOINTS = ("UPDATE checkpoints SET parent_checkpoint_id = NULL WHERE thread_id = %s "
+                       "AND checkpoint_ns = %s AND checkpoint_id = ANY(%s)")
+_DELETE_BLOB = ("DELETE FROM checkpoint_blobs WHERE thread_id = %s AND checkpoint_ns = %s "
+                "AND channel = %s AND version = %s")
+
+# Migrate. The head is the largest checkpoint_id, the row PostgresSaver.get_tuple resumes from:
+# every thread's (_NEWEST_HEADS) or one thread's (_NEWEST_HEAD_OF_THREAD) is {newest}.
+_NEWEST_HEADS = ("SELECT DISTINCT ON (thread_id) thread_id, checkpoint_ns, checkpoint_id, "
+                 "checkpoint, metadata FROM checkpoints WHERE checkpoint_ns = '' "
+                 "ORDER BY thread_id, checkpoint_id DESC")
+_NEWEST_HEAD_OF_THREAD = ("SELECT thread_id, checkpoint_ns, checkpoint_id, checkpoint, metadata "
+                          "FROM checkpoints WHERE thread_id = %s AND checkpoint_ns = '' "
+                          "ORDER BY checkpoint_id DESC LIMIT 1")
+# Which channels keep a value in a blob row (not inline), for the heads alone: one
+# primary-key lookup per channel version (LIMIT 1 keeps the planner from hashing every
+# blob of the thread instead, 10x slower on a long one). '{{}}' is the JSON literal '{}'.
+_SELECT_HEADS = (
+    "WITH heads AS ({newest}) SELECT h.thread_id, h.checkpoint_id, h.checkpoint, "
+    "h.metadata, (SELECT array_agg(v.key) FROM jsonb_each_text(CASE "
+    " jsonb_typeof(h.checkpoint->'channel_versions') WHEN 'object' THEN "
+    " h.checkpoint->'channel_versions' ELSE '{{}}' END) v CROSS JOIN LATERAL ("
+    "  SELECT 1 FROM checkpoint_blobs b WHERE b.thread_id = h.thread_id AND "
+    "  b.checkpoint_ns = h.checkpoint_ns AND b.channel = v.key AND b.version = v.value "
+    "  AND b.type <> 'empty' LIMIT 1) hit) AS in_blobs "
+    "FROM heads h ORDER BY h.thread_id")
+_SAME_HEAD_JSONB = ("SELECT checkpoint = %s AS same FROM checkpoints WHERE thread_id = %s "
+                    "AND checkpoint_ns = '' AND checkpoint_id = %s")
+_COUNT_CHANNEL_WRITES = ("SELECT count(*) AS n FROM checkpoint_writes WHERE thread_id = %s "
+                         "AND checkpoint_ns = '' AND checkpoint_id = %s AND channel = %s")
+_SELECT_HEAD_BLOB = ("SELECT type, blob FROM checkpoint_blobs WHERE thread_id = %s AND "
+                     "checkpoint_ns = '' AND channel = %s AND version = %s")
+_UPDATE_HEAD_CHECKPOINT = ("UPDATE checkpoints SET checkpoint = %s WHERE thread_id = %s "
+                           "AND checkpoint_ns = '' AND checkpoint_id = %s")
+_COPY_BLOB = (
+    "INSERT INTO checkpoint_blobs (thread_id, checkpoint_ns, channel, version, type, "
+    "blob) SELECT thread_id, checkpoint_ns, %s, version, type, blob "
+    "FROM checkpoint_blobs WHERE thread_id = %s AND checkpoint_ns = '' "
+    "AND channel = %s AND version = %s "
+    "ON CONFLICT (thread_id, checkpoint_ns, channel, version) DO NOTHING")
+_RENAME_HEAD_WRITES = ("UPDATE checkpoint_writes SET channel = %s WHERE thread_id = %s "
+                       "AND checkpoint_ns = '' AND checkpoint_id = %s AND channel = %s")
+
+# Transfer: {columns} and {names} are an ExportTable's column list, {marks} its other %s marks.
+_EXPORT_ROWS = "SELECT {columns} FROM {table} WHERE thread_id = %s ORDER BY {order}"
+_COUNT_THREAD_ROWS = (
+    "SELECT (SELECT count(*) FROM checkpoints WHERE thread_id = %(t)s) "
+    "+ (SELECT count(*) FROM checkpoint_blobs WHERE thread_id = %(t)s) "
+    "+ (SELECT count(*) FROM checkpoint_writes WHERE thread_id = %(t)s) AS n")
+_INSERT_ROWS = "INSERT INTO {table} (thread_id, {names}) VALUES (%s{marks})"
 
 # Channels whose values decide what runs next (records.next_nodes): the input, the branch
 # triggers and the fan-in barriers. Details read only these blobs, never the state's values.
@@ -81,12 +245,7 @@ def has_postgres_saver_tables(conn) -> bool:
     Args:
         conn: a psycopg connection with dict rows.
     """
-    # BASE TABLE only: information_schema lists views too, and a view can run any query.
-    row = conn.execute(
-        "SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = "
-        "current_schema() AND table_type = 'BASE TABLE' AND table_name IN ('checkpoints', "
-        "'checkpoint_blobs', 'checkpoint_writes')"
-    ).fetchone()
+    row = conn.execute(_COUNT_SAVER_TABLES).fetchone()
     return row["n"] == 3
 
 
@@ -136,7 +295,7 @@ class PostgresStorage(Storage):
             _bounded(self.conn)
             if not writable:
                 # Inspection writes nothing: the server refuses any write on this session.
-                self.conn.execute("SET default_transaction_read_only = on")
+                self.conn.execute(_READ_ONLY_SESSION)
         with self._connection() as conn:
             found = has_postgres_saver_tables(conn)
         # An import's target may have no tables yet: create_saver_tables makes them once the
@@ -197,29 +356,14 @@ class PostgresStorage(Storage):
 
     def namespaces(self, thread_id: str) -> list[str]:
         """Checkpoint namespaces of a thread: "" for the root, then subgraphs."""
-        return [row["checkpoint_ns"] for row in self._rows(
-            "SELECT DISTINCT checkpoint_ns FROM checkpoints WHERE thread_id = %s "
-            "ORDER BY checkpoint_ns", (thread_id,))]
+        return [row["checkpoint_ns"] for row in self._rows(_SELECT_NAMESPACES, (thread_id,))]
 
     def threads(self) -> list[ThreadSummary]:
         """Every thread (root namespace), newest first, with SQL aggregates."""
-        rows = self._rows(
-            "SELECT c.thread_id, count(*) AS n, max(c.checkpoint_id) AS head, "
-            "sum(octet_length(c.checkpoint::text) + octet_length(c.metadata::text)) AS bytes, "
-            "count(*) FILTER (WHERE NOT EXISTS (SELECT 1 FROM checkpoints k WHERE "
-            "  k.thread_id = c.thread_id AND k.checkpoint_ns = '' AND "
-            "  k.parent_checkpoint_id = c.checkpoint_id)) AS leaves "
-            "FROM checkpoints c WHERE c.checkpoint_ns = '' GROUP BY c.thread_id"
-        )
+        rows = self._rows(_SELECT_THREAD_AGGREGATES)
         extra = {
             row["thread_id"]: row["size"] or 0
-            for row in self._rows(
-                "SELECT thread_id, sum(size) AS size FROM ("
-                " SELECT thread_id, octet_length(blob) AS size FROM checkpoint_blobs "
-                "  WHERE checkpoint_ns = ''"
-                " UNION ALL SELECT thread_id, octet_length(blob) FROM checkpoint_writes "
-                "  WHERE checkpoint_ns = '') parts GROUP BY thread_id"
-            )
+            for row in self._rows(_SELECT_THREAD_BLOB_BYTES)
         }
         summaries = []
         for row in rows:
@@ -244,32 +388,16 @@ class PostgresStorage(Storage):
             UnknownThread: the thread has no checkpoints in this namespace.
         """
         key = {"thread_id": thread_id, "ns": checkpoint_ns}
-        rows = self._rows(
-            "SELECT checkpoint_id, parent_checkpoint_id, metadata->>'step' AS step, "
-            "metadata->>'source' AS source, octet_length(checkpoint::text) AS blob, "
-            "octet_length(metadata::text) AS meta, checkpoint->'channel_versions' AS versions "
-            "FROM checkpoints WHERE thread_id = %(thread_id)s AND checkpoint_ns = %(ns)s "
-            "ORDER BY checkpoint_id",
-            key,
-        )
+        rows = self._rows(_SELECT_RECORDS, key)
         if not rows:
             raise UnknownThread(f"no thread {thread_id!r} in {self.label}")
         blob_sizes = {
             (row["channel"], row["version"]): row["size"] or 0
-            for row in self._rows(
-                "SELECT channel, version, octet_length(blob) AS size FROM checkpoint_blobs "
-                "WHERE thread_id = %(thread_id)s AND checkpoint_ns = %(ns)s",
-                key,
-            )
+            for row in self._rows(_SELECT_RECORD_BLOB_SIZES, key)
         }
         writes = {
             row["checkpoint_id"]: row["size"]
-            for row in self._rows(
-                "SELECT checkpoint_id, sum(octet_length(blob)) AS size FROM checkpoint_writes "
-                "WHERE thread_id = %(thread_id)s AND checkpoint_ns = %(ns)s "
-                "GROUP BY checkpoint_id",
-                key,
-            )
+            for row in self._rows(_SELECT_CHECKPOINT_WRITE_BYTES, key)
         }
         versions_of: dict[str, dict] = {}
         records = []
@@ -303,15 +431,7 @@ class PostgresStorage(Storage):
         (``["%"]`` for all of them; :data:`_TRIGGERS` for what next-node detection needs).
         """
         rows = self._rows(
-            "SELECT c.checkpoint_id, c.parent_checkpoint_id, c.checkpoint, "
-            " (SELECT array_agg(array[bl.channel::bytea, bl.type::bytea, bl.blob]) "
-            "  FROM jsonb_each_text(CASE jsonb_typeof(c.checkpoint->'channel_versions') "
-            "   WHEN 'object' THEN c.checkpoint->'channel_versions' ELSE '{}' END) v "
-            "  JOIN checkpoint_blobs bl ON bl.thread_id = c.thread_id AND "
-            "   bl.checkpoint_ns = c.checkpoint_ns AND bl.channel = v.key AND "
-            "   bl.version = v.value WHERE bl.channel LIKE ANY(%(channels)s)) AS blobs "
-            "FROM checkpoints c WHERE c.thread_id = %(t)s AND c.checkpoint_ns = %(ns)s "
-            "AND c.checkpoint_id = ANY(%(ids)s)",
+            _SELECT_CHECKPOINTS,
             {"t": thread_id, "ns": checkpoint_ns, "ids": checkpoint_ids, "channels": channels},
         )
         found = {}
@@ -364,24 +484,16 @@ class PostgresStorage(Storage):
 
     def _writes(self, thread_id: str, checkpoint_ns: str, where: str, params: dict) -> list:
         return self._rows(
-            "SELECT checkpoint_id, task_path, channel, type, blob FROM checkpoint_writes "
-            f"WHERE thread_id = %(t)s AND checkpoint_ns = %(ns)s AND {where} "
-            "ORDER BY checkpoint_id, task_path, task_id, idx",
+            _WRITES.format(where=where),
             {"t": thread_id, "ns": checkpoint_ns, **params},
         )
 
     def store_items(self, limit: int = SHOWN_STORE_ITEMS) -> list[StoreItem] | None:
         """The items of the database's LangGraph store table, if it has one (None when not)."""
-        found = self._rows(
-            "SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = "
-            "current_schema() AND table_name = 'store' AND table_type = 'BASE TABLE'")
+        found = self._rows(_HAS_STORE_TABLE)
         if not found or not found[0]["n"]:
             return None
-        rows = self._rows(
-            "SELECT prefix, key, CASE WHEN octet_length(value::text) > %s THEN NULL "
-            "ELSE value::text END AS value, octet_length(value::text) AS size, "
-            "created_at::text AS created_at, updated_at::text AS updated_at FROM store "
-            "ORDER BY prefix, key LIMIT %s", (MAX_STORE_VALUE_BYTES, int(limit)))
+        rows = self._rows(_SELECT_STORE_ITEMS, (MAX_STORE_VALUE_BYTES, int(limit)))
         return [store_item(r["prefix"], r["key"], r["value"], r["size"], r["created_at"],
                            r["updated_at"]) for r in rows]
 
@@ -410,12 +522,12 @@ class PostgresStorage(Storage):
                       channels: Iterable[str] | None = None) -> list[StoredWrite]:
         """Pending writes of a thread's namespace (or under some checkpoints, or on some
         channels), ordered by checkpoint, task and index."""
-        where, params = "TRUE", {}
+        where, params = _EVERY_WRITE, {}
         if checkpoint_ids is not None:
-            where += " AND checkpoint_id = ANY(%(c)s)"
+            where += _AND_CHECKPOINT_ID_ANY
             params["c"] = list(dict.fromkeys(checkpoint_ids))
         if channels is not None:
-            where += " AND channel = ANY(%(channels)s)"
+            where += _AND_CHANNEL_ANY
             params["channels"] = list(channels)
         return [StoredWrite(row["checkpoint_id"], row["task_path"] or "", row["channel"],
                             decode_typed(row["type"], row["blob"]), len(row["blob"] or b""))
@@ -423,15 +535,7 @@ class PostgresStorage(Storage):
 
     def fingerprint(self, thread_id: str, checkpoint_ns: str = "") -> tuple | None:
         """Count, newest id and a hash of the head row: changes whenever the thread does."""
-        row = self._rows(
-            "SELECT count(*) AS n, max(checkpoint_id) AS newest, "
-            "(SELECT md5(checkpoint::text) FROM checkpoints WHERE thread_id = %(t)s AND "
-            " checkpoint_ns = %(ns)s ORDER BY checkpoint_id DESC LIMIT 1) AS head, "
-            "(SELECT count(*) FROM checkpoint_writes WHERE thread_id = %(t)s AND "
-            " checkpoint_ns = %(ns)s) AS writes "
-            "FROM checkpoints WHERE thread_id = %(t)s AND checkpoint_ns = %(ns)s",
-            {"t": thread_id, "ns": checkpoint_ns},
-        )[0]
+        row = self._rows(_SELECT_FINGERPRINT, {"t": thread_id, "ns": checkpoint_ns})[0]
         return (row["n"], row["newest"], row["head"], row["writes"]) if row["n"] else None
 
     # -- what writes are made of (prune, migrate, transfer: the flows are theirs) ----------------
@@ -474,20 +578,12 @@ class PostgresStorage(Storage):
         if not self.writable:
             raise CheckpointDbError(f"{self.label} is open read-only: reopen it writable")
         with self.conn.transaction():
-            self.conn.execute("LOCK TABLE checkpoints IN SHARE ROW EXCLUSIVE MODE")
+            self.conn.execute(_LOCK_CHECKPOINTS)
             yield
 
     def stored_bytes(self, thread_id: str, checkpoint_ns: str = "") -> int:
         """Bytes of a thread's namespace: JSONB rows, value blobs and write blobs."""
-        (row,) = self._rows(
-            "SELECT (SELECT COALESCE(sum(octet_length(checkpoint::text) + "
-            "  octet_length(metadata::text)), 0) FROM checkpoints WHERE thread_id = %(t)s "
-            "  AND checkpoint_ns = %(ns)s) + "
-            " (SELECT COALESCE(sum(octet_length(blob)), 0) FROM checkpoint_blobs "
-            "  WHERE thread_id = %(t)s AND checkpoint_ns = %(ns)s) + "
-            " (SELECT COALESCE(sum(octet_length(blob)), 0) FROM checkpoint_writes "
-            "  WHERE thread_id = %(t)s AND checkpoint_ns = %(ns)s) AS n",
-            {"t": thread_id, "ns": checkpoint_ns})
+        (row,) = self._rows(_SELECT_STORED_BYTES, {"t": thread_id, "ns": checkpoint_ns})
         return int(row["n"])
 
     def plan_rows(self, thread_id: str, checkpoint_ns: str) -> list[PlanRow]:
@@ -497,12 +593,7 @@ class PostgresStorage(Storage):
             PlanRow(row["checkpoint_id"], row["parent_checkpoint_id"], row["size"],
                     row["metadata"],
                     row["versions"] if isinstance(row["versions"], dict) else {})
-            for row in self._rows(
-                "SELECT checkpoint_id, parent_checkpoint_id, metadata::text AS metadata, "
-                "octet_length(checkpoint::text) + octet_length(metadata::text) AS size, "
-                "checkpoint->'channel_versions' AS versions FROM checkpoints "
-                "WHERE thread_id = %s AND checkpoint_ns = %s ORDER BY checkpoint_id",
-                (thread_id, checkpoint_ns))
+            for row in self._rows(_SELECT_PLAN_ROWS, (thread_id, checkpoint_ns))
         ]
 
     def _blobs_left(self, thread_id: str, checkpoint_ns: str, rows: list[PlanRow],
@@ -511,9 +602,7 @@ class PostgresStorage(Storage):
         to."""
         blobs = {
             (row["channel"], row["version"]): row["size"] or 0
-            for row in self._rows(
-                "SELECT channel, version, octet_length(blob) AS size FROM checkpoint_blobs "
-                "WHERE thread_id = %s AND checkpoint_ns = %s", (thread_id, checkpoint_ns))
+            for row in self._rows(_SELECT_BLOB_SIZES, (thread_id, checkpoint_ns))
         }
         referenced = {(channel, str(version)) for row in rows
                       if row.checkpoint_id not in doomed
@@ -527,10 +616,7 @@ class PostgresStorage(Storage):
         blobs, referenced = self._blobs_left(thread_id, checkpoint_ns, rows, doomed)
         writes = {
             row["checkpoint_id"]: (row["n"], row["size"] or 0)
-            for row in self._rows(
-                "SELECT checkpoint_id, count(*) AS n, sum(octet_length(blob)) AS size "
-                "FROM checkpoint_writes WHERE thread_id = %s AND checkpoint_ns = %s "
-                "GROUP BY checkpoint_id", (thread_id, checkpoint_ns))
+            for row in self._rows(_SELECT_WRITES_BY_CHECKPOINT, (thread_id, checkpoint_ns))
         }
         before = (sum(row.size for row in rows) + sum(blobs.values())
                   + sum(size for _, size in writes.values()))
@@ -548,43 +634,22 @@ class PostgresStorage(Storage):
         blobs, referenced = self._blobs_left(thread_id, checkpoint_ns, rows, set(doomed))
         key = (thread_id, checkpoint_ns)
         execute = self.conn.execute
-        execute("DELETE FROM checkpoint_writes WHERE thread_id = %s AND checkpoint_ns = %s "
-                "AND checkpoint_id = ANY(%s)", (*key, doomed))
-        execute("DELETE FROM checkpoints WHERE thread_id = %s AND checkpoint_ns = %s "
-                "AND checkpoint_id = ANY(%s)", (*key, doomed))
-        execute("UPDATE checkpoints SET parent_checkpoint_id = NULL WHERE thread_id = %s "
-                "AND checkpoint_ns = %s AND checkpoint_id = ANY(%s)", (*key, list(detached)))
+        execute(_DELETE_WRITES, (*key, doomed))
+        execute(_DELETE_CHECKPOINTS, (*key, doomed))
+        execute(_DETACH_CHECKPOINTS, (*key, list(detached)))
         with self.conn.cursor() as cur:
-            cur.executemany(
-                "DELETE FROM checkpoint_blobs WHERE thread_id = %s AND checkpoint_ns = %s "
-                "AND channel = %s AND version = %s",
-                [(*key, *blob) for blob in blobs if blob not in referenced])
+            cur.executemany(_DELETE_BLOB,
+                            [(*key, *blob) for blob in blobs if blob not in referenced])
 
     def heads(self, thread_id: str | None = None) -> Iterator[Head]:
         """Each thread's newest root checkpoint as its JSONB reads (small values inline)."""
-        # The head is the largest checkpoint_id, the row PostgresSaver.get_tuple resumes from.
         if thread_id is None:
-            newest = ("SELECT DISTINCT ON (thread_id) thread_id, checkpoint_ns, checkpoint_id, "
-                      "checkpoint, metadata FROM checkpoints WHERE checkpoint_ns = '' "
-                      "ORDER BY thread_id, checkpoint_id DESC")
+            newest = _NEWEST_HEADS
             params: tuple = ()
         else:
-            newest = ("SELECT thread_id, checkpoint_ns, checkpoint_id, checkpoint, metadata "
-                      "FROM checkpoints WHERE thread_id = %s AND checkpoint_ns = '' "
-                      "ORDER BY checkpoint_id DESC LIMIT 1")
+            newest = _NEWEST_HEAD_OF_THREAD
             params = (thread_id,)
-        # Which channels keep a value in a blob row (not inline), for the heads alone: one
-        # primary-key lookup per channel version (LIMIT 1 keeps the planner from hashing every
-        # blob of the thread instead, 10x slower on a long one).
-        rows = self._rows(
-            f"WITH heads AS ({newest}) SELECT h.thread_id, h.checkpoint_id, h.checkpoint, "
-            "h.metadata, (SELECT array_agg(v.key) FROM jsonb_each_text(CASE "
-            " jsonb_typeof(h.checkpoint->'channel_versions') WHEN 'object' THEN "
-            " h.checkpoint->'channel_versions' ELSE '{}' END) v CROSS JOIN LATERAL ("
-            "  SELECT 1 FROM checkpoint_blobs b WHERE b.thread_id = h.thread_id AND "
-            "  b.checkpoint_ns = h.checkpoint_ns AND b.channel = v.key AND b.version = v.value "
-            "  AND b.type <> 'empty' LIMIT 1) hit) AS in_blobs "
-            "FROM heads h ORDER BY h.thread_id", params)
+        rows = self._rows(_SELECT_HEADS.format(newest=newest), params)
         for row in rows:
             checkpoint, metadata = row["checkpoint"], row["metadata"]
             problem = None
@@ -605,17 +670,12 @@ class PostgresStorage(Storage):
         from psycopg.types.json import Jsonb
 
         (row,) = self._rows(
-            "SELECT checkpoint = %s AS same FROM checkpoints WHERE thread_id = %s "
-            "AND checkpoint_ns = '' AND checkpoint_id = %s",
-            (Jsonb(head.checkpoint), head.thread_id, head.checkpoint_id))
+            _SAME_HEAD_JSONB, (Jsonb(head.checkpoint), head.thread_id, head.checkpoint_id))
         return None if row["same"] else "the JSONB does not round-trip exactly"
 
     def count_writes(self, thread_id: str, checkpoint_id: str, channel: str) -> int:
         """Pending writes on ``channel`` under a root checkpoint."""
-        (row,) = self._rows(
-            "SELECT count(*) AS n FROM checkpoint_writes WHERE thread_id = %s "
-            "AND checkpoint_ns = '' AND checkpoint_id = %s AND channel = %s",
-            (thread_id, checkpoint_id, channel))
+        (row,) = self._rows(_COUNT_CHANNEL_WRITES, (thread_id, checkpoint_id, channel))
         return int(row["n"])
 
     def rename_extra(self, head: Head, old: str, new: str) -> tuple[list[str], str | None] | str:
@@ -629,10 +689,7 @@ class PostgresStorage(Storage):
         version = str(versions[old])
 
         def blob(channel: str) -> tuple | None:
-            found = self._rows(
-                "SELECT type, blob FROM checkpoint_blobs WHERE thread_id = %s AND "
-                "checkpoint_ns = '' AND channel = %s AND version = %s",
-                (head.thread_id, channel, version))
+            found = self._rows(_SELECT_HEAD_BLOB, (head.thread_id, channel, version))
             return (found[0]["type"], bytes(found[0]["blob"] or b"")) if found else None
 
         value = blob(old)
@@ -651,37 +708,24 @@ class PostgresStorage(Storage):
         from psycopg.types.json import Jsonb
 
         key = (head.thread_id, head.checkpoint_id)
-        self.conn.execute("UPDATE checkpoints SET checkpoint = %s WHERE thread_id = %s "
-                          "AND checkpoint_ns = '' AND checkpoint_id = %s",
-                          (Jsonb(checkpoint), *key))
+        self.conn.execute(_UPDATE_HEAD_CHECKPOINT, (Jsonb(checkpoint), *key))
         if plan is not None:
-            self.conn.execute(
-                "INSERT INTO checkpoint_blobs (thread_id, checkpoint_ns, channel, version, type, "
-                "blob) SELECT thread_id, checkpoint_ns, %s, version, type, blob "
-                "FROM checkpoint_blobs WHERE thread_id = %s AND checkpoint_ns = '' "
-                "AND channel = %s AND version = %s "
-                "ON CONFLICT (thread_id, checkpoint_ns, channel, version) DO NOTHING",
-                (new, head.thread_id, old, plan))
-        self.conn.execute("UPDATE checkpoint_writes SET channel = %s WHERE thread_id = %s "
-                          "AND checkpoint_ns = '' AND checkpoint_id = %s AND channel = %s",
-                          (new, *key, old))
+            self.conn.execute(_COPY_BLOB, (new, head.thread_id, old, plan))
+        self.conn.execute(_RENAME_HEAD_WRITES, (new, *key, old))
 
     def export_rows(self, thread_id: str) -> dict[str, list[tuple]]:
         """The thread's checkpoints (JSONB as dicts), value blobs and writes, as stored."""
         found = {}
         for table in self.export_tables:
-            rows = self._rows(f"SELECT {', '.join(table.columns)} FROM {table.table} "
-                              f"WHERE thread_id = %s ORDER BY {table.order}", (thread_id,))
+            rows = self._rows(_EXPORT_ROWS.format(columns=", ".join(table.columns),
+                                                  table=table.table, order=table.order),
+                              (thread_id,))
             found[table.key] = [tuple(row[c] for c in table.columns) for row in rows]
         return found
 
     def rows_taken(self, thread_id: str) -> int:
         """Checkpoint, value blob and write rows the thread already has."""
-        (row,) = self._rows(
-            "SELECT (SELECT count(*) FROM checkpoints WHERE thread_id = %(t)s) "
-            "+ (SELECT count(*) FROM checkpoint_blobs WHERE thread_id = %(t)s) "
-            "+ (SELECT count(*) FROM checkpoint_writes WHERE thread_id = %(t)s) AS n",
-            {"t": thread_id})
+        (row,) = self._rows(_COUNT_THREAD_ROWS, {"t": thread_id})
         return int(row["n"])
 
     def insert_rows(self, thread_id: str, rows: dict[str, list[tuple]]) -> None:
@@ -699,8 +743,9 @@ class PostgresStorage(Storage):
                              for row in rows.get(table.key, ())]
                     if cells:
                         cur.executemany(
-                            f"INSERT INTO {table.table} (thread_id, {', '.join(table.columns)}) "
-                            f"VALUES (%s{', %s' * len(table.columns)})",
+                            _INSERT_ROWS.format(table=table.table,
+                                                names=", ".join(table.columns),
+                                                marks=", %s" * len(table.columns)),
                             [(thread_id, *row) for row in cells])
         except psycopg.errors.UniqueViolation as exc:
             raise DuplicateRows(str(exc).strip()) from None
@@ -757,9 +802,7 @@ def setup_postgres_tables(conn, timeout: float = 120.0) -> None:
     from langgraph.checkpoint.postgres import PostgresSaver
 
     deadline = time.monotonic() + timeout
-    while not conn.execute(
-        "SELECT pg_try_advisory_lock(%s) AS taken", (SETUP_LOCK_KEY,)
-    ).fetchone()["taken"]:
+    while not conn.execute(_TRY_SETUP_LOCK, (SETUP_LOCK_KEY,)).fetchone()["taken"]:
         if time.monotonic() > deadline:
             raise TimeoutError(
                 f"another process has been setting up the checkpoint tables for {timeout:.0f} s"
@@ -768,7 +811,7 @@ def setup_postgres_tables(conn, timeout: float = 120.0) -> None:
     try:
         PostgresSaver(conn).setup()
     finally:
-        conn.execute("SELECT pg_advisory_unlock(%s)", (SETUP_LOCK_KEY,))
+        conn.execute(_SETUP_UNLOCK, (SETUP_LOCK_KEY,))
 
 
 def connect_within(seconds: float, *args, **kwargs):
@@ -925,12 +968,6 @@ class PostgresDatabase(Place):
         return OpenedStore(store, _PostgresStoreLog(pool))
 
 
-_LOG_INSERT = (f"INSERT INTO {STORE_LOG_TABLE} ({STORE_LOG_COLUMNS}) "
-               "VALUES (%s, %s, %s, %s, %s, %s, %s, %s)")
-_LOG_SELECT = (f"SELECT {STORE_LOG_COLUMNS} FROM {STORE_LOG_TABLE} WHERE thread_id = %s "
-               "{step} ORDER BY at LIMIT %s")
-
-
 class _PostgresStoreLog(StoreLog):
     """The change log in the store's database, on the store's pool."""
 
@@ -943,10 +980,10 @@ class _PostgresStoreLog(StoreLog):
 
     async def select(self, thread_id: str, from_checkpoint: str | None, limit: int
                      ) -> list[tuple]:
-        step = "AND from_checkpoint = %s" if from_checkpoint else ""
+        step = _LOG_FROM_CHECKPOINT if from_checkpoint else ""
         params = (thread_id, from_checkpoint, int(limit)) if from_checkpoint else (
             thread_id, int(limit))
         async with self._pool.connection() as conn:
-            cursor = await conn.execute(_LOG_SELECT.replace("{step}", step), params)
+            cursor = await conn.execute(_LOG_SELECT.format(step=step), params)
             return [tuple(row.values()) if isinstance(row, dict) else tuple(row)
                     for row in await cursor.fetchall()]

@@ -71,6 +71,49 @@ _PROGRESS_EVERY = 10_000  # SQLite VM instructions between two deadline checks
 
 _MAX_METADATA = 1024 * 1024  # metadata is a small JSON object; past this it is not parsed
 
+# -- SQL ------------------------------------------------------------------------------------------
+# Every statement this kind sends. A template's {placeholders} are filled with SQL the code builds
+# (? marks, a column list, an optional clause), never with data: values are always bound.
+
+# Opening: the file's tables, and a first touch of its data.
+_SELECT_REQUIRED_TABLES = "SELECT name, type, sql FROM sqlite_master WHERE name IN (?, ?)"
+_TABLE_INFO = "PRAGMA table_info({table})"
+_TOUCH_CHECKPOINTS = "SELECT checkpoint_id FROM checkpoints LIMIT 1"
+
+# Reads.
+_SELECT_THREAD_ROWS = (
+    "SELECT thread_id, checkpoint_id, parent_checkpoint_id, "
+    "length(checkpoint) + length(metadata) FROM checkpoints WHERE checkpoint_ns = '' "
+    "LIMIT ?")
+_SELECT_THREAD_WRITE_BYTES = "SELECT thread_id, sum(length(value)) FROM writes GROUP BY thread_id"
+_SELECT_HEAD_BLOB = (
+    "SELECT type, checkpoint FROM checkpoints WHERE thread_id = ? AND "
+    "checkpoint_ns = '' AND checkpoint_id = ?")
+_SELECT_NAMESPACES = (
+    "SELECT DISTINCT checkpoint_ns FROM checkpoints WHERE thread_id = ? "
+    "ORDER BY checkpoint_ns")
+_SELECT_CHECKPOINT_WRITE_BYTES = (
+    "SELECT checkpoint_id, sum(length(value)) FROM writes "
+    "WHERE thread_id = ? AND checkpoint_ns = ? GROUP BY checkpoint_id")
+_SELECT_RECORDS = (
+    "SELECT checkpoint_id, parent_checkpoint_id, CASE WHEN length(metadata) > ? THEN "
+    "NULL ELSE metadata END, length(checkpoint), length(metadata) "
+    "FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? ORDER BY checkpoint_id "
+    "LIMIT ?")
+_SELECT_COUNT_AND_NEWEST = (
+    "SELECT count(*), max(checkpoint_id) FROM checkpoints "
+    "WHERE thread_id = ? AND checkpoint_ns = ?")
+_SELECT_CHECKPOINT_BLOB = (
+    "SELECT checkpoint FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? "
+    "AND checkpoint_id = ?")
+_COUNT_NAMESPACE_WRITES = "SELECT count(*) FROM writes WHERE thread_id = ? AND checkpoint_ns = ?"
+_SELECT_BLOBS_IN = (
+    "SELECT checkpoint_id, parent_checkpoint_id, type, checkpoint FROM "
+    "checkpoints WHERE thread_id = ? AND checkpoint_ns = ? "
+    "AND checkpoint_id IN ({marks})")
+_SELECT_TYPED_BLOB = (
+    "SELECT type, checkpoint FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? "
+    "AND checkpoint_id = ?")
 _THREAD_IDS = "SELECT DISTINCT thread_id FROM checkpoints WHERE checkpoint_ns = ''"
 _STORED_CHECKPOINTS = (
     "SELECT checkpoint_id, parent_checkpoint_id, type, checkpoint, CASE WHEN length(metadata) "
@@ -78,6 +121,75 @@ _STORED_CHECKPOINTS = (
     "ORDER BY checkpoint_id LIMIT ?")
 _WRITES = ("SELECT checkpoint_id, task_path, channel, type, value FROM writes WHERE {where} "
            "ORDER BY checkpoint_id, task_path, idx")
+_WRITES_OF_NAMESPACE = "thread_id = ? AND checkpoint_ns = ?"
+_AND_CHANNEL_IN = " AND channel IN ({marks})"
+_AND_CHECKPOINT_ID_IN = " AND checkpoint_id IN ({marks})"
+
+# The store: LangGraph's store table, if the file has one, and the change log.
+_HAS_STORE_TABLE = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'store'"
+_SELECT_STORE_ITEMS = (
+    "SELECT prefix, key, CASE WHEN length(value) > ? THEN NULL ELSE value END, "
+    "length(value), created_at, updated_at FROM store ORDER BY prefix, key LIMIT ?")
+_LOG_INSERT = (f"INSERT INTO {STORE_LOG_TABLE} ({STORE_LOG_COLUMNS}) "
+               "VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+_LOG_SELECT = (f"SELECT {STORE_LOG_COLUMNS} FROM {STORE_LOG_TABLE} WHERE thread_id = ? "
+               "{step} ORDER BY at LIMIT ?")
+_LOG_FROM_CHECKPOINT = "AND from_checkpoint = ?"
+
+# What writes are made of: the saver's tables, and a transaction that locks first.
+_SELECT_SAVER_TABLES = (
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN "
+    "('checkpoints', 'writes')")
+_BEGIN_IMMEDIATE = "BEGIN IMMEDIATE"
+
+# Sizes. length() of a TEXT value counts characters; the cast makes every size a byte count.
+_CHECKPOINT_BYTES = (
+    "COALESCE(length(CAST(checkpoint AS BLOB)), 0) + COALESCE(length(CAST(metadata AS BLOB)), 0)"
+)
+_WRITE_BYTES = "COALESCE(length(CAST(value AS BLOB)), 0)"
+_SUM_CHECKPOINT_BYTES = (
+    f"SELECT COALESCE(SUM({_CHECKPOINT_BYTES}), 0) FROM checkpoints "
+    "WHERE thread_id = ? AND checkpoint_ns = ?")
+_SUM_WRITE_BYTES = (
+    f"SELECT COALESCE(SUM({_WRITE_BYTES}), 0) FROM writes "
+    "WHERE thread_id = ? AND checkpoint_ns = ?")
+
+# Prune.
+_SELECT_PLAN_ROWS = (
+    f"SELECT checkpoint_id, parent_checkpoint_id, {_CHECKPOINT_BYTES}, metadata "
+    "FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? ORDER BY checkpoint_id")
+_SELECT_WRITES_BY_CHECKPOINT = (
+    f"SELECT checkpoint_id, COUNT(*), COALESCE(SUM({_WRITE_BYTES}), 0) FROM writes "
+    "WHERE thread_id = ? AND checkpoint_ns = ? GROUP BY checkpoint_id")
+_ONE_CHECKPOINT = "WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?"
+_DELETE_WRITES = f"DELETE FROM writes {_ONE_CHECKPOINT}"
+_DELETE_CHECKPOINTS = f"DELETE FROM checkpoints {_ONE_CHECKPOINT}"
+_DETACH_CHECKPOINTS = f"UPDATE checkpoints SET parent_checkpoint_id = NULL {_ONE_CHECKPOINT}"
+
+# Migrate. The head is the largest checkpoint_id, the same row SqliteSaver.get_tuple resumes
+# from; {where} narrows the heads to one thread (_HEADS_OF_THREAD) or is empty.
+_SELECT_HEADS = (
+    "SELECT c.thread_id, c.checkpoint_id, c.type, c.checkpoint, c.metadata "
+    "FROM checkpoints c JOIN ("
+    "  SELECT thread_id, MAX(checkpoint_id) AS newest FROM checkpoints "
+    "  WHERE checkpoint_ns = '' {where} GROUP BY thread_id"
+    ") n ON c.thread_id = n.thread_id AND c.checkpoint_id = n.newest "
+    "WHERE c.checkpoint_ns = '' ORDER BY c.thread_id")
+_HEADS_OF_THREAD = "AND thread_id = ?"
+_COUNT_CHANNEL_WRITES = (
+    "SELECT COUNT(*) FROM writes WHERE thread_id = ? AND checkpoint_ns = '' "
+    "AND checkpoint_id = ? AND channel = ?")
+_UPDATE_HEAD_BLOB = ("UPDATE checkpoints SET checkpoint = ? WHERE thread_id = ? "
+                     "AND checkpoint_ns = '' AND checkpoint_id = ?")
+_RENAME_HEAD_WRITES = ("UPDATE writes SET channel = ? WHERE thread_id = ? AND "
+                       "checkpoint_ns = '' AND checkpoint_id = ? AND channel = ?")
+
+# Transfer: {columns} and {names} are an ExportTable's column list, {marks} its ? marks.
+_EXPORT_ROWS = "SELECT {columns} FROM {table} WHERE thread_id = ? ORDER BY {order}"
+_COUNT_THREAD_ROWS = (
+    "SELECT (SELECT COUNT(*) FROM checkpoints WHERE thread_id = ?) "
+    "+ (SELECT COUNT(*) FROM writes WHERE thread_id = ?)")
+_INSERT_ROWS = "INSERT INTO {table} (thread_id, {names}) VALUES ({marks})"
 
 
 def _metadata(raw: bytes | str | None) -> dict:
@@ -193,7 +305,7 @@ class SqliteStorage(Storage):
         # Only real tables are read: PRAGMA table_info answers for a view too, and a view can
         # be any query (an endless recursive one); a virtual table runs a module's code.
         kinds = {name: (kind, sql or "") for name, kind, sql in self.conn.execute(
-            "SELECT name, type, sql FROM sqlite_master WHERE name IN (?, ?)", tuple(_REQUIRED))}
+            _SELECT_REQUIRED_TABLES, tuple(_REQUIRED))}
         for table, (kind, sql) in kinds.items():
             if kind != "table" or sql.lstrip().upper().startswith("CREATE VIRTUAL"):
                 what = "a virtual table" if kind == "table" else f"a {kind}"
@@ -202,7 +314,7 @@ class SqliteStorage(Storage):
                     "a table; it is not read)")
         found = {}
         for table in _REQUIRED:
-            found[table] = {row[1] for row in self.conn.execute(f"PRAGMA table_info({table})")}
+            found[table] = {row[1] for row in self.conn.execute(_TABLE_INFO.format(table=table))}
         missing = [table for table, columns in _REQUIRED.items() if not columns <= found[table]]
         if missing:
             raise CheckpointDbError(
@@ -210,7 +322,7 @@ class SqliteStorage(Storage):
                 f"(no {' or '.join(missing)} table of SqliteSaver)"
             )
         # Touch the data: a damaged file often passes the schema read and fails here.
-        self.conn.execute("SELECT checkpoint_id FROM checkpoints LIMIT 1").fetchone()
+        self.conn.execute(_TOUCH_CHECKPOINTS).fetchone()
 
     def saver(self, serde):
         """A SqliteSaver on this file (for edits and replays, which need a graph too).
@@ -236,16 +348,10 @@ class SqliteStorage(Storage):
     @_stoppable
     def threads(self) -> list[ThreadSummary]:
         """Every thread (root namespace), newest first."""
-        rows = self.conn.execute(
-            "SELECT thread_id, checkpoint_id, parent_checkpoint_id, "
-            "length(checkpoint) + length(metadata) FROM checkpoints WHERE checkpoint_ns = '' "
-            "LIMIT ?", (limits().max_rows + 1,)
-        ).fetchall()
+        rows = self.conn.execute(_SELECT_THREAD_ROWS, (limits().max_rows + 1,)).fetchall()
         if len(rows) > limits().max_rows:
             raise _too_many(self.label, "its threads hold")
-        writes = dict(
-            self.conn.execute("SELECT thread_id, sum(length(value)) FROM writes GROUP BY thread_id")
-        )
+        writes = dict(self.conn.execute(_SELECT_THREAD_WRITE_BYTES))
         by_thread: dict[str, list[tuple]] = defaultdict(list)
         for row in rows:
             by_thread[row[0]].append(row)
@@ -255,11 +361,7 @@ class SqliteStorage(Storage):
             parents = {row[2] for row in items}
             leaves = sum(1 for row in items if row[1] not in parents)
             head_id = max(row[1] for row in items)
-            type_, blob = self.conn.execute(
-                "SELECT type, checkpoint FROM checkpoints WHERE thread_id = ? AND "
-                "checkpoint_ns = '' AND checkpoint_id = ?",
-                (thread_id, head_id),
-            ).fetchone()
+            type_, blob = self.conn.execute(_SELECT_HEAD_BLOB, (thread_id, head_id)).fetchone()
             head, _problem = decode_checkpoint(type_, blob)
             summaries.append(
                 ThreadSummary(
@@ -279,11 +381,7 @@ class SqliteStorage(Storage):
         """Checkpoint namespaces of a thread: "" for the root, then subgraphs."""
         return [
             row[0]
-            for row in self.conn.execute(
-                "SELECT DISTINCT checkpoint_ns FROM checkpoints WHERE thread_id = ? "
-                "ORDER BY checkpoint_ns",
-                (thread_id,),
-            )
+            for row in self.conn.execute(_SELECT_NAMESPACES, (thread_id,))
         ]
 
     # -- checkpoints ---------------------------------------------------------------------
@@ -297,20 +395,12 @@ class SqliteStorage(Storage):
         """
         # Two plain queries merged here: a LEFT JOIN on the grouped writes is several times slower.
         writes = dict(
-            self.conn.execute(
-                "SELECT checkpoint_id, sum(length(value)) FROM writes "
-                "WHERE thread_id = ? AND checkpoint_ns = ? GROUP BY checkpoint_id",
-                (thread_id, checkpoint_ns),
-            )
+            self.conn.execute(_SELECT_CHECKPOINT_WRITE_BYTES, (thread_id, checkpoint_ns))
         )
         # Metadata is parsed with orjson here (SQLite's json_extract is several times slower),
         # and rows are streamed, not fetched whole, so a long thread's metadata is never all held.
         rows = self.conn.execute(
-            "SELECT checkpoint_id, parent_checkpoint_id, CASE WHEN length(metadata) > ? THEN "
-            "NULL ELSE metadata END, length(checkpoint), length(metadata) "
-            "FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? ORDER BY checkpoint_id "
-            "LIMIT ?",
-            (_MAX_METADATA, thread_id, checkpoint_ns, limits().max_rows + 1),
+            _SELECT_RECORDS, (_MAX_METADATA, thread_id, checkpoint_ns, limits().max_rows + 1)
         )
         records = []
         append, loads, record = records.append, orjson.loads, CheckpointRecord  # hot loop
@@ -338,20 +428,15 @@ class SqliteStorage(Storage):
         primary-key index, so it stays fast on long threads.
         """
         count, newest = self.conn.execute(
-            "SELECT count(*), max(checkpoint_id) FROM checkpoints "
-            "WHERE thread_id = ? AND checkpoint_ns = ?",
-            (thread_id, checkpoint_ns),
+            _SELECT_COUNT_AND_NEWEST, (thread_id, checkpoint_ns)
         ).fetchone()
         if not count:
             return None
         head = self.conn.execute(
-            "SELECT checkpoint FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? "
-            "AND checkpoint_id = ?",
-            (thread_id, checkpoint_ns, newest),
+            _SELECT_CHECKPOINT_BLOB, (thread_id, checkpoint_ns, newest)
         ).fetchone()[0]
         writes = self.conn.execute(
-            "SELECT count(*) FROM writes WHERE thread_id = ? AND checkpoint_ns = ?",
-            (thread_id, checkpoint_ns),
+            _COUNT_NAMESPACE_WRITES, (thread_id, checkpoint_ns)
         ).fetchone()[0]
         return (count, newest, hashlib.blake2b(head or b"", digest_size=16).digest(), writes)
 
@@ -369,10 +454,7 @@ class SqliteStorage(Storage):
                 part = ids[start : start + _CHUNK]
                 marks = ",".join("?" * len(part))
                 for cid, parent, type_, blob in self.conn.execute(
-                    "SELECT checkpoint_id, parent_checkpoint_id, type, checkpoint FROM "
-                    "checkpoints WHERE thread_id = ? AND checkpoint_ns = ? "
-                    f"AND checkpoint_id IN ({marks})",
-                    (thread_id, checkpoint_ns, *part),
+                    _SELECT_BLOBS_IN.format(marks=marks), (thread_id, checkpoint_ns, *part)
                 ):
                     blobs[cid] = (parent, *decode_checkpoint(type_, blob))
                 self._tick()
@@ -395,9 +477,7 @@ class SqliteStorage(Storage):
             UnreadableCheckpoint: the blob cannot be decoded; the message says why in one line.
         """
         row = self.conn.execute(
-            "SELECT type, checkpoint FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? "
-            "AND checkpoint_id = ?",
-            (thread_id, checkpoint_ns, checkpoint_id),
+            _SELECT_TYPED_BLOB, (thread_id, checkpoint_ns, checkpoint_id)
         ).fetchone()
         if row is None:
             raise CheckpointDbError(f"no checkpoint {checkpoint_id} in thread {thread_id!r}")
@@ -409,13 +489,10 @@ class SqliteStorage(Storage):
     @_stoppable
     def store_items(self, limit: int = SHOWN_STORE_ITEMS) -> list[StoreItem] | None:
         """The items of the file's LangGraph store table, if it has one (None when not)."""
-        if self.conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
-                             "name = 'store'").fetchone() is None:
+        if self.conn.execute(_HAS_STORE_TABLE).fetchone() is None:
             return None
         rows = self.conn.execute(
-            "SELECT prefix, key, CASE WHEN length(value) > ? THEN NULL ELSE value END, "
-            "length(value), created_at, updated_at FROM store ORDER BY prefix, key LIMIT ?",
-            (MAX_STORE_VALUE_BYTES, int(limit)),
+            _SELECT_STORE_ITEMS, (MAX_STORE_VALUE_BYTES, int(limit))
         ).fetchall()
         return [store_item(*row) for row in rows]
 
@@ -444,16 +521,16 @@ class SqliteStorage(Storage):
                       channels: Iterable[str] | None = None) -> list[StoredWrite]:
         """Pending writes of a thread's namespace (or under some checkpoints, or on some
         channels), ordered by checkpoint, task and index."""
-        where, params = "thread_id = ? AND checkpoint_ns = ?", [thread_id, checkpoint_ns]
+        where, params = _WRITES_OF_NAMESPACE, [thread_id, checkpoint_ns]
         if channels is not None:
             names = list(channels)
-            where += f" AND channel IN ({','.join('?' * len(names))})"
+            where += _AND_CHANNEL_IN.format(marks=",".join("?" * len(names)))
             params += names
         ids = None if checkpoint_ids is None else list(dict.fromkeys(checkpoint_ids))
         found = []
         for start in range(0, len(ids), _CHUNK) if ids is not None else (0,):
             part = ids[start : start + _CHUNK] if ids is not None else []
-            clause = where + (f" AND checkpoint_id IN ({','.join('?' * len(part))})"
+            clause = where + (_AND_CHECKPOINT_ID_IN.format(marks=",".join("?" * len(part)))
                               if ids is not None else "")
             for cid, path, channel, type_, value in self.conn.execute(
                     _WRITES.format(where=clause), (*params, *part)):
@@ -478,9 +555,7 @@ class SqliteStorage(Storage):
 
     def has_saver_tables(self) -> bool:
         """True when the file has SqliteSaver's ``checkpoints`` and ``writes`` tables."""
-        names = {row[0] for row in self.conn.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN "
-            "('checkpoints', 'writes')")}
+        names = {row[0] for row in self.conn.execute(_SELECT_SAVER_TABLES)}
         return names == {"checkpoints", "writes"}
 
     def create_saver_tables(self) -> None:
@@ -501,7 +576,7 @@ class SqliteStorage(Storage):
         if self.conn.in_transaction:
             raise RuntimeError("the connection has an open transaction: commit or roll it back "
                                "first, so this change commits on its own")
-        self.conn.execute("BEGIN IMMEDIATE")
+        self.conn.execute(_BEGIN_IMMEDIATE)
         try:
             yield
             self.conn.commit()
@@ -512,28 +587,20 @@ class SqliteStorage(Storage):
     def stored_bytes(self, thread_id: str, checkpoint_ns: str = "") -> int:
         """Bytes of a thread's namespace: checkpoint and metadata blobs plus write values."""
         key = (thread_id, checkpoint_ns)
-        (checkpoints,) = self.conn.execute(
-            f"SELECT COALESCE(SUM({_CHECKPOINT_BYTES}), 0) FROM checkpoints "
-            "WHERE thread_id = ? AND checkpoint_ns = ?", key).fetchone()
-        (writes,) = self.conn.execute(
-            f"SELECT COALESCE(SUM({_WRITE_BYTES}), 0) FROM writes "
-            "WHERE thread_id = ? AND checkpoint_ns = ?", key).fetchone()
+        (checkpoints,) = self.conn.execute(_SUM_CHECKPOINT_BYTES, key).fetchone()
+        (writes,) = self.conn.execute(_SUM_WRITE_BYTES, key).fetchone()
         return checkpoints + writes
 
     def plan_rows(self, thread_id: str, checkpoint_ns: str) -> list[PlanRow]:
         """The thread's checkpoints in a namespace, oldest first, with their sizes."""
         return [PlanRow(*row) for row in self.conn.execute(
-            f"SELECT checkpoint_id, parent_checkpoint_id, {_CHECKPOINT_BYTES}, metadata "
-            "FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? ORDER BY checkpoint_id",
-            (thread_id, checkpoint_ns))]
+            _SELECT_PLAN_ROWS, (thread_id, checkpoint_ns))]
 
     def deletion_bytes(self, thread_id: str, checkpoint_ns: str, rows: list[PlanRow],
                        doomed: set[str]) -> tuple[int, int, int]:
         """Before, after and writes deleted: the doomed rows' blobs and their writes go."""
         writes = {cid: (count, size) for cid, count, size in self.conn.execute(
-            f"SELECT checkpoint_id, COUNT(*), COALESCE(SUM({_WRITE_BYTES}), 0) FROM writes "
-            "WHERE thread_id = ? AND checkpoint_ns = ? GROUP BY checkpoint_id",
-            (thread_id, checkpoint_ns))}
+            _SELECT_WRITES_BY_CHECKPOINT, (thread_id, checkpoint_ns))}
         # The rows are every checkpoint of the namespace, each sized as stored_bytes sizes it.
         before = sum(row.size for row in rows) + sum(size for _, size in writes.values())
         freed = sum(row.size for row in rows if row.checkpoint_id in doomed)
@@ -543,25 +610,17 @@ class SqliteStorage(Storage):
     def delete_checkpoints(self, thread_id: str, checkpoint_ns: str, rows: list[PlanRow],
                            deleted: Iterable[str], detached: Iterable[str]) -> None:
         """Delete checkpoints and their writes; detached ones lose their parent link."""
-        where = "WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?"
         gone = [(thread_id, checkpoint_ns, cid) for cid in deleted]
-        self.conn.executemany(f"DELETE FROM writes {where}", gone)
-        self.conn.executemany(f"DELETE FROM checkpoints {where}", gone)
-        self.conn.executemany(f"UPDATE checkpoints SET parent_checkpoint_id = NULL {where}",
+        self.conn.executemany(_DELETE_WRITES, gone)
+        self.conn.executemany(_DELETE_CHECKPOINTS, gone)
+        self.conn.executemany(_DETACH_CHECKPOINTS,
                               [(thread_id, checkpoint_ns, cid) for cid in detached])
 
     def heads(self, thread_id: str | None = None) -> Iterator[Head]:
         """Each thread's newest root checkpoint, its blob read as plain msgpack structure (an
         app's own values kept as their exact bytes)."""
-        # The head is the largest checkpoint_id, the same row SqliteSaver.get_tuple resumes from.
-        where, params = ("AND thread_id = ?", (thread_id,)) if thread_id is not None else ("", ())
-        rows = self.conn.execute(
-            "SELECT c.thread_id, c.checkpoint_id, c.type, c.checkpoint, c.metadata "
-            "FROM checkpoints c JOIN ("
-            "  SELECT thread_id, MAX(checkpoint_id) AS newest FROM checkpoints "
-            f"  WHERE checkpoint_ns = '' {where} GROUP BY thread_id"
-            ") n ON c.thread_id = n.thread_id AND c.checkpoint_id = n.newest "
-            "WHERE c.checkpoint_ns = '' ORDER BY c.thread_id", params).fetchall()
+        where, params = (_HEADS_OF_THREAD, (thread_id,)) if thread_id is not None else ("", ())
+        rows = self.conn.execute(_SELECT_HEADS.format(where=where), params).fetchall()
         for tid, cid, type_, blob, metadata in rows:
             checkpoint, problem = _structure(type_, blob)
             try:
@@ -583,8 +642,7 @@ class SqliteStorage(Storage):
     def count_writes(self, thread_id: str, checkpoint_id: str, channel: str) -> int:
         """Pending writes on ``channel`` under a root checkpoint."""
         (count,) = self.conn.execute(
-            "SELECT COUNT(*) FROM writes WHERE thread_id = ? AND checkpoint_ns = '' "
-            "AND checkpoint_id = ? AND channel = ?", (thread_id, checkpoint_id, channel)
+            _COUNT_CHANNEL_WRITES, (thread_id, checkpoint_id, channel)
         ).fetchone()
         return count
 
@@ -596,25 +654,19 @@ class SqliteStorage(Storage):
                      plan: object) -> None:
         """Store the renamed blob as the head and move its pending writes to ``new``."""
         key = (head.thread_id, head.checkpoint_id)
-        self.conn.execute("UPDATE checkpoints SET checkpoint = ? WHERE thread_id = ? "
-                          "AND checkpoint_ns = '' AND checkpoint_id = ?",
-                          (_pack(checkpoint), *key))
-        self.conn.execute("UPDATE writes SET channel = ? WHERE thread_id = ? AND "
-                          "checkpoint_ns = '' AND checkpoint_id = ? AND channel = ?",
-                          (new, *key, old))
+        self.conn.execute(_UPDATE_HEAD_BLOB, (_pack(checkpoint), *key))
+        self.conn.execute(_RENAME_HEAD_WRITES, (new, *key, old))
 
     def export_rows(self, thread_id: str) -> dict[str, list[tuple]]:
         """The thread's checkpoints and writes, as stored."""
         return {table.key: self.conn.execute(
-            f"SELECT {', '.join(table.columns)} FROM {table.table} WHERE thread_id = ? "
-            f"ORDER BY {table.order}", (thread_id,)).fetchall() for table in self.export_tables}
+            _EXPORT_ROWS.format(columns=", ".join(table.columns), table=table.table,
+                                order=table.order), (thread_id,)).fetchall()
+            for table in self.export_tables}
 
     def rows_taken(self, thread_id: str) -> int:
         """Checkpoint and write rows the thread already has."""
-        (taken,) = self.conn.execute(
-            "SELECT (SELECT COUNT(*) FROM checkpoints WHERE thread_id = ?) "
-            "+ (SELECT COUNT(*) FROM writes WHERE thread_id = ?)", (thread_id, thread_id)
-        ).fetchone()
+        (taken,) = self.conn.execute(_COUNT_THREAD_ROWS, (thread_id, thread_id)).fetchone()
         return taken
 
     def insert_rows(self, thread_id: str, rows: dict[str, list[tuple]]) -> None:
@@ -624,7 +676,7 @@ class SqliteStorage(Storage):
                 names = ", ".join(table.columns)
                 marks = ", ".join("?" * (len(table.columns) + 1))
                 self.conn.executemany(
-                    f"INSERT INTO {table.table} (thread_id, {names}) VALUES ({marks})",
+                    _INSERT_ROWS.format(table=table.table, names=names, marks=marks),
                     [(thread_id, *row) for row in rows.get(table.key, ())])
         except sqlite3.IntegrityError as exc:
             raise DuplicateRows(str(exc)) from None
@@ -638,11 +690,6 @@ class SqliteStorage(Storage):
                 + sum(size(row[7]) for row in rows.get("writes", ())))
 
 
-# length() of a TEXT value counts characters; the cast makes every size a byte count.
-_CHECKPOINT_BYTES = (
-    "COALESCE(length(CAST(checkpoint AS BLOB)), 0) + COALESCE(length(CAST(metadata AS BLOB)), 0)"
-)
-_WRITE_BYTES = "COALESCE(length(CAST(value AS BLOB)), 0)"
 _REWRITABLE = ("channel_values", "channel_versions", "versions_seen")
 _PACK_OPTIONS = ormsgpack.OPT_NON_STR_KEYS | ormsgpack.OPT_PASSTHROUGH_DATACLASS
 
@@ -787,12 +834,6 @@ class SqliteFile(Place):
         return OpenedStore(store, _SqliteStoreLog(store))
 
 
-_LOG_INSERT = (f"INSERT INTO {STORE_LOG_TABLE} ({STORE_LOG_COLUMNS}) "
-               "VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-_LOG_SELECT = (f"SELECT {STORE_LOG_COLUMNS} FROM {STORE_LOG_TABLE} WHERE thread_id = ? "
-               "{{step}} ORDER BY at LIMIT ?")
-
-
 class _SqliteStoreLog(StoreLog):
     """The change log in the store's file, on the store's own connection and lock (never
     inside one of the store's transactions)."""
@@ -806,9 +847,9 @@ class _SqliteStoreLog(StoreLog):
 
     async def select(self, thread_id: str, from_checkpoint: str | None, limit: int
                      ) -> list[tuple]:
-        step = "AND from_checkpoint = ?" if from_checkpoint else ""
+        step = _LOG_FROM_CHECKPOINT if from_checkpoint else ""
         params = (thread_id, from_checkpoint, int(limit)) if from_checkpoint else (
             thread_id, int(limit))
-        sql = _LOG_SELECT.replace("{{step}}", step)
+        sql = _LOG_SELECT.format(step=step)
         async with self._store.lock, self._store.conn.execute(sql, params) as cursor:
             return [tuple(row) for row in await cursor.fetchall()]
