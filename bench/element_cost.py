@@ -19,8 +19,7 @@ import tempfile
 from pathlib import Path
 
 from bench.room import StreamlitTab, cpu_seconds
-from deploy.workshop import free_port, stop_process, wait_until_up
-from playground.server_process import STREAMLIT_FLAGS
+from playground.server_process import STREAMLIT_FLAGS, free_port, stop_process, wait_until_up
 
 ELEMENTS = 200
 CLICKS = 100

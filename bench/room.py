@@ -44,7 +44,7 @@ from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
-from deploy.workshop import start_playground, stop_process
+from playground.server_process import start_playground, stop_process
 
 DONE = (ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY)
 CUT_SHORT = ForwardMsg.FINISHED_EARLY_FOR_RERUN
@@ -445,7 +445,8 @@ def run(counts: tuple[int, ...] = (1, 10, 30), replicas: int = 3, room_of: int =
 
 
 def _replica_rows(replicas: int, count: int) -> list[dict]:
-    from deploy.workshop import WorkshopError, free_port, start_room, workshop_database
+    from deploy.workshop import WorkshopError, start_room, workshop_database
+    from playground.server_process import free_port
 
     try:
         database = workshop_database()

@@ -14,50 +14,32 @@ import argparse
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from playground.server_process import (
+    ServerDidNotStart,
+    free_port,
+    spawn,
+    stop_process,
+    wait_until_up,
+)
 from playground.ui.access import TOKEN_ENV, is_loopback, new_token
 
 TEMPLATE = Path(__file__).with_name("nginx.conf.template")
 LOCAL_SERVER = "postgresql://postgres@127.0.0.1:5432"
 WORKSHOP_DB = "playground_workshop"
-STARTUP_S = 60
 
 
 class WorkshopError(Exception):
-    """Something the room needs is missing; the message says what to install or set."""
-
-
-def free_port() -> int:
-    """A loopback port nobody listens on right now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def wait_until_up(url: str, process: subprocess.Popen, what: str) -> None:
-    """Poll ``url`` until it answers; fail when the process exits or time runs out."""
-    deadline = time.monotonic() + STARTUP_S
-    while True:
-        try:
-            with urllib.request.urlopen(url, timeout=2):
-                return
-        except OSError:
-            if process.poll() is not None:
-                raise WorkshopError(f"{what} exited with code {process.returncode}") from None
-            if time.monotonic() > deadline:
-                raise WorkshopError(f"{what} did not answer at {url} within {STARTUP_S} s"
-                                    ) from None
-            time.sleep(0.3)
+    """Something the room needs is missing, or a process of it did not start; the message says
+    what to install or set, or where the process's log is."""
 
 
 def workshop_database() -> str:
@@ -122,47 +104,6 @@ class Room:
     replicas: list[Replica] = field(default_factory=list)
 
 
-def _spawn(argv: list[str], env: dict[str, str], log: Path) -> subprocess.Popen:
-    # Its own process group, so stopping it stops Streamlit's child too.
-    return subprocess.Popen(argv, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT,
-                            start_new_session=True)
-
-
-def stop_process(process: subprocess.Popen) -> None:
-    """Stop a process started in its own group (SIGTERM to the group, SIGKILL after 20 s)."""
-    if process.poll() is None:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(timeout=10)
-
-
-def start_playground(home: Path, *args: str, env: dict[str, str] | None = None
-                     ) -> tuple[str, subprocess.Popen]:
-    """``playground run ARGS`` on a free loopback port, as a user starts it: its checkpoint
-    and ticket files and its log (``playground.log``) under ``home``, and ``env`` on top of this
-    process's environment. Returns (URL, process); :func:`stop_process` stops it with its
-    children.
-
-    Raises:
-        WorkshopError: it exited or did not answer in time (its log says why).
-    """
-    port = free_port()
-    env = dict(os.environ, PLAYGROUND_CHECKPOINTS=str(home / "checkpoints.sqlite"),
-               PLAYGROUND_TICKETS_DB=str(home / "tickets.sqlite"), **(env or {}))
-    process = _spawn([sys.executable, "-m", "playground.cli", "run", "--port", str(port), *args],
-                     env, home / "playground.log")
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_up(f"{url}/_stcore/health", process, f"playground run (log: {home})")
-    except BaseException:
-        stop_process(process)
-        raise
-    return url, process
-
-
 @contextmanager
 def start_room(replicas: int = 3, port: int = 8500, host: str = "127.0.0.1",
                database: str | None = None, home: Path | None = None) -> Iterator[Room]:
@@ -177,7 +118,7 @@ def start_room(replicas: int = 3, port: int = 8500, host: str = "127.0.0.1",
     if nginx is None:
         raise WorkshopError("nginx is not installed: apt-get install nginx-light (or nginx)")
     database = database or workshop_database()
-    with ExitStack() as stack:
+    with ExitStack() as stack, _as_workshop_error():
         home = home or Path(stack.enter_context(tempfile.TemporaryDirectory(
             prefix="playground-workshop-")))
         env = dict(os.environ)
@@ -188,30 +129,39 @@ def start_room(replicas: int = 3, port: int = 8500, host: str = "127.0.0.1",
             token = env.get(TOKEN_ENV) or new_token()
             env[TOKEN_ENV] = token
         api_port = free_port()
-        api = _spawn([sys.executable, "-m", "ticket_api.server", "--port", str(api_port),
-                      "--db", database, "--log-level", "warning"], env, home / "api.log")
+        api = spawn([sys.executable, "-m", "ticket_api.server", "--port", str(api_port),
+                     "--db", database, "--log-level", "warning"], env, home / "api.log")
         stack.callback(stop_process, api)
         api_url = f"http://127.0.0.1:{api_port}"
         wait_until_up(f"{api_url}/health", api, "the ticket API")
         room = Room("", api_url, database, api.pid)
         for index in range(replicas):
             replica_port = free_port()
-            process = _spawn([sys.executable, "-m", "playground.cli", "run", "--port",
-                              str(replica_port), "--database", database, "--api-url", api_url],
-                             env, home / f"replica-{index + 1}.log")
+            process = spawn([sys.executable, "-m", "playground.cli", "run", "--port",
+                             str(replica_port), "--database", database, "--api-url", api_url],
+                            env, home / f"replica-{index + 1}.log")
             stack.callback(stop_process, process)
             room.replicas.append(Replica(replica_port, process))
         for index, replica in enumerate(room.replicas, 1):
             wait_until_up(f"{replica.url}/_stcore/health", replica.process, f"replica {index}")
         config = home / "nginx.conf"
         config.write_text(nginx_config(home, host, port, [r.port for r in room.replicas]))
-        proxy = _spawn([nginx, "-p", str(home), "-c", str(config)], env, home / "nginx.out")
+        proxy = spawn([nginx, "-p", str(home), "-c", str(config)], env, home / "nginx.out")
         stack.callback(stop_process, proxy)
         room.url = f"http://{'127.0.0.1' if host == '0.0.0.0' else host}:{port}"
         wait_until_up(f"{room.url}/_stcore/health", proxy, "nginx")
         if token:
             room.url += f"/?token={token}"
         yield room
+
+
+@contextmanager
+def _as_workshop_error() -> Iterator[None]:
+    """A process of the room that did not come up is the room's error, said in one line."""
+    try:
+        yield
+    except ServerDidNotStart as exc:
+        raise WorkshopError(str(exc)) from None
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
+import time
+import urllib.request
 from pathlib import Path
 
 from playground.agent.ticket_service import DEFAULT_TICKETS_DB
@@ -141,3 +144,82 @@ def _stop(process: subprocess.Popen) -> None:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+# -- a playground as a process of its own (the workshop's replicas, the browser tests) --------
+
+STARTUP_S = 60
+
+
+class ServerDidNotStart(RuntimeError):
+    """A process exited or did not answer in time; the message says which and where its log is."""
+
+
+def free_port() -> int:
+    """A loopback port nobody listens on right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_until_up(url: str, process: subprocess.Popen, what: str) -> None:
+    """Poll ``url`` until it answers.
+
+    Raises:
+        ServerDidNotStart: the process exited, or did not answer within STARTUP_S.
+    """
+    deadline = time.monotonic() + STARTUP_S
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return
+        except OSError:
+            if process.poll() is not None:
+                raise ServerDidNotStart(f"{what} exited with code {process.returncode}"
+                                        ) from None
+            if time.monotonic() > deadline:
+                raise ServerDidNotStart(f"{what} did not answer at {url} within {STARTUP_S} s"
+                                        ) from None
+            time.sleep(0.3)
+
+
+def spawn(argv: list[str], env: dict[str, str], log: Path) -> subprocess.Popen:
+    """Start a process in a group of its own (so stopping it stops its children), its output
+    in ``log``."""
+    return subprocess.Popen(argv, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT,
+                            start_new_session=True)
+
+
+def stop_process(process: subprocess.Popen) -> None:
+    """Stop a process started by :func:`spawn` (SIGTERM to its group, SIGKILL after 20 s)."""
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=10)
+
+
+def start_playground(home: Path, *args: str, env: dict[str, str] | None = None
+                     ) -> tuple[str, subprocess.Popen]:
+    """``playground run ARGS`` on a free loopback port, as a user starts it: its checkpoint
+    and ticket files and its log (``playground.log``) under ``home``, and ``env`` on top of this
+    process's environment. Returns (URL, process); :func:`stop_process` stops it with its
+    children.
+
+    Raises:
+        ServerDidNotStart: it exited or did not answer in time (its log says why).
+    """
+    port = free_port()
+    env = dict(os.environ, PLAYGROUND_CHECKPOINTS=str(home / "checkpoints.sqlite"),
+               PLAYGROUND_TICKETS_DB=str(home / "tickets.sqlite"), **(env or {}))
+    process = spawn([sys.executable, "-m", "playground.cli", "run", "--port", str(port), *args],
+                    env, home / "playground.log")
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_up(f"{url}/_stcore/health", process, f"playground run (log: {home})")
+    except BaseException:
+        stop_process(process)
+        raise
+    return url, process

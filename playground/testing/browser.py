@@ -9,20 +9,16 @@ label and waits until the run each click starts has finished.
 
 from __future__ import annotations
 
-import os
 import re
-import signal
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from google.protobuf.message import DecodeError
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+from playground.server_process import start_playground, stop_process
 
 CHROMIUM = "/usr/bin/chromium"
 # Never `playwright install`: Debian's chromium, with the flags this sandbox needs
@@ -43,38 +39,6 @@ def chromium_missing() -> bool:
     return not Path(CHROMIUM).exists()
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _stop(process: subprocess.Popen) -> None:
-    """Stop a process started in its own group (SIGTERM to the group, SIGKILL after 20 s)."""
-    if process.poll() is None:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(timeout=10)
-
-
-def _wait_until_up(url: str, process: subprocess.Popen, what: str) -> None:
-    deadline = time.monotonic() + STARTUP_S
-    while True:
-        try:
-            with urllib.request.urlopen(url, timeout=2):
-                return
-        except OSError:
-            if process.poll() is not None:
-                raise RuntimeError(f"{what} exited with code {process.returncode}") from None
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"{what} did not answer at {url} within {STARTUP_S} s"
-                                   ) from None
-            time.sleep(0.3)
-
-
 @contextmanager
 def playground_server(home: Path, *args: str, env: dict[str, str] | None = None
                       ) -> Iterator[str]:
@@ -84,22 +48,13 @@ def playground_server(home: Path, *args: str, env: dict[str, str] | None = None
     afterwards.
 
     Raises:
-        RuntimeError: it exited or did not answer in time (its log says why).
+        ServerDidNotStart: it exited or did not answer in time (its log says why).
     """
-    port = _free_port()
-    env = dict(os.environ, PLAYGROUND_CHECKPOINTS=str(home / "checkpoints.sqlite"),
-               PLAYGROUND_TICKETS_DB=str(home / "tickets.sqlite"), **(env or {}))
-    with (home / "playground.log").open("w") as log:
-        # Its own process group, so stopping it stops Streamlit's and the API's processes too.
-        process = subprocess.Popen(
-            [sys.executable, "-m", "playground.cli", "run", "--port", str(port), *args],
-            env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
+    url, process = start_playground(home, *args, env=env)
     try:
-        _wait_until_up(f"{url}/_stcore/health", process, f"playground run (log: {home})")
         yield url
     finally:
-        _stop(process)
+        stop_process(process)
 
 
 class Tab:
@@ -181,16 +136,20 @@ class Tab:
     def choose(self, label: str, option: str) -> Tab:
         """Pick ``option`` in the multiselect labelled ``label`` and wait for the run.
 
-        A click that lands while its expander is still opening does not open the list, so the
-        click is repeated until the list shows, up to ten times.
+        A click that lands while its expander is still opening (or while a busy page is still
+        drawing it) does not open the list, so the click is repeated until the list shows, for
+        as long as a run may take.
         """
         picker = self.page.locator('[data-testid="stMultiSelect"]').filter(has_text=label)
         listed = self.page.locator('[role="option"]', has_text=option).first
-        for _ in range(10):
+        deadline = time.monotonic() + RUN_TIMEOUT_S
+        while not listed.is_visible():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the list of {label!r} did not open within "
+                                     f"{RUN_TIMEOUT_S} s")
             picker.get_by_role("button", name="Open").click()
             try:
-                listed.wait_for(state="visible", timeout=1000)
-                break
+                listed.wait_for(state="visible", timeout=2000)
             except Exception:  # Playwright's TimeoutError: the list did not open, click again
                 continue
         before = self.runs

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from bench.room import StreamlitTab
-from deploy.workshop import free_port, start_room
+from deploy.workshop import start_room
+from playground.server_process import free_port
 from tests import postgres
 
 pytestmark = [

@@ -8,7 +8,7 @@ import signal
 import time
 from pathlib import Path
 
-from deploy.workshop import start_playground
+from playground.server_process import start_playground
 
 
 def _children(pid: int) -> list[int]:

@@ -16,7 +16,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import ormsgpack
 import pytest
 
-from deploy.workshop import free_port
+from playground.server_process import free_port
 from tests.playground import hostile_cases as cases
 from tests.playground.ui.browser import ShotTab, Tab, chromium_missing, playground_server
 

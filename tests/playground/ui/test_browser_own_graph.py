@@ -82,6 +82,8 @@ def test_edit_and_fork_grows_a_branch_history_draws_in_chromium(chat_server, bro
     tab.open("history")
 
     assert " · 2 branches · " in tab.text()
+    # The tree is drawn in the browser (d3-graphviz) after the run has finished: wait for it.
+    tab.page.locator("svg g.node").nth(9).wait_for()
     assert tab.page.locator("svg g.node").count() >= 10
 
 

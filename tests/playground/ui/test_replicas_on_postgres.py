@@ -14,7 +14,7 @@ import uuid
 
 import pytest
 
-from deploy.workshop import free_port, wait_until_up
+from playground.server_process import free_port, wait_until_up
 from tests.playground.ui.browser import Tab, chromium_missing
 
 URL = os.environ.get("PLAYGROUND_TEST_DATABASE_URL")
