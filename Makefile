@@ -18,7 +18,16 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/playground run
 
-test: $(STAMP)
+# LangGraph.js, to make and read back the JS fixtures: installed where npm is (the tests that
+# need it are skipped elsewhere; bash .ci/run installs Node).
+JS_FIXTURES := tests/fixtures/langgraphjs
+JS_STAMP := $(if $(shell command -v npm),$(JS_FIXTURES)/node_modules/.installed)
+
+$(JS_FIXTURES)/node_modules/.installed: $(JS_FIXTURES)/package-lock.json
+	cd $(JS_FIXTURES) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+test: $(STAMP) $(JS_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 
@@ -37,6 +46,8 @@ screenshots: $(STAMP)
 		tests/playground/ui/test_browser_own_graph.py -k "chat_question or research or rerun_on_fixed"
 	PLAYGROUND_SCREENSHOTS=$(CURDIR)/assets/screenshots $(BIN)/python -m pytest \
 		tests/playground/ui/test_browser_template_apps.py -k "context_change or memory_chat"
+	PLAYGROUND_SCREENSHOTS=$(CURDIR)/assets/screenshots $(BIN)/python -m pytest \
+		tests/playground/ui/test_browser_other_writers.py
 
 # A big room: REPLICAS playground replicas behind nginx on PostgreSQL (deploy/workshop.py).
 workshop: $(STAMP)

@@ -120,6 +120,7 @@ def _threads(args: argparse.Namespace) -> int:
         threads = source.threads()
     finally:
         source.close()
+    print(f"{clip(source.label, 200)}: written by {source.writer}")
     if not threads:
         print("no threads")
         return 0

@@ -12,7 +12,7 @@ import socket
 import sys
 from pathlib import Path
 
-from playground.savers import DEFAULT_CHECKPOINTS
+from playground.places.door import DEFAULT_CHECKPOINTS, open_place
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -59,6 +59,9 @@ def _run(args: argparse.Namespace) -> int:
     stem = "".join(c if c.isalnum() or c in "-_." else "-" for c in name)
     checkpoints = args.checkpoints or os.environ.get("PLAYGROUND_CHECKPOINTS") or str(
         DEFAULT_CHECKPOINTS if first.builtin else Path(".playground") / f"{stem}.sqlite")
+    # A file another writer made (LangGraph.js) is refused here, in one line and exit 2, before
+    # a Python saver adds rows its app cannot read.
+    open_place(checkpoints).check_runnable()
     for app in apps.values():
         if not app.builtin:
             print(f"graph {app.name} ({app.spec}): nodes {', '.join(app.nodes)}", flush=True)

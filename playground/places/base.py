@@ -32,6 +32,12 @@ if TYPE_CHECKING:
 
     from playground.timetravel.storage import Storage
 
+# Who wrote a place, as a person reads it (the header of Inspect and of `playground threads`).
+# A place another writer made is read and never written: its app reads only its own rows.
+PYTHON = "LangGraph (Python)"
+OLDER_PYTHON = "LangGraph (Python, before task_path)"
+JAVASCRIPT = "LangGraph.js (JSON)"
+
 # The log of what runs wrote to the long-term store, kept beside the store's own tables
 # (playground.runtime.store_log reads and writes it through a StoreLog).
 STORE_LOG_TABLE = "playground_store_changes"
@@ -171,6 +177,15 @@ class Place:
         turns, scripts)."""
         raise CheckpointDbError(f"{self.label}: graphs cannot run on a {self.kind} place")
         yield  # pragma: no cover - a generator, for contextmanager
+
+    def check_runnable(self) -> None:
+        """Refuse, before anything is written, a place graphs must not run on: one another
+        writer made (a LangGraph.js file), whose app would not read the rows a Python saver
+        adds.
+
+        Raises:
+            CheckpointDbError: the place is read here and never written; the message says why.
+        """
 
     def store_place(self) -> str:
         """Where the long-term store of this place lives (shown to the user)."""

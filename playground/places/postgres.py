@@ -23,6 +23,9 @@ from contextlib import contextmanager
 from typing import Any
 
 from playground.places.base import (
+    JAVASCRIPT,
+    OLDER_PYTHON,
+    PYTHON,
     STORE_LOG_COLUMNS,
     STORE_LOG_DDL,
     STORE_LOG_TABLE,
@@ -50,6 +53,7 @@ from playground.timetravel.storage import (
     Storage,
     StoredCheckpoint,
     StoredWrite,
+    export_columns,
 )
 from playground.timetravel.store_items import (
     MAX_STORE_VALUE_BYTES,
@@ -111,10 +115,17 @@ _SELECT_CHECKPOINTS = (
     "   bl.version = v.value WHERE bl.channel LIKE ANY(%(channels)s)) AS blobs "
     "FROM checkpoints c WHERE c.thread_id = %(t)s AND c.checkpoint_ns = %(ns)s "
     "AND c.checkpoint_id = ANY(%(ids)s)")
+# {task_path} is the column, or '' for a database without it (LangGraph.js, older Python).
 _WRITES = (
-    "SELECT checkpoint_id, task_path, channel, type, blob FROM checkpoint_writes "
-    "WHERE thread_id = %(t)s AND checkpoint_ns = %(ns)s AND {where} "
-    "ORDER BY checkpoint_id, task_path, task_id, idx")
+    "SELECT checkpoint_id, {task_path} AS task_path, task_id, channel, type, blob "
+    "FROM checkpoint_writes WHERE thread_id = %(t)s AND checkpoint_ns = %(ns)s AND {where} "
+    "ORDER BY checkpoint_id, {order}task_id, idx")
+_HAS_TASK_PATH = (
+    "SELECT count(*) AS n FROM information_schema.columns WHERE table_schema = "
+    "current_schema() AND table_name = 'checkpoint_writes' AND column_name = 'task_path'")
+_HAS_JSON_ROWS = (
+    "SELECT EXISTS (SELECT 1 FROM checkpoint_blobs WHERE type = 'json') OR EXISTS (SELECT 1 "
+    "FROM checkpoint_writes WHERE type = 'json') AS json")
 _EVERY_WRITE = "TRUE"
 _AND_CHECKPOINT_ID_ANY = " AND checkpoint_id = ANY(%(c)s)"
 _AND_CHANNEL_ANY = " AND channel = ANY(%(channels)s)"
@@ -265,6 +276,7 @@ class PostgresStorage(Storage):
     """
 
     kind = "postgres"
+    _task_path = "task_path"
 
     def __init__(self, url: str, writable: bool = False, pool=None, typed: bool = False,
                  create: bool = False) -> None:
@@ -298,6 +310,8 @@ class PostgresStorage(Storage):
                 self.conn.execute(_READ_ONLY_SESSION)
         with self._connection() as conn:
             found = has_postgres_saver_tables(conn)
+            if found:
+                self._learn_writer(conn)
         # An import's target may have no tables yet: create_saver_tables makes them once the
         # export has been checked, so a refused import leaves the database as it was.
         if not found and not (create and writable):
@@ -305,6 +319,20 @@ class PostgresStorage(Storage):
             raise CheckpointDbError(
                 f"{redact_url(url)}: not a LangGraph checkpoint database (no PostgresSaver tables)"
             )
+        if writable and self.writer != PYTHON:
+            self.close()
+            raise CheckpointDbError(
+                f"{self.label} was written by {self.writer}: the playground reads it and never "
+                "writes to it, since its app reads only the rows it writes")
+
+    def _learn_writer(self, conn) -> None:
+        """Who wrote the database: a checkpoint_writes table without task_path is LangGraph.js's
+        (JSON rows) or an older Python's."""
+        self.keeps_task_paths = conn.execute(_HAS_TASK_PATH).fetchone()["n"] == 1
+        self._task_path = "task_path" if self.keeps_task_paths else "''"
+        if not self.keeps_task_paths:
+            json_rows = conn.execute(_HAS_JSON_ROWS).fetchone()["json"]
+            self.writer = JAVASCRIPT if json_rows else OLDER_PYTHON
 
     def saver(self, serde):
         """A PostgresSaver on this connection (for edits and replays), only when writable.
@@ -484,7 +512,8 @@ class PostgresStorage(Storage):
 
     def _writes(self, thread_id: str, checkpoint_ns: str, where: str, params: dict) -> list:
         return self._rows(
-            _WRITES.format(where=where),
+            _WRITES.format(where=where, task_path=self._task_path,
+                           order="task_path, " if self.keeps_task_paths else ""),
             {"t": thread_id, "ns": checkpoint_ns, **params},
         )
 
@@ -530,7 +559,8 @@ class PostgresStorage(Storage):
             where += _AND_CHANNEL_ANY
             params["channels"] = list(channels)
         return [StoredWrite(row["checkpoint_id"], row["task_path"] or "", row["channel"],
-                            decode_typed(row["type"], row["blob"]), len(row["blob"] or b""))
+                            decode_typed(row["type"], row["blob"]), len(row["blob"] or b""),
+                            task_id=row["task_id"] or "")
                 for row in self._writes(thread_id, checkpoint_ns, where, params)]
 
     def fingerprint(self, thread_id: str, checkpoint_ns: str = "") -> tuple | None:
@@ -717,8 +747,9 @@ class PostgresStorage(Storage):
         """The thread's checkpoints (JSONB as dicts), value blobs and writes, as stored."""
         found = {}
         for table in self.export_tables:
-            rows = self._rows(_EXPORT_ROWS.format(columns=", ".join(table.columns),
-                                                  table=table.table, order=table.order),
+            rows = self._rows(_EXPORT_ROWS.format(
+                columns=export_columns(table, self.keeps_task_paths), table=table.table,
+                order=table.order),
                               (thread_id,))
             found[table.key] = [tuple(row[c] for c in table.columns) for row in rows]
         return found
@@ -911,6 +942,11 @@ class PostgresDatabase(Place):
 
     def restart(self) -> None:
         """Nothing: the pool stays (see the class's docstring)."""
+
+    def check_runnable(self) -> None:
+        """The database must be one this tool writes (not LangGraph.js's); one without the
+        saver's tables yet is fine (the saver makes them)."""
+        self.reads(writable=True, create=True).close()
 
     def _pool(self, max_size: int):
         from psycopg_pool import ConnectionPool

@@ -23,6 +23,9 @@ import orjson
 import ormsgpack
 
 from playground.places.base import (
+    JAVASCRIPT,
+    OLDER_PYTHON,
+    PYTHON,
     STORE_LOG_COLUMNS,
     STORE_LOG_DDL,
     STORE_LOG_TABLE,
@@ -50,6 +53,7 @@ from playground.timetravel.storage import (
     Storage,
     StoredCheckpoint,
     StoredWrite,
+    export_columns,
 )
 from playground.timetravel.store_items import (
     MAX_STORE_VALUE_BYTES,
@@ -61,10 +65,20 @@ from playground.timetravel.store_items import (
 _REQUIRED = {
     "checkpoints": {"thread_id", "checkpoint_ns", "checkpoint_id", "parent_checkpoint_id",
                     "type", "checkpoint", "metadata"},
-    "writes": {"thread_id", "checkpoint_ns", "checkpoint_id", "task_id", "task_path", "idx",
-               "channel", "type", "value"},
+    # task_path is optional: LangGraph.js never wrote it, nor Python before
+    # langgraph-checkpoint-sqlite 3.1.2 (Python's own SqliteSaver reads such files too).
+    "writes": {"thread_id", "checkpoint_ns", "checkpoint_id", "task_id", "idx", "channel", "type",
+               "value"},
 }
+# Errors a file being written by another process gives for a moment: retried until the read's
+# deadline (docs/architecture.md, "Files in use").
+_TRANSIENT = ("database is locked", "disk i/o error", "database schema has changed",
+              "database table is locked")
+_RETRY_PAUSE_S = 0.05
 _SQLITE_MAGIC = b"SQLite format 3\x00"
+LANGGRAPH_DEV_PICKLES = (
+    "langgraph dev's in-memory store (pickle): never opened, since unpickling runs code; open "
+    "the server's URL instead (`playground threads http://127.0.0.1:2024`)")
 _CHUNK = 500  # ids per IN (...) list, well under SQLite's variable limit
 _PROGRESS_EVERY = 10_000  # SQLite VM instructions between two deadline checks
 
@@ -119,8 +133,13 @@ _STORED_CHECKPOINTS = (
     "SELECT checkpoint_id, parent_checkpoint_id, type, checkpoint, CASE WHEN length(metadata) "
     "> ? THEN NULL ELSE metadata END FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? "
     "ORDER BY checkpoint_id LIMIT ?")
-_WRITES = ("SELECT checkpoint_id, task_path, channel, type, value FROM writes WHERE {where} "
-           "ORDER BY checkpoint_id, task_path, idx")
+# {task_path} and {order} are the column and order a file has: task_path, or for a file without
+# that column the order rows were stored in.
+_WRITES = ("SELECT checkpoint_id, {task_path}, task_id, channel, type, value FROM writes "
+           "WHERE {where} ORDER BY checkpoint_id, {order}")
+_WITH_TASK_PATH = {"task_path": "task_path", "order": "task_path, idx"}
+_WITHOUT_TASK_PATH = {"task_path": "''", "order": "rowid"}
+_SELECT_ROW_TYPES = "SELECT DISTINCT type FROM (SELECT type FROM checkpoints LIMIT 50)"
 _WRITES_OF_NAMESPACE = "thread_id = ? AND checkpoint_ns = ?"
 _AND_CHANNEL_IN = " AND channel IN ({marks})"
 _AND_CHECKPOINT_ID_IN = " AND checkpoint_id IN ({marks})"
@@ -206,12 +225,13 @@ def _interrupted(exc: BaseException) -> bool:
 
 
 def _stoppable(method):
-    """A read that says "took longer than N s to read: stopped" when its deadline stopped it."""
+    """A read that says "took longer than N s to read: stopped" when its deadline stopped it, and
+    that is tried again while another process's write makes it fail for a moment."""
 
     @functools.wraps(method)
     def guarded(self, *args, **kwargs):
         try:
-            return method(self, *args, **kwargs)
+            return self._retrying(lambda: method(self, *args, **kwargs))
         except sqlite3.OperationalError as exc:
             if _interrupted(exc):
                 raise took_too_long(self.label, limits().read_seconds) from None
@@ -241,12 +261,14 @@ class SqliteStorage(Storage):
     """
 
     kind = "sqlite"
+    _writes_sql = _WRITES.format(where="{where}", **_WITH_TASK_PATH)
 
     def __init__(self, path: str | Path, writable: bool = False, create: bool = False,
                  label: str | None = None) -> None:
         self.path = Path(path)
         self.writable = writable
         self.label = label or str(self.path)
+        self.writer = PYTHON
         new = create and writable and not self.path.exists()
         if new:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -268,7 +290,7 @@ class SqliteStorage(Storage):
                 self._deadline = time.monotonic() + bounds.read_seconds
                 self.conn.set_progress_handler(self._past_deadline, _PROGRESS_EVERY)
             if not new:
-                self._check_tables()
+                self._retrying(self._check_tables)
         except sqlite3.OperationalError as exc:
             if _interrupted(exc):
                 raise took_too_long(self.label, bounds.read_seconds) from None
@@ -279,6 +301,31 @@ class SqliteStorage(Storage):
             raise CheckpointDbError(
                 f"{self.label}: not a readable SQLite database ({exc})"
             ) from None
+        if writable and self.writer != PYTHON:
+            self.conn.close()
+            raise CheckpointDbError(self.written_by_another())
+
+    def written_by_another(self) -> str:
+        """Why a file of another writer is read here and never written, in one line."""
+        if self.writer == JAVASCRIPT:
+            return (f"{self.label} was written by LangGraph.js (JSON rows): the playground reads "
+                    "it (Inspect, `playground history`) and never writes to it or runs a graph "
+                    "on it, since its app reads only the rows it writes")
+        return (f"{self.label} was written by an older LangGraph (no task_path column): the "
+                "playground reads it and never writes to it; a current SqliteSaver upgrades it "
+                "when your app opens it")
+
+    def _retrying(self, read):
+        """Run a read again while another process's write makes it fail for a moment, until
+        the read's deadline."""
+        deadline = time.monotonic() + limits().read_seconds
+        while True:
+            try:
+                return read()
+            except sqlite3.OperationalError as exc:
+                if not str(exc).lower().startswith(_TRANSIENT) or time.monotonic() > deadline:
+                    raise
+                time.sleep(_RETRY_PAUSE_S)
 
     def _past_deadline(self) -> int:
         return 1 if time.monotonic() > self._deadline else 0
@@ -292,12 +339,19 @@ class SqliteStorage(Storage):
     def _check_file(self) -> None:
         if not self.path.exists():
             raise CheckpointDbError(f"{self.label}: no such file")
+        if self.path.is_dir():
+            if self.path.name == ".langgraph_api" or any(self.path.glob("*.pckl")):
+                raise CheckpointDbError(f"{self.label}: {LANGGRAPH_DEV_PICKLES}")
+            raise CheckpointDbError(f"{self.label}: a folder, not a file: name the checkpoint "
+                                    "file in it (a .sqlite or .db file)")
         if not self.path.is_file():
             raise CheckpointDbError(f"{self.label}: not a file")
         with self.path.open("rb") as handle:
             header = handle.read(len(_SQLITE_MAGIC))
         if not header:
             raise CheckpointDbError(f"{self.label}: the file is empty")
+        if self.path.suffix == ".pckl" or header[:1] == b"\x80":
+            raise CheckpointDbError(f"{self.label}: {LANGGRAPH_DEV_PICKLES}")
         if header != _SQLITE_MAGIC:
             raise CheckpointDbError(f"{self.label}: not a SQLite database")
 
@@ -315,14 +369,28 @@ class SqliteStorage(Storage):
         found = {}
         for table in _REQUIRED:
             found[table] = {row[1] for row in self.conn.execute(_TABLE_INFO.format(table=table))}
-        missing = [table for table, columns in _REQUIRED.items() if not columns <= found[table]]
-        if missing:
+        absent = [table for table in _REQUIRED if not found[table]]
+        if absent:
             raise CheckpointDbError(
-                f"{self.label}: not a LangGraph checkpoint database "
-                f"(no {' or '.join(missing)} table of SqliteSaver)"
-            )
+                f"{self.label}: not a LangGraph checkpoint database (no "
+                f"{' or '.join(absent)} table: a LangGraph SqliteSaver file has checkpoints and "
+                "writes)")
+        for table, columns in _REQUIRED.items():
+            lacking = sorted(columns - found[table])
+            if lacking:
+                raise CheckpointDbError(
+                    f"{self.label}: not a checkpoint file this tool knows (its {table} table "
+                    f"has no {', '.join(lacking)} column)")
         # Touch the data: a damaged file often passes the schema read and fails here.
         self.conn.execute(_TOUCH_CHECKPOINTS).fetchone()
+        self.keeps_task_paths = "task_path" in found["writes"]
+        self._writes_sql = _WRITES.format(
+            where="{where}", **(_WITH_TASK_PATH if self.keeps_task_paths else _WITHOUT_TASK_PATH))
+        types = {row[0] for row in self.conn.execute(_SELECT_ROW_TYPES)}
+        if self.keeps_task_paths:
+            self.writer = PYTHON
+        else:
+            self.writer = JAVASCRIPT if types == {"json"} else OLDER_PYTHON
 
     def saver(self, serde):
         """A SqliteSaver on this file (for edits and replays, which need a graph too).
@@ -532,10 +600,10 @@ class SqliteStorage(Storage):
             part = ids[start : start + _CHUNK] if ids is not None else []
             clause = where + (_AND_CHECKPOINT_ID_IN.format(marks=",".join("?" * len(part)))
                               if ids is not None else "")
-            for cid, path, channel, type_, value in self.conn.execute(
-                    _WRITES.format(where=clause), (*params, *part)):
+            for cid, path, task_id, channel, type_, value in self.conn.execute(
+                    self._writes_sql.format(where=clause), (*params, *part)):
                 found.append(StoredWrite(cid, path or "", channel, decode_typed(type_, value),
-                                         len(value or b"")))
+                                         len(value or b""), task_id=task_id or ""))
             self._tick()
         return found
 
@@ -660,8 +728,8 @@ class SqliteStorage(Storage):
     def export_rows(self, thread_id: str) -> dict[str, list[tuple]]:
         """The thread's checkpoints and writes, as stored."""
         return {table.key: self.conn.execute(
-            _EXPORT_ROWS.format(columns=", ".join(table.columns), table=table.table,
-                                order=table.order), (thread_id,)).fetchall()
+            _EXPORT_ROWS.format(columns=export_columns(table, self.keeps_task_paths),
+                                table=table.table, order=table.order), (thread_id,)).fetchall()
             for table in self.export_tables}
 
     def rows_taken(self, thread_id: str) -> int:
@@ -776,6 +844,11 @@ class SqliteFile(Place):
         """The file's reads (a file costs nothing to open: ``shared`` changes nothing)."""
         return SqliteStorage(self.path, writable=writable, create=create, label=self.label)
 
+    def check_runnable(self) -> None:
+        """A file that exists must be one this tool writes (not a LangGraph.js file)."""
+        if self.path.exists():
+            self.reads(writable=True).close()
+
     def _connect(self) -> sqlite3.Connection:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         # Other threads may use it: one SqliteSaver serializes every call through its lock.
@@ -791,6 +864,7 @@ class SqliteFile(Place):
 
         from playground.serde import graph_serde
 
+        self.check_runnable()
         conn = self._connect()
         try:
             saver = SqliteSaver(conn, serde=serde or graph_serde())
@@ -805,6 +879,7 @@ class SqliteFile(Place):
         import aiosqlite
         from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
+        self.check_runnable()
         self.path.parent.mkdir(parents=True, exist_ok=True)
         conn = await aiosqlite.connect(str(self.path), timeout=sqlite_timeout())
         saver = AsyncSqliteSaver(conn, serde=serde)

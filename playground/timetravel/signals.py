@@ -75,12 +75,24 @@ def question_of(value: Any) -> str:
     return as_text(value)
 
 
+# The keys of an interrupt LangGraph.js stores as plain JSON: ``{id, value}`` today, and
+# ``{value, when, resumable, ns}`` in its older releases.
+_JS_INTERRUPT_KEYS = frozenset({"id", "value", "when", "resumable", "ns", "interrupt_id"})
+
+
+def _is_interrupt(item: Any) -> bool:
+    if type_name(item):  # a typed Interrupt (Python), in any module
+        return type_name(item).endswith(".Interrupt")
+    return (isinstance(item, dict) and "value" in item and len(item) > 1
+            and set(item) <= _JS_INTERRUPT_KEYS)
+
+
 def _interrupts(value: Any) -> list[tuple[Any, str | None]]:
     # A list of Interrupt values; older LangGraph stored one, or a bare value.
     items = value if isinstance(value, list) else [value]
     found = []
     for item in items:
-        if type_name(item) and type_name(item).endswith(".Interrupt"):
+        if _is_interrupt(item):
             interrupt_id = item.get("id") or item.get("interrupt_id")
             found.append((item.get("value"), interrupt_id if isinstance(interrupt_id, str)
                           else None))

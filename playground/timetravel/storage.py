@@ -40,6 +40,9 @@ from playground.timetravel.signals import SIGNAL_CHANNELS, TaskSignal, signals_o
 if TYPE_CHECKING:
     from langgraph.checkpoint.base import BaseCheckpointSaver
 
+# The task LangGraph stores an answer under when the input brought it (Command(resume=...)).
+NULL_TASK = "00000000-0000-0000-0000-000000000000"
+
 __all__ = ["DuplicateRows", "ExportTable", "Head", "PendingWrite", "PlanRow", "Storage",
            "StoredCheckpoint", "StoredWrite"]
 
@@ -89,6 +92,8 @@ class StoredWrite:
         value: the value, plain data from the safe decoder.
         size: bytes stored.
         node: the node that wrote it when the place knows it some other way than the path.
+        task_id: the task's id, where the place keeps it (:data:`NULL_TASK` for an answer the
+            input brought).
     """
 
     checkpoint_id: str
@@ -97,6 +102,7 @@ class StoredWrite:
     value: Any
     size: int = 0
     node: str | None = None
+    task_id: str = ""
 
     def writer(self) -> str:
         """The node that wrote this, or ``?`` when nothing stored says."""
@@ -163,6 +169,13 @@ class ExportTable:
     order: str
 
 
+def export_columns(table: ExportTable, keeps_task_paths: bool) -> str:
+    """The SELECT list of an export table's rows: a place without task paths exports each
+    write's as "", the value Python's savers give such rows."""
+    return ", ".join("'' AS task_path" if name == "task_path" and not keeps_task_paths else name
+                     for name in table.columns)
+
+
 class DuplicateRows(Exception):
     """Rows an import inserts that the database already holds (its own unique keys said so)."""
 
@@ -189,6 +202,8 @@ class Storage:
     writable: bool = False
     saver_tables: ClassVar[str] = "checkpoint tables this tool has SQL for"
     export_tables: tuple[ExportTable, ...] = ()
+    # Who wrote the place, as a person reads it (a header on Inspect and `playground threads`).
+    writer: str = "LangGraph (Python)"
     # Whether the place stores each write's task path (which names its node). Where it does not
     # (a saver's ``list``), a write takes its checkpoint's single next node instead.
     keeps_task_paths: ClassVar[bool] = True
@@ -316,17 +331,20 @@ class Storage:
         path naming no node is LangGraph's own: an answer the input brought, a ``Send``.)"""
         if self.keeps_task_paths:
             return writes
-        unnamed = {write.checkpoint_id for write in writes
-                   if not write.node and not task_node(write.task_path)
-                   and not write.task_path.startswith("~__pregel_push")}
+        unnamed = {write.checkpoint_id for write in writes if self._unnamed(write)}
         if not unnamed:
             return writes
         due = {cid: detail.next for cid, detail in self.details(
             thread_id, unnamed, checkpoint_ns).items()}
         return [replace(write, node=due[write.checkpoint_id][0])
-                if write.checkpoint_id in unnamed and len(due.get(write.checkpoint_id, ())) == 1
-                and not write.node and not task_node(write.task_path) else write
+                if self._unnamed(write) and len(due.get(write.checkpoint_id, ())) == 1 else write
                 for write in writes]
+
+    @staticmethod
+    def _unnamed(write: StoredWrite) -> bool:
+        # LangGraph's own task (an answer the input brought) is no node's.
+        return (not write.node and not task_node(write.task_path) and write.task_id != NULL_TASK
+                and not write.task_path.startswith("~__pregel_push"))
 
     def pending_writes(self, thread_id: str, checkpoint_id: str, checkpoint_ns: str = ""
                        ) -> list[PendingWrite]:

@@ -265,7 +265,8 @@ else:
             label_col, close_col = st.columns([5, 1], vertical_alignment="center")
             label_col.markdown(f"**Open:** {md_escape(source.label, 300)} "
                                ":blue-badge[read-only] "
-                               f":gray-badge[{source.kind}]")
+                               f":gray-badge[{source.kind}] "
+                               f"· written by {md_escape(source.writer, 80)}")
             if close_col.button("Close", icon=":material/close:", key=PREFIX + "close",
                                 width="stretch"):
                 _forget_target()

@@ -3,8 +3,9 @@
 
 The kinds: a SQLite file, a Postgres database (where a server answers), a saver object handed
 in by code, and a throwaway in-memory kind registered by one line (memory_kind.py), which
-answers only the seam's three questions. The next kinds (LangGraph.js files, an Agent Server)
-join by adding their target to ``KIND_TARGETS``.
+answers only the seam's three questions. A kind that graphs run on joins by adding its target
+to ``KIND_TARGETS``; places only read (LangGraph.js files) are held against LangGraph.js's own
+reading in test_other_writers.py.
 """
 
 from __future__ import annotations
