@@ -33,7 +33,9 @@ def test_threads_lists_every_thread_with_status(db):
     result = playground("threads", str(db))
 
     assert result.returncode == 0, result.stderr
-    lines = {line.split()[0]: line for line in result.stdout.splitlines()[1:]}
+    writer, _header, *rows = result.stdout.splitlines()
+    assert writer == f"{db}: written by LangGraph (Python)"
+    lines = {line.split()[0]: line for line in rows}
     assert set(lines) == {"loop", "fan", "nested", "forked", "long"}
     assert lines["forked"].endswith("paused at write")
     assert lines["long"].split()[1] == "100"
