@@ -186,8 +186,9 @@ def wait_until_up(url: str, process: subprocess.Popen, what: str) -> None:
 def spawn(argv: list[str], env: dict[str, str], log: Path) -> subprocess.Popen:
     """Start a process in a group of its own (so stopping it stops its children), its output
     in ``log``."""
-    return subprocess.Popen(argv, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT,
-                            start_new_session=True)
+    with log.open("w") as output:  # the child keeps its own handle
+        return subprocess.Popen(argv, env=env, stdout=output, stderr=subprocess.STDOUT,
+                                start_new_session=True)
 
 
 def stop_process(process: subprocess.Popen) -> None:
@@ -212,8 +213,8 @@ def start_playground(home: Path, *args: str, env: dict[str, str] | None = None
         ServerDidNotStart: it exited or did not answer in time (its log says why).
     """
     port = free_port()
-    env = dict(os.environ, PLAYGROUND_CHECKPOINTS=str(home / "checkpoints.sqlite"),
-               PLAYGROUND_TICKETS_DB=str(home / "tickets.sqlite"), **(env or {}))
+    env = {**os.environ, "PLAYGROUND_CHECKPOINTS": str(home / "checkpoints.sqlite"),
+           "PLAYGROUND_TICKETS_DB": str(home / "tickets.sqlite"), **(env or {})}
     process = spawn([sys.executable, "-m", "playground.cli", "run", "--port", str(port), *args],
                     env, home / "playground.log")
     url = f"http://127.0.0.1:{port}"

@@ -1,6 +1,6 @@
 """JSON a person typed into a form: the one parser for it.
 
-Every form of the playground that takes JSON parses it here: an edit's object of state keys
+The forms that take a JSON value or object parse it here: an edit's object of state keys
 (History's "Other keys", Run's state changes, ``playground agent edit``), a store item's value
 (Memory), one state field's value (History's fork form) and one field of an input or context
 form (Run). A refusal says where the text went wrong and what to type instead.

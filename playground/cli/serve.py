@@ -59,9 +59,11 @@ def _run(args: argparse.Namespace) -> int:
     stem = "".join(c if c.isalnum() or c in "-_." else "-" for c in name)
     checkpoints = args.checkpoints or os.environ.get("PLAYGROUND_CHECKPOINTS") or str(
         DEFAULT_CHECKPOINTS if first.builtin else Path(".playground") / f"{stem}.sqlite")
-    # A file another writer made (LangGraph.js) is refused here, in one line and exit 2, before
-    # a Python saver adds rows its app cannot read.
-    open_place(checkpoints).check_runnable()
+    # A place another writer made (LangGraph.js) is refused here, in one line and exit 2,
+    # before a Python saver adds rows its app cannot read: the database replicas share when
+    # one is named, else the checkpoint file or URL.
+    open_place(args.database or os.environ.get("PLAYGROUND_DATABASE_URL")
+               or checkpoints).check_runnable()
     for app in apps.values():
         if not app.builtin:
             print(f"graph {app.name} ({app.spec}): nodes {', '.join(app.nodes)}", flush=True)

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from playground.timetravel.errors import CheckpointDbError
+from playground.timetravel.storage import JAVASCRIPT
 
 if TYPE_CHECKING:
     from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -32,11 +33,15 @@ if TYPE_CHECKING:
 
     from playground.timetravel.storage import Storage
 
-# Who wrote a place, as a person reads it (the header of Inspect and of `playground threads`).
-# A place another writer made is read and never written: its app reads only its own rows.
-PYTHON = "LangGraph (Python)"
-OLDER_PYTHON = "LangGraph (Python, before task_path)"
-JAVASCRIPT = "LangGraph.js (JSON)"
+def written_by_another(label: str, writer: str) -> str:
+    """Why a place another writer made is read here and never written, in one line."""
+    if writer == JAVASCRIPT:
+        return (f"{label} was written by LangGraph.js (JSON rows): the playground reads it "
+                "(Inspect, `playground history`) and never writes to it or runs a graph on it, "
+                "since its app reads only the rows it writes")
+    return (f"{label} was written by {writer}: the playground reads it and never writes to it; "
+            "your app's current saver upgrades it when it opens it")
+
 
 # The log of what runs wrote to the long-term store, kept beside the store's own tables
 # (playground.runtime.store_log reads and writes it through a StoreLog).
@@ -88,9 +93,6 @@ class Place:
     """
 
     kind: ClassVar[str] = "place"
-    # A place whose threads can only be read (a saver object handed in, a file of another
-    # writer) says so: pages offer no edit, prune or import there.
-    can_write: ClassVar[bool] = True
 
     # Whether a person may type a target of this kind into a page (a URL the kind checks); a
     # path typed into a page is refused, so a folder rule cannot be bypassed.
@@ -166,10 +168,6 @@ class Place:
             CheckpointDbError: the place has no saver graphs can run on.
         """
         raise CheckpointDbError(f"{self.label}: graphs cannot run on a {self.kind} place")
-
-    async def close_saver(self, saver: BaseCheckpointSaver) -> None:
-        """Close what :meth:`open_saver` opened (its connection or its pool)."""
-        await saver.conn.close()
 
     @contextmanager
     def saver(self, serde: Any = None) -> Iterator[BaseCheckpointSaver]:

@@ -23,15 +23,13 @@ from contextlib import contextmanager
 from typing import Any
 
 from playground.places.base import (
-    JAVASCRIPT,
-    OLDER_PYTHON,
-    PYTHON,
     STORE_LOG_COLUMNS,
     STORE_LOG_DDL,
     STORE_LOG_TABLE,
     OpenedStore,
     Place,
     StoreLog,
+    written_by_another,
 )
 from playground.places.settings import postgres_options, read_options
 from playground.places.urls import UrlRefused, is_postgres_url, redact_url, typed_connection
@@ -46,6 +44,9 @@ from playground.timetravel.records import (
     state_values,
 )
 from playground.timetravel.storage import (
+    JAVASCRIPT,
+    OLDER_PYTHON,
+    PYTHON,
     DuplicateRows,
     ExportTable,
     Head,
@@ -123,9 +124,10 @@ _WRITES = (
 _HAS_TASK_PATH = (
     "SELECT count(*) AS n FROM information_schema.columns WHERE table_schema = "
     "current_schema() AND table_name = 'checkpoint_writes' AND column_name = 'task_path'")
+# A sample of the rows' types (a scan of every row would be as long as the database is big).
 _HAS_JSON_ROWS = (
-    "SELECT EXISTS (SELECT 1 FROM checkpoint_blobs WHERE type = 'json') OR EXISTS (SELECT 1 "
-    "FROM checkpoint_writes WHERE type = 'json') AS json")
+    "SELECT 'json' IN (SELECT type FROM checkpoint_blobs LIMIT 50) OR 'json' IN (SELECT type "
+    "FROM checkpoint_writes LIMIT 50) AS json")
 _EVERY_WRITE = "TRUE"
 _AND_CHECKPOINT_ID_ANY = " AND checkpoint_id = ANY(%(c)s)"
 _AND_CHANNEL_ANY = " AND channel = ANY(%(channels)s)"
@@ -304,14 +306,24 @@ class PostgresStorage(Storage):
             except psycopg.Error as exc:
                 raise CheckpointDbError(f"{self.label}: cannot connect "
                                         f"({_one_line(redact_url(str(exc)))})") from None
-            _bounded(self.conn)
-            if not writable:
-                # Inspection writes nothing: the server refuses any write on this session.
-                self.conn.execute(_READ_ONLY_SESSION)
-        with self._connection() as conn:
-            found = has_postgres_saver_tables(conn)
-            if found:
-                self._learn_writer(conn)
+        try:
+            if pool is None:
+                _bounded(self.conn)
+                if not writable:
+                    # Inspection writes nothing: the server refuses any write on this session.
+                    self.conn.execute(_READ_ONLY_SESSION)
+            with self._connection() as conn:
+                found = has_postgres_saver_tables(conn)
+                if found:
+                    self._learn_writer(conn)
+        except psycopg.Error as exc:
+            # A server that answered and then refused or stopped a first read: one line, and
+            # no connection kept.
+            self.close()
+            if isinstance(exc, psycopg.errors.QueryCanceled):
+                raise took_too_long(self.label, limits().read_seconds) from None
+            raise CheckpointDbError(f"{self.label}: cannot be read "
+                                    f"({_one_line(redact_url(str(exc)))})") from None
         # An import's target may have no tables yet: create_saver_tables makes them once the
         # export has been checked, so a refused import leaves the database as it was.
         if not found and not (create and writable):
@@ -321,9 +333,12 @@ class PostgresStorage(Storage):
             )
         if writable and self.writer != PYTHON:
             self.close()
-            raise CheckpointDbError(
-                f"{self.label} was written by {self.writer}: the playground reads it and never "
-                "writes to it, since its app reads only the rows it writes")
+            raise CheckpointDbError(written_by_another(self.label, self.writer))
+
+    @property
+    def identity(self) -> str:
+        """The database (its URL without the password)."""
+        return self.label
 
     def _learn_writer(self, conn) -> None:
         """Who wrote the database: a checkpoint_writes table without task_path is LangGraph.js's
@@ -849,11 +864,15 @@ def connect_within(seconds: float, *args, **kwargs):
     """``psycopg.connect`` with one deadline over every host a URL names.
 
     libpq applies ``connect_timeout`` to each host in turn, so a URL naming four hosts that
-    never answer took four times the timeout. Here each host gets what is left of ``seconds``,
-    and the last host's error is raised once none answered.
+    never answer took four times the timeout. Here each host (with its own port and hostaddr,
+    where the URL gives lists of them) gets what is left of ``seconds``; a server that answered
+    and refused (a wrong password, no such database) ends the attempt at once, as libpq's own
+    loop does; the last host's error is raised once none answered. A URL naming one host, or
+    options this loop cannot split per host (``load_balance_hosts``, ``target_session_attrs``
+    other than ``any``), connects as libpq does.
 
     Raises:
-        psycopg.OperationalError: no host answered in time.
+        psycopg.OperationalError: no host answered in time, or one refused.
     """
     import math
     import time
@@ -866,8 +885,11 @@ def connect_within(seconds: float, *args, **kwargs):
                                             "cursor_factory", "context") if key in kwargs}
     params = conninfo_to_dict(*args, **kwargs)
     hosts = str(params.get("host") or "").split(",")
-    ports = str(params.get("port") or "").split(",")
-    if len(hosts) < 2:
+    per_host = {key: str(params[key]).split(",") for key in ("port", "hostaddr")
+                if params.get(key) not in (None, "")}
+    if (len(hosts) < 2 or params.get("load_balance_hosts") not in (None, "disable")
+            or params.get("target_session_attrs") not in (None, "any")
+            or any(len(values) not in (1, len(hosts)) for values in per_host.values())):
         return psycopg.connect(*args, **own, **kwargs)
     deadline = time.monotonic() + seconds
     failure: psycopg.OperationalError | None = None
@@ -875,17 +897,20 @@ def connect_within(seconds: float, *args, **kwargs):
         left = deadline - time.monotonic()
         if left <= 0:
             break
-        port = ports[index] if len(ports) == len(hosts) else ports[0]
         one = {**params, "host": host, "connect_timeout": max(math.ceil(left), 1)}
-        if port:
-            one["port"] = port
-        one.pop("hostaddr", None)
+        for key, values in per_host.items():
+            value = values[index] if len(values) == len(hosts) else values[0]
+            if value:
+                one[key] = value
+            else:
+                one.pop(key, None)
         try:
             return psycopg.connect(**own, **one)
         except psycopg.OperationalError as exc:
+            if exc.sqlstate is not None:  # the server answered: a refusal, not a silent host
+                raise
             failure = exc
-    raise failure or psycopg.OperationalError(
-        f"no host answered within {seconds:g} s")
+    raise failure or psycopg.OperationalError(f"no host answered within {seconds:g} s")
 
 
 # -- the place ----------------------------------------------------------------------------------
@@ -948,6 +973,13 @@ class PostgresDatabase(Place):
         saver's tables yet is fine (the saver makes them)."""
         self.reads(writable=True, create=True).close()
 
+    def close(self) -> None:
+        """Close this process's read pool of the database, if it made one."""
+        with _POOLS_LOCK:
+            pool = _POOLS.pop(self.url, None)
+        if pool is not None:
+            pool.close()
+
     def _pool(self, max_size: int):
         from psycopg_pool import ConnectionPool
 
@@ -961,6 +993,7 @@ class PostgresDatabase(Place):
 
         from playground.serde import graph_serde
 
+        self.check_runnable()
         pool = self._pool(2)
         try:
             with pool.connection() as conn:
@@ -983,6 +1016,7 @@ class PostgresDatabase(Place):
                 setup_postgres_tables(conn)
 
         # The migrations take a lock by polling (setup_postgres_tables): not on the loop.
+        await asyncio.to_thread(self.check_runnable)
         await asyncio.to_thread(setup)
         pool = AsyncConnectionPool(self.url, min_size=1, max_size=max_size, open=False,
                                    kwargs=postgres_options())

@@ -98,10 +98,11 @@ class SaverStorage(Storage):
             checkpoint_id = item.config["configurable"]["checkpoint_id"]
             if wanted is not None and checkpoint_id not in wanted:
                 continue
-            for _task, channel, value in item.pending_writes or ():
+            for task_id, channel, value in item.pending_writes or ():
                 if names is None or channel in names:
                     plain, size = self._plain(value)
-                    found.append(StoredWrite(checkpoint_id, "", channel, plain, size))
+                    found.append(StoredWrite(checkpoint_id, "", channel, plain, size,
+                                             task_id=task_id))
         return found
 
 
@@ -110,7 +111,6 @@ class SaverObject(Place):
     engine (edits and replays go through the saver itself, which graphs run on)."""
 
     kind = "saver"
-    can_write = False
 
     def __init__(self, target: BaseCheckpointSaver, typed: bool = False,
                  label: str | None = None) -> None:

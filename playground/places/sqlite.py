@@ -14,7 +14,7 @@ import sqlite3
 import time
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
@@ -23,15 +23,13 @@ import orjson
 import ormsgpack
 
 from playground.places.base import (
-    JAVASCRIPT,
-    OLDER_PYTHON,
-    PYTHON,
     STORE_LOG_COLUMNS,
     STORE_LOG_DDL,
     STORE_LOG_TABLE,
     OpenedStore,
     Place,
     StoreLog,
+    written_by_another,
 )
 from playground.places.settings import sqlite_timeout
 from playground.timetravel.decode import decode_checkpoint, decode_typed
@@ -46,6 +44,9 @@ from playground.timetravel.records import (
     state_values,
 )
 from playground.timetravel.storage import (
+    JAVASCRIPT,
+    OLDER_PYTHON,
+    PYTHON,
     DuplicateRows,
     ExportTable,
     Head,
@@ -77,8 +78,9 @@ _TRANSIENT = ("database is locked", "disk i/o error", "database schema has chang
 _RETRY_PAUSE_S = 0.05
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 LANGGRAPH_DEV_PICKLES = (
-    "langgraph dev's in-memory store (pickle): never opened, since unpickling runs code; open "
-    "the server's URL instead (`playground threads http://127.0.0.1:2024`)")
+    "langgraph dev's in-memory store (pickle): never opened, since unpickling runs code; give "
+    "the app a SqliteSaver or PostgresSaver (or run it under `playground run --graph`) to see "
+    "its threads here")
 _CHUNK = 500  # ids per IN (...) list, well under SQLite's variable limit
 _PROGRESS_EVERY = 10_000  # SQLite VM instructions between two deadline checks
 
@@ -291,29 +293,23 @@ class SqliteStorage(Storage):
                 self.conn.set_progress_handler(self._past_deadline, _PROGRESS_EVERY)
             if not new:
                 self._retrying(self._check_tables)
-        except sqlite3.OperationalError as exc:
-            if _interrupted(exc):
+        except BaseException as exc:
+            if hasattr(self, "conn"):
+                self.conn.close()  # a file refused here keeps no connection behind
+            if isinstance(exc, sqlite3.OperationalError) and _interrupted(exc):
                 raise took_too_long(self.label, bounds.read_seconds) from None
-            raise CheckpointDbError(
-                f"{self.label}: not a readable SQLite database ({exc})"
-            ) from None
-        except sqlite3.DatabaseError as exc:
-            raise CheckpointDbError(
-                f"{self.label}: not a readable SQLite database ({exc})"
-            ) from None
+            if isinstance(exc, sqlite3.DatabaseError):
+                raise CheckpointDbError(
+                    f"{self.label}: not a readable SQLite database ({exc})") from None
+            raise
         if writable and self.writer != PYTHON:
             self.conn.close()
-            raise CheckpointDbError(self.written_by_another())
+            raise CheckpointDbError(written_by_another(self.label, self.writer))
 
-    def written_by_another(self) -> str:
-        """Why a file of another writer is read here and never written, in one line."""
-        if self.writer == JAVASCRIPT:
-            return (f"{self.label} was written by LangGraph.js (JSON rows): the playground reads "
-                    "it (Inspect, `playground history`) and never writes to it or runs a graph "
-                    "on it, since its app reads only the rows it writes")
-        return (f"{self.label} was written by an older LangGraph (no task_path column): the "
-                "playground reads it and never writes to it; a current SqliteSaver upgrades it "
-                "when your app opens it")
+    @property
+    def identity(self) -> str:
+        """The file itself, resolved (two uploads may share a name)."""
+        return str(self.path.resolve())
 
     def _retrying(self, read):
         """Run a read again while another process's write makes it fail for a moment, until
@@ -845,9 +841,18 @@ class SqliteFile(Place):
         return SqliteStorage(self.path, writable=writable, create=create, label=self.label)
 
     def check_runnable(self) -> None:
-        """A file that exists must be one this tool writes (not a LangGraph.js file)."""
-        if self.path.exists():
-            self.reads(writable=True).close()
+        """Refuse a file another writer made (LangGraph.js, an older LangGraph). A file that
+        is not there yet, is empty, or holds no checkpoint tables is fine: the saver makes
+        them, as SqliteSaver.setup() does."""
+        if not self.path.is_file() or self.path.stat().st_size == 0:
+            return
+        try:
+            with closing(self.reads()) as reads:
+                writer = reads.writer
+        except CheckpointDbError:
+            return  # not a checkpoint file yet: the saver's setup() makes its tables
+        if writer != PYTHON:
+            raise CheckpointDbError(written_by_another(self.label, writer))
 
     def _connect(self) -> sqlite3.Connection:
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -876,10 +881,13 @@ class SqliteFile(Place):
     async def open_saver(self, serde, max_size: int = 10):
         """AsyncSqliteSaver on aiosqlite: one connection for every session of the process
         (the saver serializes its calls with its lock)."""
+        import asyncio
+
         import aiosqlite
         from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
-        self.check_runnable()
+        # Off the loop every graph runs on: a file another process holds may make it wait.
+        await asyncio.to_thread(self.check_runnable)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         conn = await aiosqlite.connect(str(self.path), timeout=sqlite_timeout())
         saver = AsyncSqliteSaver(conn, serde=serde)

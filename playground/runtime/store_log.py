@@ -92,6 +92,8 @@ async def open_recording_store(place: Place, options: dict[str, Any] | None = No
     options = dict(options or {})
     try:
         opened = await place.open_store(options)
+    except AppLoadError:
+        raise
     except Exception as exc:
         raise AppLoadError(f"the store could not be set up: {type(exc).__name__}: {exc}") from None
     if options.get("ttl"):

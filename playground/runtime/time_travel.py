@@ -1,6 +1,6 @@
 """Time travel on a graph's thread: the commands a page or the CLI runs, each one acting.
 
-The engine (:mod:`playground.timetravel`) only reads checkpoints; these commands drive the graph:
+The engine (:mod:`playground.timetravel`) runs no graph; these commands drive one:
 
 edit_state       write a validated edit as a new checkpoint (``update_state``)
 replay_from      re-run a thread from one of its past checkpoints
@@ -352,7 +352,8 @@ def _result(graph: Any, config: RunnableConfig, checkpoint_id: str, before: str)
     saver = saver_of(graph)
     head = graph.get_state(_thread_config(config))
     # Walk from the new head back to the replayed checkpoint. Checkpoint ids are uuid6, ordered
-    # by creation time (docs/architecture.md), so ids above `before` were written by this run.
+    # by creation time (get_state_history lists them newest first by id), so ids above `before`
+    # were written by this run.
     branch: list[str] = []
     reached = False
     cursor: RunnableConfig | None = head.config

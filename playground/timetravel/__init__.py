@@ -1,12 +1,13 @@
-"""The time-travel engine: read any LangGraph checkpoint database as one value and act on it.
+"""The time-travel engine: read any place threads live as plain values.
 
-Pure core plus one backend per kind of database (``storage/``). Nothing here imports Streamlit or
+It reads through :class:`~playground.timetravel.storage.Storage`, which each kind of place
+implements (``playground/places/``), and runs no graph. Nothing here imports Streamlit or
 speaks HTTP, or anything of the playground above it; the pages and the CLI call these modules
-and render what they return.
+and render what they return. Prune, migrate and transfer change rows, through a writable
+storage's primitives.
 
 Where to look:
-    storage/         where checkpoints live: open_storage, the Storage protocol, one backend
-                     per database (SQLite, Postgres, any saver object), connection settings
+    storage.py       the read seam: what the engine asks of any place, with defaults
     decode.py        the one safe decoder: blobs to plain data, never importing or calling
     errors.py        what a read can raise (a database that is not one, an unknown thread)
     limits.py        the bounds of every read of untrusted data: deadline, rows, depth, text

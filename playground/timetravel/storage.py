@@ -1,7 +1,7 @@
 """The engine's read seam: the questions the engine asks of any place threads live.
 
 A :class:`Storage` answers, whatever holds the threads (a SQLite file, a Postgres database, a
-saver object, a server's JSON): which threads there are; a thread's checkpoints with their
+saver object, a LangGraph.js file): which threads there are; a thread's checkpoints with their
 parent, metadata, time and next nodes; the pending writes under a checkpoint with their task
 and node; the values at one checkpoint; the long-term store's items. Everything comes through
 the safe decoder (:mod:`playground.timetravel.decode`), which never imports or calls what the
@@ -39,6 +39,12 @@ from playground.timetravel.signals import SIGNAL_CHANNELS, TaskSignal, signals_o
 
 if TYPE_CHECKING:
     from langgraph.checkpoint.base import BaseCheckpointSaver
+
+# Who wrote a place, as a person reads it (the header of Inspect and of `playground threads`).
+# A place another writer made is read and never written: its app reads only its own rows.
+PYTHON = "LangGraph (Python)"
+OLDER_PYTHON = "LangGraph (Python, before task_path)"
+JAVASCRIPT = "LangGraph.js (JSON)"
 
 # The task LangGraph stores an answer under when the input brought it (Command(resume=...)).
 NULL_TASK = "00000000-0000-0000-0000-000000000000"
@@ -203,10 +209,11 @@ class Storage:
     saver_tables: ClassVar[str] = "checkpoint tables this tool has SQL for"
     export_tables: tuple[ExportTable, ...] = ()
     # Who wrote the place, as a person reads it (a header on Inspect and `playground threads`).
-    writer: str = "LangGraph (Python)"
+    writer: str = PYTHON
     # Whether the place stores each write's task path (which names its node). Where it does not
-    # (a saver's ``list``), a write takes its checkpoint's single next node instead.
-    keeps_task_paths: ClassVar[bool] = True
+    # (a saver's ``list``, a LangGraph.js file), a write takes its checkpoint's single next node
+    # instead.
+    keeps_task_paths: bool = True
 
     # -- the three questions a kind answers ---------------------------------------------------
 
@@ -224,6 +231,12 @@ class Storage:
         """Pending writes of a thread's namespace (or only those under ``checkpoint_ids``, or
         on ``channels``), in the order they were stored."""
         raise NotImplementedError
+
+    @property
+    def identity(self) -> str:
+        """What the place is, for caches shared by every session: never the label a person
+        gave (two uploads may both be called app.sqlite)."""
+        return self.label
 
     # -- reads derived from them --------------------------------------------------------------
 

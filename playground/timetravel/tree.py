@@ -370,7 +370,7 @@ class TreeCache:
             UnknownThread: the thread has no checkpoints.
         """
         fingerprint = storage.fingerprint(thread_id, checkpoint_ns)
-        key = (storage.label, thread_id, checkpoint_ns)
+        key = (storage.identity, thread_id, checkpoint_ns)
         cached = self._budget.get(key)
         if fingerprint is not None and cached and cached[0] == fingerprint:
             return cached[1]
@@ -400,7 +400,7 @@ class ValuesCache:
             UnreadableCheckpoint: the blob cannot be decoded (not cached).
         """
         fingerprint = tree.fingerprint or storage.fingerprint(tree.thread_id, tree.checkpoint_ns)
-        key = (storage.label, tree.thread_id, tree.checkpoint_ns, checkpoint_id, fingerprint)
+        key = (storage.identity, tree.thread_id, tree.checkpoint_ns, checkpoint_id, fingerprint)
         if fingerprint is not None:
             cached = self._budget.get(key)
             if cached is not None:

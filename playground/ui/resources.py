@@ -176,7 +176,8 @@ def checkpoints_target() -> str:
 
 @st.cache_resource
 def _place(target: str) -> Place:
-    """The server's one place per target: its savers' generation and its pools live in it."""
+    """The server's one place per target: what a restart did to it (its savers' generation)
+    lives in it, so every session sees the same."""
     return open_place(target)
 
 

@@ -7,7 +7,7 @@ nothing" is asserted on the database itself and not through the code under test.
 
 The storage conformance suite is every test that takes the ``database`` fixture
 (tests/playground/conftest.py): each runs once per backend. It lives beside what it tests:
-timetravel/storage/test_reads.py (reads, tree, sizes, read-only), timetravel/test_prune.py,
+places/test_reads.py (reads, tree, sizes, read-only), timetravel/test_prune.py,
 test_migrate.py, test_transfer.py (the flows), storage/test_untrusted.py (the hostile
 fixtures) and cli/test_write_commands.py (the commands). A third backend joins it by adding its
 kind to :data:`KINDS` and a branch to :func:`database`.

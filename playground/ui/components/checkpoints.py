@@ -10,7 +10,7 @@ import json
 
 import streamlit as st
 
-from playground.places.door import open_storage
+from playground.places.door import UrlRefused, open_storage
 from playground.timetravel.decode import to_jsonable
 from playground.timetravel.diff import diff_states
 from playground.timetravel.display import tree_view, view_dot
@@ -128,20 +128,22 @@ def tree_chart(source: Storage, tree: CheckpointTree, selected: str,
         st.rerun()
 
 
-def download_thread(target: str, thread_id: str, file_stem: str, key: str) -> None:
+def download_thread(target: str, thread_id: str, file_stem: str, key: str,
+                    typed: bool = False) -> None:
     """A **Download thread** button: the thread's export file (``playground export``'s format).
 
     The file is built only when clicked, from a connection of its own: the page's source is
-    closed by then, and a long thread is not serialized on every rerun.
+    closed by then, and a long thread is not serialized on every rerun. ``typed``: the target
+    is a URL someone typed into the page, opened again with only what it says.
     """
     def build() -> str:
         try:
-            storage = open_storage(target)
+            storage = open_storage(target, typed=typed)
             try:
                 return dumps_export(export_thread(storage, thread_id))
             finally:
                 storage.close()
-        except (TransferRefused, CheckpointDbError) as exc:
+        except (TransferRefused, CheckpointDbError, UrlRefused) as exc:
             # Built after the page was sent: no message can reach it now, so the file says why
             # (an import of it is refused as "not a thread export").
             return json.dumps({"not_exported": str(exc)}, indent=1)

@@ -94,6 +94,8 @@ def _try_open(kind: str, target: str, label: str) -> None:
         st.session_state[MESSAGE_KEY] = f"Not opened, nothing changed: {exc}"
         return
     _forget_target()
+    while _opened:  # one open per run is read below; any other goes now
+        _opened.pop().close()
     _opened.append(storage)
     st.session_state[TARGET_KEY] = {"kind": kind, "target": target, "label": storage.label}
     if kind == "upload":
@@ -224,7 +226,8 @@ def browse(source: Storage, target: str) -> None:
     except UnknownThread:
         st.info(f"Thread {md_escape(thread, 200)} has no checkpoints in this namespace.")
         return
-    download_thread(target, thread, thread, key=PREFIX + "download")
+    download_thread(target, thread, thread, key=PREFIX + "download",
+                    typed=st.session_state[TARGET_KEY]["kind"] == "url")
     if view_switch(PREFIX + "view") == COMPARE:
         compare_view(source, tree, PREFIX + "compare")
         return

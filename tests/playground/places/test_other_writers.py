@@ -237,7 +237,7 @@ def test_playground_run_on_a_js_file_is_refused_before_anything_is_written(js_fi
 @pytest.mark.parametrize(("make", "says"), [
     (lambda folder: (folder / ".langgraph_api").mkdir() or folder / ".langgraph_api",
      "langgraph dev's in-memory store (pickle): never opened, since unpickling runs code; "
-     "open the server's URL instead (`playground threads http://127.0.0.1:2024`)"),
+     "give the app a SqliteSaver or PostgresSaver"),
     (lambda folder: (folder / "store.pckl").write_bytes(b"\x80\x04\x95") and
      folder / "store.pckl", "langgraph dev's in-memory store (pickle): never opened"),
     (lambda folder: folder, "a folder, not a file: name the checkpoint file in it"),
@@ -268,3 +268,18 @@ def _sqlite_with(path, *statements):
             conn.execute(statement)
         conn.commit()
     return path
+
+
+@pytest.mark.parametrize("make", [
+    lambda folder: (folder / "new.sqlite"),
+    lambda folder: (folder / "empty.sqlite").write_bytes(b"") or folder / "empty.sqlite",
+    lambda folder: _sqlite_with(folder / "app.sqlite", "CREATE TABLE users (id INTEGER)"),
+], ids=["missing", "empty", "an-apps-own-tables"])
+def test_graphs_run_on_a_file_that_holds_no_checkpoints_yet(tmp_path, make):
+    # As SqliteSaver.setup() does: the saver makes its tables in a file it may write.
+    target = make(tmp_path)
+
+    with open_place(target).saver() as saver:
+        assert list(saver.list(None)) == []
+    assert "checkpoints" in {row[0] for row in sqlite3.connect(target).execute(
+        "SELECT name FROM sqlite_master")}

@@ -81,3 +81,14 @@ def test_a_write_to_a_js_postgres_database_is_refused_and_it_reads_as_before(js_
     (line,) = result.stderr.strip().splitlines()
     assert "LangGraph.js" in line and "never writes to it" in line
     assert read_back(js_database) == before
+
+
+def test_no_saver_is_handed_out_on_a_js_postgres_database(js_database):
+    from playground.timetravel.errors import CheckpointDbError
+
+    before = read_back(js_database)
+
+    with pytest.raises(CheckpointDbError, match=r"LangGraph\.js"), \
+            open_place(js_database).saver():
+        pass
+    assert read_back(js_database) == before
