@@ -116,6 +116,12 @@ class Place:
         return False
 
     @classmethod
+    def is_transient(cls, exc: BaseException) -> bool:
+        """Whether an error is a moment of another process's write (a lock, a page it was
+        writing): the same read will likely succeed again."""
+        return cls.is_busy(exc)
+
+    @classmethod
     def errors(cls) -> tuple[type[Exception], ...]:
         """What reading this kind of place can raise besides a refusal (a driver's errors)."""
         return ()

@@ -87,6 +87,12 @@ def database_errors() -> tuple[type[Exception], ...]:
     return errors
 
 
+def is_transient(exc: BaseException) -> bool:
+    """Whether an error is a moment of another process's write: the same read will likely
+    succeed again (a page reads again rather than showing it)."""
+    return any(kind.is_transient(exc) for kind in KINDS)
+
+
 def is_busy(exc: BaseException) -> bool:
     """Whether an error means another writer held the place too long (the call can run
     again; the thread keeps its last checkpoint)."""

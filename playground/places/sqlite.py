@@ -816,8 +816,16 @@ class SqliteFile(Place):
     @classmethod
     def is_busy(cls, exc: BaseException) -> bool:
         """SQLITE_BUSY past :func:`~playground.places.settings.sqlite_timeout`."""
-        return isinstance(exc, sqlite3.OperationalError) and exc.sqlite_errorname.startswith(
+        # getattr: an error raised by Python code rather than by SQLite has no error name.
+        return isinstance(exc, sqlite3.OperationalError) and (
+            getattr(exc, "sqlite_errorname", None) or "").startswith(
             ("SQLITE_BUSY", "SQLITE_LOCKED"))
+
+    @classmethod
+    def is_transient(cls, exc: BaseException) -> bool:
+        """A lock, or a page another process was writing ("disk I/O error")."""
+        return cls.is_busy(exc) or (isinstance(exc, sqlite3.OperationalError)
+                                    and str(exc).lower().startswith(_TRANSIENT))
 
     @classmethod
     def errors(cls) -> tuple[type[Exception], ...]:

@@ -10,7 +10,7 @@ from playground.apps.loader import AppLoadError
 from playground.ui import resources
 from playground.ui.access import SIGNED_IN_KEY, required_token, token_matches
 from playground.ui.markup import md_escape
-from playground.ui.session import THREAD_KEY, page_context, show_database_error
+from playground.ui.session import THREAD_KEY, database_read, page_context, show_database_error
 from playground.ui.workspace import normalize_room
 
 PAGES = Path(__file__).parent / "views"
@@ -114,3 +114,5 @@ try:
     navigation.run()
 except resources.database_errors() as exc:
     show_database_error(exc)
+else:
+    database_read()

@@ -6,12 +6,14 @@ Pages call :func:`page_context` once at the top and get one object; nothing here
 from __future__ import annotations
 
 import functools
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import streamlit as st
 
 from playground.agent.client import TicketClient
+from playground.places.door import is_transient
 from playground.runtime.driven import DrivenGraph, RunSettings, driven
 from playground.ui import resources
 from playground.ui.markup import md_escape
@@ -114,11 +116,40 @@ def where_runs_start() -> tuple[str, str, str]:
     return "views/run.py", "Run", ":material/play_circle:"
 
 
-def show_database_error(exc: BaseException) -> None:
+REREADS_KEY = "_database_rereads"
+MAX_REREADS = 3  # a moment of another process's write passes in fewer
+REREAD_PAUSE_S = 0.2
+
+
+def show_database_error(exc: BaseException, what: str | None = None) -> None:
     """A checkpoint database that went away under the page (a Postgres server down or full, a
-    file locked too long), in one line: the next click tries again."""
-    st.error(f"The checkpoint database could not be read just now: {md_escape(exc, 600)}",
-             icon=":material/error:")
+    file locked too long), in one line: the next click tries again.
+
+    A moment of another process's write (the user's app writing the file the page reads) is
+    not shown in place of the page: the page is read again, and what it drew last stays on
+    screen until the new run draws it, with a one-line note. Only when that keeps failing is
+    the error shown.
+
+    Args:
+        exc: the error.
+        what: the line's beginning, as markdown (its database text escaped by the caller);
+            by default "The checkpoint database could not be read just now".
+    """
+    rereads = st.session_state.get(REREADS_KEY, 0)
+    if is_transient(exc) and rereads < MAX_REREADS:
+        st.session_state[REREADS_KEY] = rereads + 1
+        st.toast("Another process was writing the checkpoint file: the page shows what it drew "
+                 "last and reads it again.", icon=":material/sync:")
+        time.sleep(REREAD_PAUSE_S)
+        st.rerun()
+    st.session_state[REREADS_KEY] = 0
+    st.error(f"{what or 'The checkpoint database could not be read just now'}: "
+             f"{md_escape(exc, 600)}", icon=":material/error:")
+
+
+def database_read() -> None:
+    """The page was read without a database error: the next transient one may reread it."""
+    st.session_state[REREADS_KEY] = 0
 
 
 def page_fragment(draw: Callable[..., None]) -> Callable[..., None]:
@@ -139,5 +170,7 @@ def page_fragment(draw: Callable[..., None]) -> Callable[..., None]:
             draw(*args, **kwargs)
         except resources.database_errors() as exc:
             show_database_error(exc)
+        else:
+            database_read()
 
     return run

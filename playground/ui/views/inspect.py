@@ -36,7 +36,7 @@ from playground.ui.inspect_access import (
     save_upload,
 )
 from playground.ui.markup import md_escape
-from playground.ui.session import page_context
+from playground.ui.session import database_read, page_context, show_database_error
 
 PREFIX = "inspect-"
 TARGET_KEY = PREFIX + "target"  # {"kind": file|upload|url, "target": ..., "label": ...}
@@ -279,8 +279,10 @@ else:
             try:
                 browse(source, target)
             except resources.database_errors() as exc:
-                # A damaged file can pass the checks at open and fail on a later page read.
-                st.error(f"Could not read {md_escape(current['label'], 300)}: "
-                         f"{md_escape(exc, 600)}", icon=":material/error:")
+                # A damaged file can pass the checks at open and fail on a later page read;
+                # a file another process is writing may fail for a moment (read again).
+                show_database_error(exc, f"Could not read {md_escape(current['label'], 300)}")
+            else:
+                database_read()
         finally:
             source.close()
