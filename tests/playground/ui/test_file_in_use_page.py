@@ -9,7 +9,6 @@ import sqlite3
 import pytest
 
 from playground.places.sqlite import SqliteStorage
-from playground.ui.inspect_access import SAMPLES_DIR
 
 
 @pytest.fixture
