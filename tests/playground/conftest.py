@@ -76,6 +76,16 @@ def agent(client: TicketClient, checkpoints: Path):
         context.__exit__(None, None, None)
 
 
+@pytest.fixture
+def saver(tmp_path: Path) -> Iterator[SqliteSaver]:
+    """A stock SqliteSaver on a fresh file (what a script or a test compiles a graph with)."""
+    conn = sqlite3.connect(tmp_path / "checkpoints.db", check_same_thread=False)
+    try:
+        yield SqliteSaver(conn)
+    finally:
+        conn.close()
+
+
 @pytest.fixture(params=databases.KINDS)
 def database(request, tmp_path: Path) -> Iterator[databases.Database]:
     """A fresh checkpoint database of each kind with a backend: a SQLite file, and a throwaway

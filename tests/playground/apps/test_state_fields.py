@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import operator
-import sqlite3
-from collections.abc import Iterator
 from typing import Annotated, Any, Literal, TypedDict
 
 import pytest
 from langgraph.channels import LastValue
-from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.graph import START, MessagesState, StateGraph
 from langgraph.pregel import NodeBuilder, Pregel
 
@@ -18,15 +15,6 @@ from playground.apps.state_fields import EditRefused, state_fields, validate_edi
 from tests.playground.timetravel.sample_graphs import loop_graph
 
 AGENT_KEYS = "ticket_id, request, etag, priority, changes, outcome"
-
-
-@pytest.fixture
-def saver(tmp_path) -> Iterator[SqliteSaver]:
-    conn = sqlite3.connect(tmp_path / "checkpoints.db", check_same_thread=False)
-    try:
-        yield SqliteSaver(conn)
-    finally:
-        conn.close()
 
 
 @pytest.fixture

@@ -4,8 +4,6 @@ form) and resume_thread (any app's paused thread, told in general words)."""
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import Iterator
 from typing import TypedDict
 
 import pytest
@@ -34,15 +32,6 @@ from tests.playground.timetravel.sample_graphs import (
 )
 
 MISSING_ID = "1f000000-0000-6000-8000-000000000000"
-
-
-@pytest.fixture
-def saver(tmp_path) -> Iterator[SqliteSaver]:
-    conn = sqlite3.connect(tmp_path / "checkpoints.db", check_same_thread=False)
-    try:
-        yield SqliteSaver(conn)
-    finally:
-        conn.close()
 
 
 @pytest.fixture
