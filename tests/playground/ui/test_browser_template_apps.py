@@ -147,6 +147,9 @@ def test_stop_ends_an_async_run_between_two_steps(browser, tmp_path):
         assert "Stopped: the thread keeps every step that finished" in tab.text()
         assert "Paused before tick." in tab.text()
         tab.click("Continue")
+        # The rest of the run streams in (11 ticks of 0.4 s): wait for its end, as a person
+        # watching the page would, rather than for the first run the click finished.
+        tab.page.get_by_text("Finished.").first.wait_for(timeout=60_000)
         assert "Finished." in tab.text()
 
 
