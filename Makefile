@@ -27,7 +27,18 @@ $(JS_FIXTURES)/node_modules/.installed: $(JS_FIXTURES)/package-lock.json
 	cd $(JS_FIXTURES) && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-test: $(STAMP) $(JS_STAMP)
+# A real `langgraph dev` for the Agent Server tests, in its own venv (its pins clash with the
+# test extras'); the tests that need it are skipped where it is missing.
+SERVER_VENV := .venv-server
+SERVER_REQS := tests/fixtures/agent_server/requirements.txt
+
+$(SERVER_VENV)/.installed: $(SERVER_REQS)
+	$(PYTHON) -m venv $(SERVER_VENV)
+	$(SERVER_VENV)/bin/pip install --quiet --upgrade pip
+	$(SERVER_VENV)/bin/pip install --quiet -r $(SERVER_REQS)
+	touch $@
+
+test: $(STAMP) $(JS_STAMP) $(SERVER_VENV)/.installed
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 
@@ -54,4 +65,4 @@ workshop: $(STAMP)
 	$(BIN)/python -m deploy.workshop --replicas $(REPLICAS) --port $(PORT)
 
 clean:
-	rm -rf $(VENV) .playground
+	rm -rf $(VENV) $(SERVER_VENV) .playground

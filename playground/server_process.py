@@ -183,12 +183,13 @@ def wait_until_up(url: str, process: subprocess.Popen, what: str) -> None:
             time.sleep(0.3)
 
 
-def spawn(argv: list[str], env: dict[str, str], log: Path) -> subprocess.Popen:
+def spawn(argv: list[str], env: dict[str, str], log: Path, cwd: Path | None = None
+          ) -> subprocess.Popen:
     """Start a process in a group of its own (so stopping it stops its children), its output
-    in ``log``."""
+    in ``log``, in ``cwd`` (default: this process's)."""
     with log.open("w") as output:  # the child keeps its own handle
         return subprocess.Popen(argv, env=env, stdout=output, stderr=subprocess.STDOUT,
-                                start_new_session=True)
+                                start_new_session=True, cwd=cwd)
 
 
 def stop_process(process: subprocess.Popen) -> None:

@@ -1,7 +1,8 @@
 """``playground`` subcommands that read or repair any checkpoint database.
 
 threads, history, diff, branches, chat, export-test, prune, migrate, export, import. DB is a
-SQLite file or a ``postgresql://`` URL. Only prune without --dry-run, migrate --apply and import
+SQLite file, a ``postgresql://`` URL or an Agent Server's ``http://`` URL (read through its API;
+its key from ``LANGSMITH_API_KEY`` or the variable ``--api-key-env`` names). Only prune without --dry-run, migrate --apply and import
 write. Every value is read through the safe decoder: nothing a database names is imported or
 called; export-test names the graph in the file it writes and never loads it.
 """
@@ -10,12 +11,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
 import orjson
 
 from playground.places.door import open_place, open_storage
+from playground.places.server_client import KEY_ENV, KEY_ENV_SETTING
 from playground.timetravel.decode import to_jsonable
 from playground.timetravel.diff import diff_states
 from playground.timetravel.display import tree_view, view_dot
@@ -33,8 +36,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     def command(name: str, help_: str, handler) -> argparse.ArgumentParser:
         parser = sub.add_parser(name, help=help_)
-        parser.add_argument("db", metavar="DB", help="SQLite file or postgresql:// URL")
-        parser.set_defaults(handler=handler)
+        parser.add_argument("db", metavar="DB", help="SQLite file, postgresql:// URL, or an "
+                            "Agent Server's http:// URL")
+        parser.add_argument("--api-key-env", metavar="NAME", help="with an Agent Server: the "
+                            f"environment variable holding its key (default {KEY_ENV})")
+        parser.set_defaults(handler=_keyed(handler))
         return parser
 
     command("threads", "list every thread with its size and status", _threads)
@@ -109,6 +115,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     import_ = command("import", "load a thread exported as JSON into an empty thread", _import)
     import_.add_argument("file", type=Path, help="file written by playground export")
     import_.add_argument("--thread", help="import under this thread id instead")
+
+
+def _keyed(handler):
+    """The handler, with ``--api-key-env`` naming where an Agent Server's key is read from
+    (the key itself is never an argument: it would show in the process list)."""
+
+    def run(args: argparse.Namespace) -> int:
+        if args.api_key_env:
+            os.environ[KEY_ENV_SETTING] = args.api_key_env
+        return handler(args)
+
+    return run
 
 
 # -- reading ------------------------------------------------------------------------------

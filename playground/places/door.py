@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from playground.places.agent_server import AgentServer
 from playground.places.base import Place
 from playground.places.postgres import PostgresDatabase
 from playground.places.saver_object import SaverObject
@@ -24,14 +25,16 @@ if TYPE_CHECKING:
 # it comes last. A kind registers here by one line.
 KINDS: list[type[Place]] = [
     SaverObject,
+    AgentServer,
     PostgresDatabase,
     SqliteFile,
 ]
 
 # What a page accepts as a typed target, said when it is given something else.
 TYPED_FORMS = ("a Postgres URL starts with postgresql:// (for example "
-               "postgresql://user:password@localhost:5432/app); for a SQLite file use the list "
-               "or an upload")
+               "postgresql://user:password@localhost:5432/app), an Agent Server's with http:// "
+               "(for example http://127.0.0.1:2024); for a SQLite file use the list or an "
+               "upload")
 
 # Where the playground's own checkpoints live when nothing else is named.
 DEFAULT_CHECKPOINTS = Path(".playground") / "checkpoints.sqlite"

@@ -45,6 +45,7 @@ if TYPE_CHECKING:
 PYTHON = "LangGraph (Python)"
 OLDER_PYTHON = "LangGraph (Python, before task_path)"
 JAVASCRIPT = "LangGraph.js (JSON)"
+SERVER = "a LangGraph Agent Server (its HTTP API)"
 
 # The task LangGraph stores an answer under when the input brought it (Command(resume=...)).
 NULL_TASK = "00000000-0000-0000-0000-000000000000"
@@ -323,6 +324,11 @@ class Storage:
 
     def store_items(self, limit: int = 500) -> list | None:
         """The items of a LangGraph store beside the checkpoints (None when there is none)."""
+        return None
+
+    def own_export(self, thread_id: str) -> dict | None:
+        """A thread's export in the place's own terms, for a place without saver rows to
+        export (an Agent Server's history); None where the rows are the export."""
         return None
 
     def pending_writes_of(self, thread_id: str, checkpoint_ids: Iterable[str],

@@ -84,6 +84,10 @@ def export_thread(storage: Storage, thread_id: str) -> dict[str, Any]:
         TransferRefused: a database that cannot be exported (a saver object), no saver tables,
             or an unknown thread.
     """
+    own = storage.own_export(thread_id)
+    if own is not None:
+        return {"format": FORMAT, "version": VERSION, "storage": storage.kind,
+                "thread_id": thread_id, **own}
     if not storage.export_tables:
         raise TransferRefused(
             f"export works on SQLite checkpoint files and Postgres, not {storage.label}")
@@ -208,6 +212,11 @@ def read_header(data: Any, *, storage: str) -> str:
             f"{VERSION}; export the thread again with it"
         )
     found = data.get("storage", "sqlite")
+    if found == "server":
+        raise TransferRefused(
+            "this export is an Agent Server thread's history (its values, not a saver's rows): "
+            "no checkpoint database can take it; read the thread on its server with "
+            "`playground history URL --thread T`")
     if found != storage:
         # The rows differ (blobs vs JSONB, separate blob rows): a half-readable import is worse.
         target = {"sqlite": "a SQLite file", "postgres": "a postgresql:// URL"}
@@ -282,6 +291,10 @@ def import_thread(storage: Storage, data: dict[str, Any], thread_id: str | None 
             parent loop, duplicate rows, or a target thread that already has rows. Nothing was
             changed.
     """
+    own = storage.own_export(thread_id)
+    if own is not None:
+        return {"format": FORMAT, "version": VERSION, "storage": storage.kind,
+                "thread_id": thread_id, **own}
     if not storage.export_tables:
         raise TransferRefused(f"import works into SQLite files and Postgres, not {storage.label}")
     if not storage.writable:

@@ -155,3 +155,20 @@ def hostile_postgres(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     with postgres.throwaway_database() as url:
         hostile_db.write_postgres(url, tmp_path)
         yield url, tmp_path
+
+
+@pytest.fixture(scope="session")
+def agent_server(tmp_path_factory) -> Iterator[tuple[str, dict[str, str]]]:
+    """A real ``langgraph dev`` on a free port serving examples/, and the threads made on it
+    through the SDK (:func:`playground.testing.agent_server.refund_threads`): (url, threads)."""
+    from playground.testing.agent_server import (
+        SKIP_REASON,
+        agent_server_missing,
+        langgraph_dev,
+        refund_threads,
+    )
+
+    if agent_server_missing():
+        pytest.skip(SKIP_REASON)
+    with langgraph_dev(tmp_path_factory.mktemp("agent-server")) as url:
+        yield url, refund_threads(url)

@@ -27,7 +27,7 @@ DRIVER_ALLOWED = {
 }
 # The kinds of place: only the door (and the package's own modules) import them.
 KIND_MODULES = {"playground.places.sqlite", "playground.places.postgres",
-                "playground.places.saver_object"}
+                "playground.places.saver_object", "playground.places.agent_server"}
 # Layers, lowest first: a module imports only from its own layer or below (docs/architecture.md).
 LAYERS = [
     {"timetravel", "serde", "standin", "samples"},  # the pure engine and plain helpers

@@ -1,0 +1,326 @@
+"""A LangGraph Agent Server as a place threads live: read through its public HTTP API.
+
+``langgraph dev``, a self-hosted server or a deployment keeps its threads behind the API that
+``langgraph-sdk`` speaks; the playground never opens the server's own files (``langgraph dev``'s
+``.langgraph_api/*.pckl`` are pickles: opening one would run what it names). What the API gives
+is plain JSON, so no decoder is involved: values, messages (dicts with a ``type``), tasks with
+their interrupts, results and errors.
+
+How the API's answers map onto the read seam:
+
+- a thread's checkpoints are ``threads.get_history``, paged with ``before`` (newest first, a
+  page at most :data:`PAGE`), each entry's ``created_at`` as its time and ``values`` as its
+  channel values;
+- its next nodes are the entry's ``next``; the nodes that wrote it are the tasks its parent ran;
+- the writes under a checkpoint are its tasks' results (one write per channel), interrupts
+  (``__interrupt__``) and errors (``__error__``). The answer a person gave to resume is not in
+  the history at all: pages say so rather than guess it;
+- subgraph checkpoints are not in the root history: a thread has one namespace here;
+- the store is ``store.list_namespaces`` and ``store.search_items``.
+
+Every call goes through :class:`~playground.places.server_client.ServerClient` (bounded in
+time and size, the key kept to its server).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, ClassVar
+
+import orjson
+
+from playground.places.base import Place
+from playground.places.server_client import (
+    ServerClient,
+    ServerError,
+    check_allowed,
+    explain,
+    is_server_url,
+    server_errors,
+    server_label,
+)
+from playground.timetravel.errors import UnknownThread
+from playground.timetravel.limits import clip, limits
+from playground.timetravel.records import CheckpointDetail
+from playground.timetravel.signals import ERROR, INTERRUPT
+from playground.timetravel.storage import (
+    SERVER,
+    Storage,
+    StoredCheckpoint,
+    StoredWrite,
+)
+from playground.timetravel.store_items import StoreItem
+
+PAGE = 500  # history entries per request (servers cap a page; 500 passes langgraph dev's)
+THREAD_PAGE = 100
+# Said wherever a page would show the answer a run resumed with.
+NO_RESUME_VALUE = ("An Agent Server's history does not keep the answer a run resumed with: it "
+                   "is not shown here.")
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _size(value: Any) -> int:
+    try:
+        return len(orjson.dumps(value))
+    except (TypeError, orjson.JSONEncodeError):  # nested past orjson's limit
+        return 0
+
+
+def _differs(a: Any, b: Any) -> bool:
+    try:
+        return a != b
+    except RecursionError:  # values nested deeper than Python compares
+        return True
+
+
+class ServerStorage(Storage):
+    """The engine's reads on an Agent Server (read-only: actions are runs on the server)."""
+
+    kind: ClassVar[str] = "server"
+    saver_tables: ClassVar[str] = "an Agent Server's API"
+    writer = SERVER
+    keeps_task_paths = False
+
+    def __init__(self, client: ServerClient) -> None:
+        self.client = client
+        self.label = client.label
+        self._history: dict[str, list[dict]] = {}  # thread -> entries, oldest first
+        self._index: dict[str, dict] = {}  # checkpoint id -> its entry
+
+    def _call(self, what, *args, **kwargs):
+        try:
+            return what(*args, **kwargs)
+        except (ServerError, *server_errors()) as exc:
+            raise explain(exc, self.label) from None
+
+    # -- the three questions --------------------------------------------------------------
+
+    def thread_ids(self) -> list[str]:
+        """Every thread the server lists (``threads.search``, paged), newest first."""
+        found: list[str] = []
+        cap = limits().max_rows
+        while len(found) < cap:
+            page = self._call(self.client.sdk.threads.search, limit=THREAD_PAGE,
+                              offset=len(found), select=["thread_id"])
+            if not isinstance(page, list):
+                raise ServerError(f"{self.label}: threads.search did not answer a list")
+            found += [tid for item in page if isinstance(item, dict)
+                      and isinstance(tid := item.get("thread_id"), str)]
+            if len(page) < THREAD_PAGE:
+                break
+        return found[:cap]
+
+    def entries(self, thread_id: str) -> list[dict]:
+        """A thread's whole history as the server gives it, oldest first (read once per
+        storage; pages of :data:`PAGE` with ``before``)."""
+        held = self._history.get(thread_id)
+        if held is not None:
+            return held
+        entries: list[dict] = []
+        before = None
+        cap = limits().max_rows
+        while len(entries) < cap:
+            page = self._call(self.client.sdk.threads.get_history, thread_id, limit=PAGE,
+                              before=before)
+            if not isinstance(page, list):
+                raise ServerError(f"{self.label}: get_history did not answer a list")
+            page = [entry for entry in page if _checkpoint_id(entry)]
+            entries += page
+            if len(page) < PAGE:
+                break
+            before = {"checkpoint_id": _checkpoint_id(page[-1])}
+        entries.reverse()
+        self._history[thread_id] = entries
+        self._index.update((_checkpoint_id(entry), entry) for entry in entries)
+        return entries
+
+    def stored_checkpoints(self, thread_id: str, checkpoint_ns: str = ""
+                           ) -> list[StoredCheckpoint]:
+        """The root history's entries as checkpoints: ``created_at`` as ``ts``, ``values`` as
+        the channel values (subgraph checkpoints are not in it)."""
+        if checkpoint_ns:
+            return []
+        try:
+            entries = self.entries(thread_id)
+        except ServerError as exc:
+            if exc.status in (404, 422):  # no such thread (422: not even a thread id)
+                return []
+            raise
+        found = []
+        for entry in entries:
+            values = entry.get("values")
+            metadata = entry.get("metadata")
+            parent = entry.get("parent_checkpoint")
+            found.append(StoredCheckpoint(
+                checkpoint_id=_checkpoint_id(entry),
+                parent_id=_text(parent.get("checkpoint_id")) if isinstance(parent, dict)
+                else None,
+                metadata=metadata if isinstance(metadata, dict) else {},
+                checkpoint={"ts": _text(entry.get("created_at")),
+                            "channel_values": values if isinstance(values, dict)
+                            else {"(value)": values}},
+                blob_bytes=_size(values), metadata_bytes=_size(metadata)))
+        return found
+
+    def stored_writes(self, thread_id: str, checkpoint_ns: str = "",
+                      checkpoint_ids: Iterable[str] | None = None,
+                      channels: Iterable[str] | None = None) -> list[StoredWrite]:
+        """Each checkpoint's tasks: a result is one write per channel, an interrupt and an
+        error each a write on LangGraph's own channel."""
+        if checkpoint_ns:
+            return []
+        wanted = set(checkpoint_ids) if checkpoint_ids is not None else None
+        on = set(channels) if channels is not None else None
+        writes = []
+        for entry in self.entries(thread_id):
+            checkpoint_id = _checkpoint_id(entry)
+            if wanted is not None and checkpoint_id not in wanted:
+                continue
+            for task in _tasks(entry):
+                node = _text(task.get("name")) or "?"
+                task_id = _text(task.get("id")) or ""
+                found: list[tuple[str, Any]] = []
+                result = task.get("result")
+                if isinstance(result, dict):
+                    found += list(result.items())
+                interrupts = task.get("interrupts")
+                if isinstance(interrupts, list) and interrupts:
+                    found.append((INTERRUPT, interrupts))
+                if task.get("error") is not None:
+                    found.append((ERROR, task["error"]))
+                writes += [StoredWrite(checkpoint_id, "", channel, value, _size(value), node,
+                                       task_id)
+                           for channel, value in found if on is None or channel in on]
+        return writes
+
+    # -- what the API says better than the values could -----------------------------------
+
+    def _detail(self, item: StoredCheckpoint, by_id: dict[str, StoredCheckpoint]
+                ) -> CheckpointDetail:
+        """Next nodes as the server says them; writers are the tasks the parent ran."""
+        entry = self._entry(item)
+        parent = by_id.get(item.parent_id) if item.parent_id else None
+        values = item.checkpoint.get("channel_values") or {}
+        before = parent.checkpoint.get("channel_values") or {} if parent else {}
+        source = item.metadata.get("source")
+        writers: tuple[str, ...] = ()
+        if parent is not None and source == "loop":
+            writers = tuple(dict.fromkeys(
+                name for task in _tasks(self._entry(parent))
+                if isinstance(name := task.get("name"), str)))
+        return CheckpointDetail(
+            checkpoint_id=item.checkpoint_id,
+            created_at=_text(item.checkpoint.get("ts")),
+            next=tuple(name for name in entry.get("next") or () if isinstance(name, str)),
+            writers=writers,
+            changed=tuple(key for key in values if _differs(values.get(key), before.get(key))),
+            problem=item.problem)
+
+    def _entry(self, item: StoredCheckpoint) -> dict:
+        return self._index.get(item.checkpoint_id, {})
+
+    def fingerprint(self, thread_id: str, checkpoint_ns: str = "") -> tuple | None:
+        """The thread's ``updated_at`` and status: a run, an edit or a fork moves them."""
+        found = self._call(self.client.sdk.threads.search, ids=[thread_id], limit=1,
+                           select=["thread_id", "updated_at", "status"])
+        if not isinstance(found, list) or not found or not isinstance(found[0], dict):
+            raise UnknownThread(f"no thread {thread_id!r} on {self.label}")
+        return ("server", self.label, thread_id, _text(found[0].get("updated_at")),
+                _text(found[0].get("status")))
+
+    def store_items(self, limit: int = 500) -> list | None:
+        """The server's store: every namespace's items, up to ``limit`` in all."""
+        namespaces = self._call(self.client.sdk.store.list_namespaces, limit=100)
+        names = namespaces.get("namespaces") if isinstance(namespaces, dict) else None
+        items: list[StoreItem] = []
+        for namespace in names if isinstance(names, list) else ():
+            if len(items) >= limit or not isinstance(namespace, list):
+                break
+            answer = self._call(self.client.sdk.store.search_items, tuple(namespace),
+                                limit=min(100, limit - len(items)))
+            for item in (answer.get("items") if isinstance(answer, dict) else None) or ():
+                if isinstance(item, dict) and isinstance(item.get("key"), str):
+                    items.append(StoreItem(
+                        namespace=tuple(str(part) for part in item.get("namespace") or ()),
+                        key=item["key"], value=item.get("value"),
+                        created_at=_text(item.get("created_at")),
+                        updated_at=_text(item.get("updated_at"))))
+        return items
+
+    def own_export(self, thread_id: str) -> dict | None:
+        """The thread's history as the server gave it, oldest first: an export of a server
+        holds values, not a saver's rows."""
+        if not self.stored_checkpoints(thread_id):
+            return None
+        return {"history": self.entries(thread_id)}
+
+    def close(self) -> None:
+        """Nothing: the client belongs to the place."""
+
+
+def _checkpoint_id(entry: Any) -> str | None:
+    if not isinstance(entry, dict):
+        return None
+    checkpoint = entry.get("checkpoint")
+    found = checkpoint.get("checkpoint_id") if isinstance(checkpoint, dict) else None
+    return clip(found, 200) if isinstance(found, str) and found else None
+
+
+def _tasks(entry: dict) -> list[dict]:
+    tasks = entry.get("tasks")
+    return [task for task in tasks if isinstance(task, dict)] if isinstance(tasks, list) else []
+
+
+class AgentServer(Place):
+    """An Agent Server's URL: its threads read through the API, runs started through it."""
+
+    kind: ClassVar[str] = "server"
+    typeable: ClassVar[bool] = True
+
+    def __init__(self, target: Any, typed: bool = False, label: str | None = None) -> None:
+        super().__init__(target, typed, label)
+        self.url = str(target).strip()
+        self.label = label or server_label(self.url)
+        self._client: ServerClient | None = None
+
+    @classmethod
+    def claims(cls, target: Any) -> bool:
+        """An ``http://`` or ``https://`` URL."""
+        return is_server_url(target)
+
+    @classmethod
+    def errors(cls) -> tuple[type[Exception], ...]:
+        return (ServerError,)
+
+    def check_typed(self) -> None:
+        """Loopback, the server ``playground run --server`` named, or one allowed by
+        ``PLAYGROUND_ALLOWED_SERVERS``; nothing else from a page."""
+        check_allowed(self.url)
+
+    @property
+    def client(self) -> ServerClient:
+        """The server's bounded client, made once per place."""
+        if self._client is None:
+            self._client = ServerClient(self.url)
+        return self._client
+
+    def reads(self, writable: bool = False, create: bool = False, shared: bool = False
+              ) -> ServerStorage:
+        """The engine's reads through the API (never writable: edits are runs)."""
+        if writable:
+            raise ServerError(f"{self.label}: an Agent Server's threads are changed by runs "
+                              "through its API (`playground run --server`), not here")
+        return ServerStorage(self.client)
+
+    def check_runnable(self) -> None:
+        """A server runs its own graphs: a local graph never writes checkpoints there."""
+        raise ServerError(f"{self.label}: an Agent Server runs its own graphs; to run them "
+                          "here use `playground run --server URL`")
+
+    def close(self) -> None:
+        if self._client is not None:
+            self._client.close()
+            self._client = None

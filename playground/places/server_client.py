@@ -1,0 +1,261 @@
+"""The HTTP client of an Agent Server (``langgraph dev``, a self-hosted server, a deployment).
+
+``langgraph-sdk``'s own client classes speak the documented API; this module hands them an
+``httpx.Client`` that keeps the playground's promises about untrusted data:
+
+- **Bounded.** Every response is counted as it arrives and stopped past
+  ``PLAYGROUND_MAX_RESPONSE_MB`` (64); a read that is not a streamed run stops after
+  ``PLAYGROUND_READ_TIMEOUT`` seconds in all, and a connection after
+  ``PLAYGROUND_CONNECT_TIMEOUT``. JSON nested past what orjson parses (1,024 levels) is an error,
+  not a crash. No retries: a server that does not answer is one line, at once.
+- **The key stays with its server.** The key comes from an environment variable
+  (``LANGSMITH_API_KEY`` unless ``--api-key-env`` names another), goes out as ``x-api-key``, and
+  only to the server's own scheme, host and port: redirects are not followed, and a request the
+  SDK would send anywhere else (a stream's ``Location`` to reconnect to) is refused before it
+  leaves. The key is never part of a label, a message or a log line.
+- **Allowed servers only, from a page.** A URL typed into Inspect is opened only when it is
+  loopback, the one ``playground run --server`` named, or listed in
+  ``PLAYGROUND_ALLOWED_SERVERS`` (comma-separated origins): a page is not a way to probe the
+  network the playground runs in.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import os
+import time
+from collections.abc import Iterator
+from urllib.parse import urlsplit
+
+import httpx
+from langgraph_sdk.client import SyncLangGraphClient
+from langgraph_sdk.errors import LangGraphError
+
+from playground.places.urls import UrlRefused
+from playground.timetravel.errors import CheckpointDbError
+from playground.timetravel.limits import _number, clip, limits
+
+SERVER_SCHEMES = ("http://", "https://")
+KEY_ENV = "LANGSMITH_API_KEY"  # where the key is read from unless --api-key-env names another
+KEY_ENV_SETTING = "PLAYGROUND_SERVER_KEY_ENV"  # how `playground run` passes --api-key-env on
+HEADERS_ENV = "PLAYGROUND_SERVER_HEADERS"  # custom auth headers, a JSON object
+SERVER_ENV = "PLAYGROUND_SERVER_URL"  # the server `playground run --server` named
+ALLOWED_ENV = "PLAYGROUND_ALLOWED_SERVERS"  # more origins a page may open, comma-separated
+MAX_RESPONSE_ENV = "PLAYGROUND_MAX_RESPONSE_MB"
+
+
+class ServerError(CheckpointDbError):
+    """An Agent Server that is down, slow, refuses, or answers what is not its API; one line.
+
+    Attributes:
+        status: the HTTP status the server answered, when it answered one.
+    """
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class ResponseTooLarge(ServerError):
+    """A response past ``PLAYGROUND_MAX_RESPONSE_MB``: stopped where it went past."""
+
+
+def is_server_url(target: object) -> bool:
+    """An ``http://`` or ``https://`` URL."""
+    return isinstance(target, str) and target.lower().startswith(SERVER_SCHEMES)
+
+
+def origin_of(url: str) -> tuple[str, str, int]:
+    """(scheme, host, port) of a URL, the default port filled in.
+
+    Raises:
+        UrlRefused: not an http(s) URL with a host.
+    """
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:
+        raise UrlRefused("not a server URL: give http://host:port") from None
+    scheme = parts.scheme.lower()
+    if scheme not in ("http", "https") or not parts.hostname:
+        raise UrlRefused("not a server URL: give http://host:port")
+    return scheme, parts.hostname.lower(), port or (443 if scheme == "https" else 80)
+
+
+def server_label(url: str) -> str:
+    """The server as a person reads it: scheme, host, port and path, never a user or password
+    written into the URL, nor its query."""
+    scheme, host, port = origin_of(url)
+    path = urlsplit(url.strip()).path.rstrip("/")
+    shown = f"[{host}]" if ":" in host else host
+    return clip(f"{scheme}://{shown}:{port}{path}", 300)
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def check_allowed(url: str) -> None:
+    """Refuse a URL typed into a page unless the person who started the server allowed it.
+
+    Raises:
+        UrlRefused: not loopback, not ``playground run --server``'s, not in
+            ``PLAYGROUND_ALLOWED_SERVERS``.
+    """
+    origin = origin_of(url)
+    if _is_loopback(origin[1]):
+        return
+    allowed = [os.environ.get(SERVER_ENV, "")]
+    allowed += os.environ.get(ALLOWED_ENV, "").split(",")
+    for entry in filter(None, (item.strip() for item in allowed)):
+        try:
+            if origin_of(entry) == origin:
+                return
+        except UrlRefused:
+            continue
+    raise UrlRefused(f"{origin[1]} is not a server this playground may open from a page: "
+                     "loopback is, and what the person who started it allowed "
+                     f"(`playground run --server URL`, or {ALLOWED_ENV})")
+
+
+def max_response_bytes() -> int:
+    """``PLAYGROUND_MAX_RESPONSE_MB`` (64) in bytes."""
+    return int(_number(MAX_RESPONSE_ENV, 64.0) * 1024 * 1024)
+
+
+class _Counted(httpx.SyncByteStream):
+    """A response body counted as it arrives: stopped past the size cap or the deadline."""
+
+    def __init__(self, inner: httpx.SyncByteStream, cap: int, deadline: float | None,
+                 label: str) -> None:
+        self._inner, self._cap, self._deadline, self._label = inner, cap, deadline, label
+
+    def __iter__(self) -> Iterator[bytes]:
+        seen = 0
+        for chunk in self._inner:
+            seen += len(chunk)
+            if seen > self._cap:
+                raise ResponseTooLarge(f"{self._label}: an answer larger than "
+                                       f"{self._cap // (1024 * 1024)} MB ({MAX_RESPONSE_ENV}): "
+                                       "stopped")
+            if self._deadline is not None and time.monotonic() > self._deadline:
+                raise ServerError(f"{self._label}: the server took longer than "
+                                  f"{limits().read_seconds:g} s to answer: stopped")
+            yield chunk
+
+    def close(self) -> None:
+        self._inner.close()
+
+
+class _OwnOriginOnly(httpx.BaseTransport):
+    """Sends only to the server's own origin, and bounds every answer."""
+
+    def __init__(self, origin: tuple[str, str, int], label: str) -> None:
+        self._origin, self._label = origin, label
+        self._inner = httpx.HTTPTransport(retries=0)
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        url = request.url
+        port = url.port or (443 if url.scheme == "https" else 80)
+        if (url.scheme, url.host.lower(), port) != self._origin:
+            raise ServerError(f"{self._label}: the server pointed at another host "
+                              f"({clip(url.host, 100)}); nothing was sent there")
+        # A streamed run may take as long as the graph does (each wait for a chunk is still
+        # bounded by the read timeout); every other answer has one deadline in all.
+        streamed = request.headers.get("accept") == "text/event-stream"
+        deadline = None if streamed else time.monotonic() + limits().read_seconds
+        response = self._inner.handle_request(request)
+        if 300 <= response.status_code < 400:
+            response.close()
+            raise ServerError(f"{self._label}: the server answered with a redirect "
+                              f"({response.status_code}); redirects are not followed")
+        return httpx.Response(status_code=response.status_code, headers=response.headers,
+                              stream=_Counted(response.stream, max_response_bytes(), deadline,
+                                              self._label),
+                              extensions=response.extensions, request=request)
+
+    def close(self) -> None:
+        self._inner.close()
+
+
+def _headers(key_env: str | None) -> dict[str, str]:
+    """The key (``x-api-key``) and custom headers, from the environment only."""
+    headers: dict[str, str] = {}
+    raw = os.environ.get(HEADERS_ENV, "").strip()
+    if raw:
+        try:
+            extra = json.loads(raw)
+        except ValueError:
+            extra = None
+        if not isinstance(extra, dict) or not all(
+                isinstance(k, str) and isinstance(v, str) for k, v in extra.items()):
+            raise ValueError(f"{HEADERS_ENV} must be a JSON object of header names to text")
+        headers.update(extra)
+    key = os.environ.get(key_env or os.environ.get(KEY_ENV_SETTING) or KEY_ENV, "").strip()
+    if key:
+        headers["x-api-key"] = key
+    return headers
+
+
+class ServerClient:
+    """A bounded client of one Agent Server: ``sdk`` is langgraph-sdk's own sync client.
+
+    Args:
+        url: the server's URL (``http://127.0.0.1:2024``).
+        key_env: the environment variable holding its key (default ``LANGSMITH_API_KEY``, or
+            what ``playground run --api-key-env`` named).
+    """
+
+    def __init__(self, url: str, key_env: str | None = None) -> None:
+        origin = origin_of(url)
+        self.label = server_label(url)
+        parts = urlsplit(url.strip())
+        base = f"{origin[0]}://{parts.netloc.rpartition('@')[2]}{parts.path.rstrip('/')}"
+        bounds = limits()
+        self.http = httpx.Client(
+            base_url=base, transport=_OwnOriginOnly(origin, self.label),
+            follow_redirects=False, headers=_headers(key_env),
+            timeout=httpx.Timeout(connect=bounds.connect_seconds, read=bounds.read_seconds,
+                                  write=bounds.read_seconds, pool=bounds.connect_seconds))
+        self.sdk = SyncLangGraphClient(self.http)
+
+    def close(self) -> None:
+        """Close its connections."""
+        self.http.close()
+
+
+def server_errors() -> tuple[type[Exception], ...]:
+    """What a call to a server can raise besides :class:`ServerError`."""
+    return (LangGraphError, httpx.HTTPError, ValueError)
+
+
+def explain(exc: BaseException, label: str) -> ServerError:
+    """Any error of a call to the server as one line that names the server, never the key."""
+    if isinstance(exc, ServerError):
+        return exc
+    status = getattr(getattr(exc, "response", None), "status_code", None)
+    if isinstance(exc, httpx.TimeoutException):
+        return ServerError(f"{label}: the server did not answer within its deadline "
+                           f"(PLAYGROUND_READ_TIMEOUT / PLAYGROUND_CONNECT_TIMEOUT)")
+    if isinstance(exc, httpx.ConnectError):
+        return ServerError(f"{label}: no Agent Server answers there (is `langgraph dev` "
+                           "running?)")
+    if status is not None:
+        detail = ""
+        body = getattr(exc, "body", None)
+        if isinstance(body, dict) and isinstance(body.get("detail"), str):
+            detail = f": {clip(body['detail'], 300)}"
+        if status in (401, 403):
+            return ServerError(f"{label}: the server refused the key ({status}): set it in "
+                               f"{KEY_ENV} or name its variable with --api-key-env", status)
+        return ServerError(f"{label}: the server answered {status}{detail}", status)
+    if isinstance(exc, ValueError):  # orjson: not JSON, or nested past its limit
+        return ServerError(f"{label}: the server answered something that is not its API's "
+                           f"JSON ({clip(str(exc), 200)})")
+    return ServerError(f"{label}: {type(exc).__name__}: {clip(str(exc), 300)}")
