@@ -2,9 +2,10 @@
 
 threads, history, diff, branches, chat, export-test, prune, migrate, export, import. DB is a
 SQLite file, a ``postgresql://`` URL or an Agent Server's ``http://`` URL (read through its API;
-its key from ``LANGSMITH_API_KEY`` or the variable ``--api-key-env`` names). Only prune without --dry-run, migrate --apply and import
-write. Every value is read through the safe decoder: nothing a database names is imported or
-called; export-test names the graph in the file it writes and never loads it.
+its key from ``LANGSMITH_API_KEY`` or the variable ``--api-key-env`` names). Only prune without
+--dry-run, migrate --apply and import write. Every value is read through the safe decoder:
+nothing a database names is imported or called; export-test names the graph in the file it
+writes and never loads it.
 """
 
 from __future__ import annotations
