@@ -78,9 +78,9 @@ def serve(
     """
     env = {**os.environ, **(app_env or {})}
     api = None
-    from playground.apps.launch import CONFIG_ENV, GRAPH_ENV
+    from playground.apps.launch import CONFIG_ENV, GRAPH_ENV, SERVER_ENV
 
-    builtin = not ({GRAPH_ENV, CONFIG_ENV} & set(app_env or {}))
+    builtin = not ({GRAPH_ENV, CONFIG_ENV, SERVER_ENV} & set(app_env or {}))
     shared = open_place(checkpoints).shared_database if checkpoints else None
     if api_url:
         env["PLAYGROUND_API_URL"] = api_url

@@ -47,6 +47,10 @@ class App:
         folders: where the app's own source files are (what a reload imports again).
     """
 
+    # True for a graph an Agent Server runs (playground.apps.server_app): no local saver or
+    # store, no code to re-run here.
+    runs_on_server = False
+
     def __init__(self, name: str, spec: str, template: Pregel, build: Builder | None = None,
                  builtin: bool = False, description: str = "",
                  store_config: dict | None = None, warnings: tuple[str, ...] = (),

@@ -20,6 +20,7 @@ from playground.apps.config import AppConfig, read_config
 from playground.apps.errors import AppLoadError
 from playground.apps.loader import GraphSpec, load_graph, parse_spec, reload_graph
 
+SERVER_ENV = "PLAYGROUND_SERVER_URL"  # the same name playground.places.server_client reads
 GRAPH_ENV = "PLAYGROUND_GRAPH"
 CONFIG_ENV = "PLAYGROUND_GRAPH_CONFIG"
 NAME_ENV = "PLAYGROUND_GRAPH_NAME"
@@ -32,6 +33,7 @@ class AppChoice:
     graph: str | None = None
     config: str | None = None
     graph_name: str | None = None
+    server: str | None = None  # an Agent Server's URL: its graphs, run there
 
     @property
     def several(self) -> bool:
@@ -41,11 +43,13 @@ class AppChoice:
     @property
     def builtin(self) -> bool:
         """True when nothing was named: the ticket agent runs."""
-        return not (self.graph or self.config)
+        return not (self.graph or self.config or self.server)
 
     def to_env(self) -> dict[str, str]:
         """The environment variables that carry this choice to the server process."""
         env = {}
+        if self.server:
+            env[SERVER_ENV] = self.server
         if self.graph:
             env[GRAPH_ENV] = self.graph
         if self.config:
@@ -58,7 +62,7 @@ class AppChoice:
 def choice_from_env() -> AppChoice:
     """The choice ``playground run`` put in this process's environment."""
     return AppChoice(os.environ.get(GRAPH_ENV) or None, os.environ.get(CONFIG_ENV) or None,
-                     os.environ.get(NAME_ENV) or None)
+                     os.environ.get(NAME_ENV) or None, os.environ.get(SERVER_ENV) or None)
 
 
 def _specs(choice: AppChoice) -> tuple[list[tuple[str, GraphSpec, str]], AppConfig | None]:
@@ -111,6 +115,10 @@ def load_apps(choice: AppChoice) -> dict[str, App]:
     if choice.builtin:
         agent = ticket_agent()
         return {agent.name: agent}
+    if choice.server:
+        from playground.apps.server_app import server_apps
+
+        return server_apps(choice.server)
     found, config = _specs(choice)
     return {name: _app(name, spec, description, config, load_graph(spec))
             for name, spec, description in found}
@@ -127,8 +135,8 @@ def reload_app(app: App, choice: AppChoice) -> App:
     Raises:
         AppLoadError: the edited code does not give a graph; the old app is still usable.
     """
-    if app.builtin:
-        return app
+    if app.builtin or app.runs_on_server:
+        return app  # nothing of its code is here: the server reloads its own
     found, config = _specs(choice)
     for name, spec, description in found:
         if name == app.name:

@@ -31,6 +31,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                        "graph, a StateGraph, or a factory taking a RunnableConfig)")
     which.add_argument("--config", metavar="LANGGRAPH_JSON",
                        help="your app's langgraph.json (graphs, env, dependencies)")
+    which.add_argument("--server", metavar="URL",
+                       help="an Agent Server (langgraph dev, self-hosted, a deployment): its "
+                       "graphs and threads, every run and edit through its HTTP API")
+    run.add_argument("--api-key-env", metavar="NAME",
+                     help="with --server: the environment variable holding its key (default "
+                     "LANGSMITH_API_KEY); the key itself is never an argument")
     run.add_argument("--graph-name", metavar="NAME",
                      help="which graph of the langgraph.json (when it has several)")
     run.add_argument("--checkpoints",
@@ -49,6 +55,8 @@ def _run(args: argparse.Namespace) -> int:
 
     if args.graph_name and not args.config:
         raise ValueError("--graph-name picks a graph of a langgraph.json: give --config too")
+    if args.server:
+        return _run_on_server(args)
     choice = AppChoice(args.graph, args.config, args.graph_name)
     # Load it here first: a spec that does not load is one line and exit 2, before the server
     # starts and before any file is written.
@@ -75,6 +83,26 @@ def _run(args: argparse.Namespace) -> int:
     app_env.update(_access(args))
     return serve(host=args.host, port=args.port, api_url=args.api_url,
                  checkpoints=checkpoints, database=args.database, app_env=app_env)
+
+
+def _run_on_server(args: argparse.Namespace) -> int:
+    """The playground on an Agent Server's graphs: checked here first (a server that does not
+    answer, or serves no graph, is one line and exit 2, before Streamlit starts)."""
+    from playground.apps.launch import AppChoice, load_apps
+    from playground.places.server_client import KEY_ENV_SETTING, server_label
+    from playground.server_process import serve
+
+    if args.api_key_env:
+        os.environ[KEY_ENV_SETTING] = args.api_key_env
+    choice = AppChoice(server=args.server)
+    apps = load_apps(choice)
+    print(f"Agent Server {server_label(args.server)}: graphs {', '.join(apps)}", flush=True)
+    app_env = choice.to_env()
+    if args.api_key_env:
+        app_env[KEY_ENV_SETTING] = args.api_key_env
+    app_env.update(_access(args))
+    return serve(host=args.host, port=args.port, api_url=args.api_url,
+                 checkpoints=None, database=None, app_env=app_env)
 
 
 def _access(args: argparse.Namespace) -> dict[str, str]:

@@ -31,6 +31,7 @@ import orjson
 
 from playground.places.base import Place
 from playground.places.server_client import (
+    NAME_KEY,
     ServerClient,
     ServerError,
     check_allowed,
@@ -38,6 +39,7 @@ from playground.places.server_client import (
     is_server_url,
     server_errors,
     server_label,
+    server_thread_id,
 )
 from playground.timetravel.errors import UnknownThread
 from playground.timetravel.limits import clip, limits
@@ -99,16 +101,25 @@ class ServerStorage(Storage):
     # -- the three questions --------------------------------------------------------------
 
     def thread_ids(self) -> list[str]:
-        """Every thread the server lists (``threads.search``, paged), newest first."""
+        """Every thread the server lists (``threads.search``, paged), newest first; a thread
+        the playground made by its playground name (which maps back to the same id)."""
         found: list[str] = []
         cap = limits().max_rows
+        offset = 0
         while len(found) < cap:
             page = self._call(self.client.sdk.threads.search, limit=THREAD_PAGE,
-                              offset=len(found), select=["thread_id"])
+                              offset=offset, select=["thread_id", "metadata"])
             if not isinstance(page, list):
                 raise ServerError(f"{self.label}: threads.search did not answer a list")
-            found += [tid for item in page if isinstance(item, dict)
-                      and isinstance(tid := item.get("thread_id"), str)]
+            offset += len(page)
+            for item in page:
+                thread_id = item.get("thread_id") if isinstance(item, dict) else None
+                if not isinstance(thread_id, str):
+                    continue
+                metadata = item.get("metadata")
+                name = metadata.get(NAME_KEY) if isinstance(metadata, dict) else None
+                found.append(name if isinstance(name, str)
+                             and server_thread_id(name) == thread_id else thread_id)
             if len(page) < THREAD_PAGE:
                 break
         return found[:cap]
@@ -123,8 +134,8 @@ class ServerStorage(Storage):
         before = None
         cap = limits().max_rows
         while len(entries) < cap:
-            page = self._call(self.client.sdk.threads.get_history, thread_id, limit=PAGE,
-                              before=before)
+            page = self._call(self.client.sdk.threads.get_history,
+                              server_thread_id(thread_id), limit=PAGE, before=before)
             if not isinstance(page, list):
                 raise ServerError(f"{self.label}: get_history did not answer a list")
             page = [entry for entry in page if _checkpoint_id(entry)]
@@ -224,7 +235,8 @@ class ServerStorage(Storage):
 
     def fingerprint(self, thread_id: str, checkpoint_ns: str = "") -> tuple | None:
         """The thread's ``updated_at`` and status: a run, an edit or a fork moves them."""
-        found = self._call(self.client.sdk.threads.search, ids=[thread_id], limit=1,
+        found = self._call(self.client.sdk.threads.search, ids=[server_thread_id(thread_id)],
+                           limit=1,
                            select=["thread_id", "updated_at", "status"])
         if not isinstance(found, list) or not found or not isinstance(found[0], dict):
             raise UnknownThread(f"no thread {thread_id!r} on {self.label}")

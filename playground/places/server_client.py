@@ -25,6 +25,7 @@ import ipaddress
 import json
 import os
 import time
+import uuid
 from collections.abc import Iterator
 from urllib.parse import urlsplit
 
@@ -43,6 +44,26 @@ HEADERS_ENV = "PLAYGROUND_SERVER_HEADERS"  # custom auth headers, a JSON object
 SERVER_ENV = "PLAYGROUND_SERVER_URL"  # the server `playground run --server` named
 ALLOWED_ENV = "PLAYGROUND_ALLOWED_SERVERS"  # more origins a page may open, comma-separated
 MAX_RESPONSE_ENV = "PLAYGROUND_MAX_RESPONSE_MB"
+
+
+# Where a thread the playground made keeps its playground name, on the server.
+NAME_KEY = "playground_thread"
+_NAMES = uuid.UUID("6f1d3c8e-2b57-4e1a-9c0d-5a7e2f4b8c91")
+
+
+def is_uuid(text: object) -> bool:
+    """Whether ``text`` is a UUID (what a server takes as a thread id)."""
+    try:
+        uuid.UUID(str(text))
+    except ValueError:
+        return False
+    return isinstance(text, str)
+
+
+def server_thread_id(thread_id: str) -> str:
+    """The server's id of a playground thread (a server takes UUIDs only): itself when it is a
+    UUID, else the same UUID every time for the same name (``room/thread-1``)."""
+    return thread_id if is_uuid(thread_id) else str(uuid.uuid5(_NAMES, thread_id))
 
 
 class ServerError(CheckpointDbError):

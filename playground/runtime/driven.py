@@ -181,7 +181,8 @@ def driven(graph: Any, settings: RunSettings | None = None) -> DrivenGraph:
     A graph compiled on a sync-only saver (a stock ``SqliteSaver`` in a script or a test) runs
     on a copy whose saver does its calls in worker threads (:func:`playground.savers.threaded`).
     """
-    if isinstance(graph, DrivenGraph):
+    if isinstance(graph, DrivenGraph) or getattr(graph, "drives_itself", False):
+        # Driven already (a graph an Agent Server runs drives itself through its API).
         return graph if settings is None else graph.with_settings(settings)
     saver = getattr(graph, "checkpointer", None)
     if saver is not None and not isinstance(saver, bool):

@@ -170,8 +170,9 @@ def checkpoints_path() -> Path:
 
 
 def checkpoints_target() -> str:
-    """Where checkpoints live: the shared Postgres URL, or the SQLite file."""
-    return database_url() or str(checkpoints_path())
+    """Where checkpoints live: the Agent Server ``playground run --server`` named, the shared
+    Postgres URL, or the SQLite file."""
+    return choice_from_env().server or database_url() or str(checkpoints_path())
 
 
 @st.cache_resource
@@ -197,12 +198,15 @@ def _saver(target: str, generation: int, app_name: str) -> BaseCheckpointSaver:
     return shared_loop().run(_place(target).open_saver(apps()[app_name].serde()))
 
 
-def saver() -> BaseCheckpointSaver:
-    """The server's one saver: AsyncSqliteSaver on the file, or AsyncPostgresSaver on a pool.
+def saver() -> BaseCheckpointSaver | None:
+    """The server's one saver: AsyncSqliteSaver on the file, or AsyncPostgresSaver on a pool;
+    None for graphs an Agent Server runs (it keeps their checkpoints).
 
     Graphs run on it through their async API (:mod:`playground.runtime.driven`); its sync
     methods (``delete_thread``, ``get_tuple``) also work from a page's thread.
     """
+    if app().runs_on_server:
+        return None
     here = place()
     # Keyed by the place's generation: Restart process makes a new saver where the place says
     # a restart does (a file, to show a resume from disk; not a shared Postgres pool).
@@ -226,7 +230,7 @@ def store():
         AppLoadError: langgraph.json's ``store`` section cannot be honoured; one line.
     """
     app_now = app()
-    if app_now.builtin:
+    if app_now.builtin or app_now.runs_on_server:  # a server's store is read through its API
         return None
     return _store(checkpoints_target(), app_now.name)
 
