@@ -56,8 +56,8 @@ from playground.timetravel.store_items import StoreItem
 PAGE = 500  # history entries per request (servers cap a page; 500 passes langgraph dev's)
 THREAD_PAGE = 100
 # Said wherever a page would show the answer a run resumed with.
-NO_RESUME_VALUE = ("An Agent Server's history does not keep the answer a run resumed with: it "
-                   "is not shown here.")
+NO_RESUME_VALUE = ("Answered: an Agent Server's history does not keep the answer a run resumed "
+                   "with, so it is not shown here.")
 
 
 def _text(value: Any) -> str | None:
@@ -85,6 +85,7 @@ class ServerStorage(Storage):
     saver_tables: ClassVar[str] = "an Agent Server's API"
     writer = SERVER
     keeps_task_paths = False
+    answers_unkept = NO_RESUME_VALUE
 
     def __init__(self, client: ServerClient) -> None:
         self.client = client

@@ -41,6 +41,7 @@ from playground.places.server_client import (
     server_thread_id,
 )
 from playground.runtime.driven import RunSettings
+from playground.runtime.server_store import ServerStore
 from playground.timetravel.limits import clip
 
 START, END = "__start__", "__end__"
@@ -95,6 +96,11 @@ class ServerGraph:
             return what(*args, **kwargs)
         except (ServerError, *server_errors()) as exc:
             raise explain(exc, self.client.label) from None
+
+    @property
+    def store(self) -> ServerStore:
+        """The server's long-term store (what the Memory page reads and edits)."""
+        return ServerStore(self.client)
 
     def with_settings(self, settings: RunSettings | None) -> ServerGraph:
         """The same assistant, running with other context and configurable values."""

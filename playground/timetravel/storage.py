@@ -215,6 +215,9 @@ class Storage:
     # (a saver's ``list``, a LangGraph.js file), a write takes its checkpoint's single next node
     # instead.
     keeps_task_paths: bool = True
+    # Where the place never keeps the answers a run resumed with (an Agent Server's history),
+    # what to say instead of showing one; "" where answers are stored.
+    answers_unkept: str = ""
 
     # -- the three questions a kind answers ---------------------------------------------------
 

@@ -230,8 +230,10 @@ def store():
         AppLoadError: langgraph.json's ``store`` section cannot be honoured; one line.
     """
     app_now = app()
-    if app_now.builtin or app_now.runs_on_server:  # a server's store is read through its API
+    if app_now.builtin:
         return None
+    if app_now.runs_on_server:  # the server's own store, through its API
+        return app_now.template.store
     return _store(checkpoints_target(), app_now.name)
 
 

@@ -217,6 +217,9 @@ def inspector(source: Storage, tree: CheckpointTree, selected: str) -> None:
         st.warning(f"Broken link: {md_escape(tree.broken[selected], 300)}. It is drawn as a "
                    "root; the thread's other checkpoints still show.", icon=":material/link_off:")
     signals_panel(tree, selected)
+    asked = any(signal.kind == "interrupt" for signal in tree.signals.get(selected, ()))
+    if asked and source.answers_unkept and tree.children.get(selected):
+        st.caption(f":material/info: {source.answers_unkept}")
     values = _values(source, tree, selected)
     if values is None:
         st.error(detail.problem or "This checkpoint's blob cannot be read.",

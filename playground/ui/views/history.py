@@ -148,8 +148,8 @@ def _what_ran(graph, tree: CheckpointTree, selected: str) -> None:
         st.caption(f":material/settings: Ran with {md_escape(given, 600)}")
     store = resources.store()
     parent = tree.parent_of(selected)
-    if store is None or parent is None:
-        return
+    if store is None or parent is None or resources.app().runs_on_server:
+        return  # (a server's store keeps no log of which step wrote what)
     changes = shared_loop().run(changes_of(store, tree.thread_id, from_checkpoint=parent))
     writers = set(tree.details[selected].writers)
     store_changes_panel([c for c in changes if not writers or c.node in writers],
@@ -187,10 +187,18 @@ def _actions(graph, source, tree: CheckpointTree, selected: str) -> None:
                      "from that node's edges.")
         st.form_submit_button("Fork with edit", icon=":material/call_split:", on_click=_fork,
                               args=(graph, tree, selected, fields, values, default_node))
-    _rerun(graph, tree, selected)
+    if resources.app().runs_on_server:
+        st.caption(SERVER_ONLY)
+    else:
+        _rerun(graph, tree, selected)
 
 
 RERUN_AT = "history-rerun-at"
+# What a graph an Agent Server runs does not offer here, and why.
+SERVER_ONLY = ("Re-run on current code and Export as test need the graph's own code, which "
+               "runs on the Agent Server, not here: start the playground on the graph itself "
+               "(`playground run --graph` or `--config`) to re-run a branch or export it as a "
+               "test.")
 
 
 def _ask_rerun(tree: CheckpointTree, selected: str) -> None:
@@ -249,7 +257,7 @@ def explorer(context: PageContext, namespace: str) -> None:
         with download_col:
             download_thread(resources.checkpoints_target(), context.thread_id, context.thread,
                             key="history-download")
-        if not namespace:
+        if not namespace and not resources.app().runs_on_server:
             with test_col:
                 export_test_button(resources.checkpoints_target(), context.thread_id, selected,
                                    tree.ordinal(selected), context.thread, resources.app(),
