@@ -225,7 +225,7 @@ class StreamlitTab:
         button = self.last.buttons.get(label)
         if button is None:
             raise ActionFailed(f"no button {label!r} on {self.page}: "
-                               f"{sorted(self.last.buttons)}")
+                               f"{sorted(self.last.buttons)}; the page said {self.last.texts}")
         # A browser sends the value of every text input on the page with a click, typed or not.
         texts = dict(self.last.shown)
         for prefix, text in (typed or {}).items():

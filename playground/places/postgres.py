@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import re
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -829,23 +829,17 @@ SETUP_LOCK_KEY = 0x706C_6179_6772_6E64  # "playgrnd"
 _SETUP_LOCK_POLL = 0.05
 
 
-def setup_postgres_tables(conn, timeout: float = 120.0) -> None:
-    """Create or migrate PostgresSaver's tables, one process at a time per database.
+@contextmanager
+def setup_lock(conn, timeout: float = 120.0) -> Iterator[None]:
+    """Hold the database's setup lock: no other process migrates the tables meanwhile.
 
-    PostgresSaver's migrations build indexes ``CONCURRENTLY``; two processes doing that at once
-    (replicas of a workshop starting together on an empty database) deadlock, and Postgres
-    kills one of them. A session advisory lock serializes them, so the second finds the
-    migrations done. The lock is taken by polling ``pg_try_advisory_lock``: a process blocked
-    inside ``pg_advisory_lock`` would hold a snapshot that the first one's index build waits for.
-
-    ``conn`` is an autocommit psycopg connection with dict rows, as PostgresSaver needs.
+    Taken by polling ``pg_try_advisory_lock``: a process blocked inside ``pg_advisory_lock``
+    would hold a snapshot that another one's index build waits for.
 
     Raises:
         TimeoutError: another process held the lock for ``timeout`` seconds.
     """
     import time
-
-    from langgraph.checkpoint.postgres import PostgresSaver
 
     deadline = time.monotonic() + timeout
     while not conn.execute(_TRY_SETUP_LOCK, (SETUP_LOCK_KEY,)).fetchone()["taken"]:
@@ -855,9 +849,34 @@ def setup_postgres_tables(conn, timeout: float = 120.0) -> None:
             )
         time.sleep(_SETUP_LOCK_POLL)
     try:
-        PostgresSaver(conn).setup()
+        yield
     finally:
         conn.execute(_SETUP_UNLOCK, (SETUP_LOCK_KEY,))
+
+
+def setup_postgres_tables(conn, timeout: float = 120.0,
+                          check: Callable[[], None] | None = None) -> None:
+    """Create or migrate PostgresSaver's tables, one process at a time per database.
+
+    PostgresSaver's migrations build indexes ``CONCURRENTLY``; two processes doing that at once
+    (replicas of a workshop starting together on an empty database) deadlock, and Postgres
+    kills one of them. The setup lock (:func:`setup_lock`) serializes them, so the second finds
+    the migrations done. ``check`` runs under the lock too, before the migrations: a check made
+    while another process is halfway through them (tables made, ``task_path`` not yet added)
+    took the database for an older LangGraph's and refused it.
+
+    ``conn`` is an autocommit psycopg connection with dict rows, as PostgresSaver needs.
+
+    Raises:
+        TimeoutError: another process held the lock for ``timeout`` seconds.
+        CheckpointDbError: ``check`` refused the database; nothing was migrated.
+    """
+    from langgraph.checkpoint.postgres import PostgresSaver
+
+    with setup_lock(conn, timeout):
+        if check is not None:
+            check()
+        PostgresSaver(conn).setup()
 
 
 def connect_within(seconds: float, *args, **kwargs):
@@ -970,7 +989,14 @@ class PostgresDatabase(Place):
 
     def check_runnable(self) -> None:
         """The database must be one this tool writes (not LangGraph.js's); one without the
-        saver's tables yet is fine (the saver makes them)."""
+        saver's tables yet is fine (the saver makes them). Checked under the setup lock, so
+        tables another process is migrating right now are read once it is done."""
+        import psycopg
+
+        with psycopg.connect(self.url, **postgres_options()) as conn, setup_lock(conn):
+            self._check_tables()
+
+    def _check_tables(self) -> None:
         self.reads(writable=True, create=True).close()
 
     def close(self) -> None:
@@ -993,11 +1019,10 @@ class PostgresDatabase(Place):
 
         from playground.serde import graph_serde
 
-        self.check_runnable()
         pool = self._pool(2)
         try:
             with pool.connection() as conn:
-                setup_postgres_tables(conn)
+                setup_postgres_tables(conn, check=self._check_tables)
             yield PostgresSaver(pool, serde=serde or graph_serde())
         finally:
             pool.close()
@@ -1013,10 +1038,9 @@ class PostgresDatabase(Place):
 
         def setup() -> None:
             with psycopg.connect(self.url, **postgres_options()) as conn:
-                setup_postgres_tables(conn)
+                setup_postgres_tables(conn, check=self._check_tables)
 
         # The migrations take a lock by polling (setup_postgres_tables): not on the loop.
-        await asyncio.to_thread(self.check_runnable)
         await asyncio.to_thread(setup)
         pool = AsyncConnectionPool(self.url, min_size=1, max_size=max_size, open=False,
                                    kwargs=postgres_options())

@@ -88,3 +88,44 @@ def test_table_setup_gives_up_with_a_clear_error_when_the_lock_is_never_released
             setup_postgres_tables(waiter, timeout=0.3)
         assert waiter.execute("SELECT to_regclass('checkpoints') IS NULL AS absent"
                               ).fetchone()["absent"]
+
+
+def test_a_check_while_another_process_migrates_waits_for_it_instead_of_refusing(
+        empty_database):
+    # Another process is halfway through PostgresSaver's migrations: it holds the setup lock,
+    # the checkpoint tables exist, the writes table has no task_path yet (what an older
+    # LangGraph wrote). A replica starting now must not take the database for an older one.
+    migrating = _connect(empty_database)
+    migrating.execute("SELECT pg_advisory_lock(%s)", (SETUP_LOCK_KEY,))
+    migrating.execute("CREATE TABLE checkpoint_migrations (v INTEGER PRIMARY KEY)")
+    migrating.execute("""CREATE TABLE checkpoints (thread_id TEXT NOT NULL,
+        checkpoint_ns TEXT NOT NULL DEFAULT '', checkpoint_id TEXT NOT NULL,
+        parent_checkpoint_id TEXT, type TEXT, checkpoint JSONB NOT NULL,
+        metadata JSONB NOT NULL DEFAULT '{}',
+        PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id))""")
+    migrating.execute("""CREATE TABLE checkpoint_writes (thread_id TEXT NOT NULL,
+        checkpoint_ns TEXT NOT NULL DEFAULT '', checkpoint_id TEXT NOT NULL,
+        task_id TEXT NOT NULL, idx INTEGER NOT NULL, channel TEXT NOT NULL, type TEXT,
+        blob BYTEA NOT NULL, PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id, task_id,
+        idx))""")
+    outcome: list[BaseException | None] = []
+    checker = threading.Thread(target=lambda: outcome.append(_checked(empty_database)))
+    checker.start()
+    checker.join(timeout=1.0)
+    assert checker.is_alive()  # it waits for the migration rather than judging halfway
+    migrating.execute("DROP TABLE checkpoint_migrations, checkpoints, checkpoint_writes")
+    from langgraph.checkpoint.postgres import PostgresSaver
+
+    PostgresSaver(migrating).setup()  # the migration finishes
+    migrating.execute("SELECT pg_advisory_unlock(%s)", (SETUP_LOCK_KEY,))
+    checker.join(timeout=60)
+    migrating.close()
+    assert outcome == [None]
+
+
+def _checked(url: str) -> BaseException | None:
+    try:
+        open_place(url).check_runnable()
+    except BaseException as exc:
+        return exc
+    return None
