@@ -14,7 +14,9 @@ Run it in the playground::
 from __future__ import annotations
 
 import json
+import os
 import re
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -37,6 +39,9 @@ ORDERS = {
     "B22": {"status": "processing", "carrier": None, "total": 12.5},
 }
 _ORDER = re.compile(r"\b([A-Z]\d{2})\b")
+# Seconds between two streamed words, as a hosted model takes (0 by default: tests run fast;
+# the Agent Server tests and the multitask lesson set it so a run lasts long enough to meet).
+WORD_DELAY_ENV = "EXAMPLES_WORD_DELAY_S"
 
 
 @tool
@@ -88,7 +93,9 @@ class SupportModel(BaseChatModel):
                 {"name": call["name"], "args": json.dumps(call["args"]), "id": call["id"],
                  "index": index} for index, call in enumerate(reply.tool_calls)]))
             return
+        delay = float(os.environ.get(WORD_DELAY_ENV) or 0)
         for word in re.findall(r"\S+\s*", str(reply.content)):
+            time.sleep(delay)
             chunk = ChatGenerationChunk(message=AIMessageChunk(content=word))
             if run_manager is not None:
                 run_manager.on_llm_new_token(word, chunk=chunk)

@@ -41,6 +41,7 @@ def _page(file: str, title: str, icon: str, default: bool = False) -> st.Page:
 # started with --graph opens on Run, the built-in one on Start.
 try:
     builtin = resources.app().builtin
+    on_server = resources.app().runs_on_server
 except AppLoadError as exc:  # the graph's file changed since `playground run` checked it
     st.error(f"The graph does not load: {md_escape(exc, 2000)}", icon=":material/error:")
     st.caption("Fix the file and reload this page.")
@@ -54,6 +55,9 @@ graph_pages = [
 ]
 start = _page("start.py", "Start", ":material/flag:", default=builtin)
 pages = {"": [start], "Graph": graph_pages}
+if on_server:  # the Agent Server's own conflict lesson: two runs on one thread
+    pages["Workshop lessons"] = [
+        _page("server_conflicts.py", "Conflicts", ":material/sync_problem:")]
 if builtin:
     pages["Workshop lessons"] = [
         _page("agent.py", "Agent", ":material/smart_toy:"),
