@@ -168,6 +168,8 @@ def user_traceback(exc: BaseException) -> str:
 
 
 def _plain_message(value: Any) -> dict | None:
+    if isinstance(value, Mapping):  # an Agent Server's message: plain JSON already
+        return dict(value) if isinstance(value.get("type"), str) else None
     kind = getattr(value, "type", None)
     if not isinstance(kind, str) or not hasattr(value, "content"):
         return None
@@ -198,18 +200,25 @@ def _token(data: Any) -> RunStep | None:
     anyway: only chunks become tokens.
     """
     chunk, metadata = data if isinstance(data, tuple) and len(data) == 2 else (data, {})
-    if type(chunk).__name__ != "AIMessageChunk":
+    # A local run streams message objects; an Agent Server's run, the same as plain dicts.
+    plain = chunk if isinstance(chunk, Mapping) else None
+    kind = plain.get("type") if plain is not None else type(chunk).__name__
+    if kind != "AIMessageChunk":
         return None
-    content = chunk.content
+    content = plain.get("content") if plain is not None else chunk.content
     text = content if isinstance(content, str) else "".join(
-        part.get("text", "") for part in content if isinstance(part, dict))
-    calls = tuple(
-        f"{call.get('name')}({call.get('args') or ''})"
-        for call in getattr(chunk, "tool_call_chunks", None) or () if call.get("name"))
+        part.get("text", "") for part in content or () if isinstance(part, dict))
+    pieces = (plain.get("tool_call_chunks") if plain is not None
+              else getattr(chunk, "tool_call_chunks", None))
+    calls = tuple(f"{call.get('name')}({call.get('args') or ''})"
+                  for call in pieces or () if isinstance(call, Mapping) and call.get("name"))
     if not text and not calls:
         return None
     node = (metadata or {}).get("langgraph_node", "?") if isinstance(metadata, Mapping) else "?"
-    return RunStep("token", node, text=text, message_id=chunk.id, tool_calls=calls)
+    message_id = plain.get("id") if plain is not None else chunk.id
+    return RunStep("token", str(node), text=text,
+                   message_id=message_id if isinstance(message_id, str) else None,
+                   tool_calls=calls)
 
 
 def _node_name(namespace: tuple[str, ...], name: str) -> str:

@@ -345,14 +345,24 @@ def _thread_config(config: RunnableConfig) -> RunnableConfig:
     return {"configurable": configurable}
 
 
+def _stored(graph: Any, config: RunnableConfig) -> tuple[RunnableConfig, RunnableConfig | None]:
+    """(config, parent config) of the checkpoint ``config`` names (the newest without an id):
+    from the saver's row where the graph has a saver (no values decoded), else from the graph's
+    own state (a graph an Agent Server runs asks the server)."""
+    saver = getattr(graph, "checkpointer", None)
+    if isinstance(saver, BaseCheckpointSaver):
+        found = saver.get_tuple(config)
+        return (found.config, found.parent_config) if found else (config, None)
+    snapshot = graph.get_state(config)
+    return snapshot.config, snapshot.parent_config
+
+
 def _newest_id(graph: Any, config: RunnableConfig) -> str:
-    newest = saver_of(graph).get_tuple(_thread_config(config))
     # the replayed checkpoint exists, so the thread has a newest checkpoint
-    return newest.config["configurable"]["checkpoint_id"]
+    return _stored(graph, _thread_config(config))[0]["configurable"]["checkpoint_id"]
 
 
 def _result(graph: Any, config: RunnableConfig, checkpoint_id: str, before: str) -> ReplayResult:
-    saver = saver_of(graph)
     head = graph.get_state(_thread_config(config))
     # Walk from the new head back to the replayed checkpoint. Checkpoint ids are uuid6, ordered
     # by creation time (get_state_history lists them newest first by id), so ids above `before`
@@ -366,8 +376,7 @@ def _result(graph: Any, config: RunnableConfig, checkpoint_id: str, before: str)
         if reached or current <= before:
             break
         branch.append(current)
-        found = saver.get_tuple(cursor)
-        cursor = found.parent_config if found else None
+        cursor = _stored(graph, cursor)[1]
     branch.reverse()
     if not branch:
         # The run wrote nothing (say, a finished update checkpoint): the state is the replayed one.

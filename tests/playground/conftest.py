@@ -170,5 +170,8 @@ def agent_server(tmp_path_factory) -> Iterator[tuple[str, dict[str, str]]]:
 
     if agent_server_missing():
         pytest.skip(SKIP_REASON)
-    with langgraph_dev(tmp_path_factory.mktemp("agent-server")) as url:
+    # Words streamed at a hosted model's pace, so a run lasts long enough for a second one
+    # (the multitask lesson, Stop) to meet it.
+    with langgraph_dev(tmp_path_factory.mktemp("agent-server"),
+                       env={"EXAMPLES_WORD_DELAY_S": "0.05"}) as url:
         yield url, refund_threads(url)
