@@ -50,7 +50,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench
 
 # The README's pictures: the browser tests' screenshots, kept in assets/screenshots.
-screenshots: $(STAMP)
+screenshots: $(STAMP) $(SERVER_VENV)/.installed
 	PLAYGROUND_SCREENSHOTS=$(CURDIR)/assets/screenshots $(BIN)/python -m pytest \
 		tests/playground/ui/test_browser_workshop.py -k full_workshop
 	PLAYGROUND_SCREENSHOTS=$(CURDIR)/assets/screenshots $(BIN)/python -m pytest \
@@ -59,6 +59,8 @@ screenshots: $(STAMP)
 		tests/playground/ui/test_browser_template_apps.py -k "context_change or memory_chat"
 	PLAYGROUND_SCREENSHOTS=$(CURDIR)/assets/screenshots $(BIN)/python -m pytest \
 		tests/playground/ui/test_browser_other_writers.py
+	PLAYGROUND_SCREENSHOTS=$(CURDIR)/assets/screenshots $(BIN)/python -m pytest \
+		tests/playground/ui/test_browser_agent_server.py
 
 # A big room: REPLICAS playground replicas behind nginx on PostgreSQL (deploy/workshop.py).
 workshop: $(STAMP)

@@ -102,7 +102,7 @@ class Tab:
 
     def open(self, path: str = "") -> Tab:
         """Go to a page in this tab's room (a first visit gets a room from the server)."""
-        query = f"?room={self.room}" if self.room else ""
+        query = f"{'&' if '?' in path else '?'}room={self.room}" if self.room else ""
         before = self.runs
         self.page.goto(f"{self.base}/{path}{query}")
         self._wait_for_run_after(before, f"opening /{path}")

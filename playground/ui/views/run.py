@@ -64,10 +64,12 @@ graph = context.graph()
 thread_config = {"configurable": {"thread_id": context.thread_id}}
 
 st.title(f":material/play_circle: Run · {md_escape(app.name)}")
+where = (": every run, edit and fork goes through the server's API" if app.runs_on_server
+         else f", checkpoints in {md_escape(resources.checkpoints_target())}")
 st.caption(
     (f"{md_escape(app.description)}. " if app.description else "")
-    + f"{md_escape(app.spec)}, checkpoints in {md_escape(resources.checkpoints_target())}. Run "
-    "it, pause it, answer its questions, edit and fork its threads; every run lands in History."
+    + f"{md_escape(app.spec)}{where}. Run it, pause it, answer its questions, edit and fork its "
+    "threads; every run lands in History."
 )
 
 
@@ -304,10 +306,11 @@ with right:
                 "**: edit the state to go on.",
         "failed": f"**Failed** in **{md_escape(failed_node)}**.",
     }.get(outcome.status, md_escape(outcome.message)))
-    reload_col.button("Reload graph", icon=":material/refresh:", key=PREFIX + "reload",
-                      width="stretch", on_click=reload_graph,
-                      help="Import the graph's code again, after you changed it; the threads "
-                      "stay as they are.")
+    if not app.runs_on_server:  # a server reloads its own code (langgraph dev watches it)
+        reload_col.button("Reload graph", icon=":material/refresh:", key=PREFIX + "reload",
+                          width="stretch", on_click=reload_graph,
+                          help="Import the graph's code again, after you changed it; the "
+                          "threads stay as they are.")
 
     missing = tree is not None and missing_nodes_warning(
         resources.own_storage(), tree, graph, PREFIX + "fork-fitting", settings_refused)
