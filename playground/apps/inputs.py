@@ -93,9 +93,26 @@ def _as_text(value: Any, is_text: bool) -> str:
         return ""
 
 
+# A JSON schema's types as the hints a form checks values against (a schema that comes as JSON
+# only: a graph an Agent Server runs).
+_JSON_TYPES: dict[str, Any] = {"string": str, "integer": int, "number": float,
+                               "boolean": bool, "array": list, "object": dict}
+
+
+def _json_hint(info: dict) -> Any:
+    kind = info.get("type")
+    return _JSON_TYPES.get(kind, Any) if isinstance(kind, str) else Any
+
+
 def _fields(schema: type | None, described: dict[str, dict],
             skip: frozenset[str] = frozenset()) -> list[InputField]:
-    hints = schema_hints(schema) if schema is not None else {}
+    if schema is None:  # the JSON schema is all there is
+        return [InputField(name, _json_hint(info), describe_hint(_json_hint(info)),
+                           _json_hint(info) is str, str(info.get("description") or ""),
+                           _as_text(info.get("default"), _json_hint(info) is str))
+                for name, info in described.items()
+                if name not in skip and not name.startswith("_")]
+    hints = schema_hints(schema)
     defaults = _class_defaults(schema) if schema is not None else {}
     fields = []
     for name, hint in hints.items():
@@ -125,7 +142,7 @@ def input_fields(graph: Any, schema: type | None,
     return _fields(schema, _described(graph.get_input_jsonschema), skip)
 
 
-def context_fields(graph: Any, schema: type) -> list[InputField]:
+def context_fields(graph: Any, schema: type | None) -> list[InputField]:
     """One field per key of a graph's context (or ``Configuration``) schema, holding the
     schema's default, as ``langgraph dev`` passes it when nothing is set."""
     return _fields(schema, _described(getattr(graph, "get_context_jsonschema", dict)))

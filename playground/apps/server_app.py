@@ -27,6 +27,13 @@ class ServerApp(App):
         return self.template.is_chat
 
     @property
+    def settings_schema(self) -> tuple[str, None] | None:
+        """``("context", None)`` when the server's context schema has fields (the form is
+        built from its JSON schema), else None."""
+        return ("context", None) if self.template.get_context_jsonschema()["properties"] \
+            else None
+
+    @property
     def nodes(self) -> list[str]:
         return [name for name in self.template.nodes if name != "__start__"]
 

@@ -160,8 +160,14 @@ class ServerGraph:
                 if isinstance(value, dict)} if isinstance(properties, dict) else {}
 
     def get_input_jsonschema(self) -> dict:
-        """The input schema's properties, as the server gives them."""
-        return {"properties": self._properties("input_schema")}
+        """The input schema's properties, as the server gives them (the state's when the graph
+        declares no input schema of its own, as LangGraph takes its input then)."""
+        return {"properties": self._properties("input_schema")
+                or self._properties("state_schema")}
+
+    def get_context_jsonschema(self) -> dict:
+        """The context schema's properties (empty when the graph takes no context)."""
+        return {"properties": self._properties("context_schema")}
 
     @property
     def channels(self) -> dict[str, None]:

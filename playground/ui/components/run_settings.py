@@ -82,7 +82,8 @@ def settings_form(app: App, graph: DrivenGraph, thread_id: str,
     where = ("passed as `context=` to every run of this thread" if kind == "context"
              else "merged into `config[\"configurable\"]` for every run of this thread")
     with st.expander(label, icon=":material/settings:"):
-        st.caption(f"{schema.__name__}: {where}; remembered per thread.")
+        name = getattr(schema, "__name__", None) or "The server's context schema"
+        st.caption(f"{name}: {where}; remembered per thread.")
         columns = st.columns(2)
         now = {}
         for index, field in enumerate(fields):

@@ -150,3 +150,21 @@ def test_a_second_run_on_a_busy_thread_is_the_servers_409_in_words(chat):
     assert "409" in second.outcome.message and "already running" in second.outcome.message
     list(steps)
     assert first.outcome.status == "finished"
+
+
+def test_a_graph_without_messages_gets_its_input_form_from_the_servers_schema(agent_server):
+    from playground.apps.inputs import input_fields, parse_input
+
+    url, _ = agent_server
+    app = server_apps(url)["research"]
+    assert not app.has_messages
+    fields = input_fields(app.template, app.input_schema, app.managed_keys)
+    assert [(f.name, f.kind, f.is_text) for f in fields][:2] == [("topic", "str", True),
+                                                                 ("questions", "list", False)]
+    payload = parse_input(fields, {"topic": "checkpoints"})
+    name = _thread()
+    run = GraphRun(app.template, _config(name), payload)
+    list(run)
+    assert run.outcome.status == "finished"
+    report = app.template.get_state(_config(name)).values["report"]
+    assert report.startswith("Report on checkpoints (2 rounds)")
