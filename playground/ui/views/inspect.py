@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from playground.places.door import UrlRefused, open_place
+from playground.places.server_client import server_label
 from playground.timetravel.errors import CheckpointDbError, UnknownThread
 from playground.timetravel.limits import clip
 from playground.timetravel.messages import describe
@@ -103,10 +104,12 @@ def _try_open(kind: str, target: str, label: str) -> None:
 
 
 def open_controls() -> None:
-    """Four ways in: a file from the allowed folders, an upload, a Postgres URL, an export."""
-    folder_tab, upload_tab, postgres_tab, import_tab = st.tabs(
+    """Five ways in: a file from the allowed folders, an upload, a Postgres URL, an Agent
+    Server's URL, an export."""
+    folder_tab, upload_tab, postgres_tab, server_tab, import_tab = st.tabs(
         [":material/folder_open: From the server's folder", ":material/upload: Upload a file",
-         ":material/storage: Postgres URL", ":material/file_open: Import thread"]
+         ":material/storage: Postgres URL", ":material/dns: Agent Server URL",
+         ":material/file_open: Import thread"]
     )
     with folder_tab:
         files = list_databases()
@@ -156,6 +159,22 @@ def open_controls() -> None:
                 _try_open("url", url, url)
         st.caption("A database written by PostgresSaver, read with SQL and the safe decoder; "
                    "the password is never shown.")
+    with server_tab:
+        with st.form(PREFIX + "server-form", border=False):
+            url = st.text_input("Agent Server URL", key=PREFIX + "server-url",
+                                placeholder="http://127.0.0.1:2024")
+            submitted = st.form_submit_button("Connect", icon=":material/link:")
+        if submitted and url.strip():
+            try:
+                url = check_typed_url(url.strip())
+            except AccessRefused as exc:
+                st.session_state[MESSAGE_KEY] = f"Not opened, nothing changed: {exc}"
+            else:
+                _try_open("url", url, server_label(url))
+        st.caption("`langgraph dev`, a self-hosted server or a deployment, read through its HTTP "
+                   "API (its key from `LANGSMITH_API_KEY`). Loopback, the server `playground run "
+                   "--server` named, and those `PLAYGROUND_ALLOWED_SERVERS` lists may be opened "
+                   "from here; nothing else on the network.")
     with import_tab:
         exported = st.file_uploader(
             "Import thread", type=["json"], max_upload_size=MAX_UPLOAD_MB,
