@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from bench import (
+    agent_server,
     api_throughput,
     branches_rerun,
     decode_cost,
@@ -128,6 +129,7 @@ def main() -> int:
         ("the guards of hostile reads on honest ones", guards.run),
         ("one storage seam instead of twins, and one door", storage_seam.run),
         ("LangGraph.js files against Python's", other_writers.run),
+        ("an Agent Server's threads and runs, against langgraph-sdk alone", agent_server.run),
         ("two actions as walks through the code, before and after the door", walks.run),
         ("History page rerun", page_rerun.run),
         ("your graph through the playground", graph_run.run),

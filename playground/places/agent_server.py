@@ -36,6 +36,7 @@ from playground.places.server_client import (
     ServerError,
     check_allowed,
     explain,
+    history_pages,
     is_server_url,
     server_errors,
     server_label,
@@ -92,6 +93,7 @@ class ServerStorage(Storage):
         self.label = client.label
         self._history: dict[str, list[dict]] = {}  # thread -> entries, oldest first
         self._index: dict[str, dict] = {}  # checkpoint id -> its entry
+        self._stored: dict[str, list[StoredCheckpoint]] = {}  # thread -> its checkpoints
 
     def _call(self, what, *args, **kwargs):
         try:
@@ -132,18 +134,9 @@ class ServerStorage(Storage):
         if held is not None:
             return held
         entries: list[dict] = []
-        before = None
-        cap = limits().max_rows
-        while len(entries) < cap:
-            page = self._call(self.client.sdk.threads.get_history,
-                              server_thread_id(thread_id), limit=PAGE, before=before)
-            if not isinstance(page, list):
-                raise ServerError(f"{self.label}: get_history did not answer a list")
-            page = [entry for entry in page if _checkpoint_id(entry)]
-            entries += page
-            if len(page) < PAGE:
-                break
-            before = {"checkpoint_id": _checkpoint_id(page[-1])}
+        pages = history_pages(self.client, server_thread_id(thread_id), PAGE, limits().max_rows)
+        for page in self._call(list, pages):
+            entries += [entry for entry in page if _checkpoint_id(entry)]
         entries.reverse()
         self._history[thread_id] = entries
         self._index.update((_checkpoint_id(entry), entry) for entry in entries)
@@ -155,6 +148,9 @@ class ServerStorage(Storage):
         the channel values (subgraph checkpoints are not in it)."""
         if checkpoint_ns:
             return []
+        held = self._stored.get(thread_id)
+        if held is not None:
+            return held
         try:
             entries = self.entries(thread_id)
         except ServerError as exc:
@@ -175,6 +171,7 @@ class ServerStorage(Storage):
                             "channel_values": values if isinstance(values, dict)
                             else {"(value)": values}},
                 blob_bytes=_size(values), metadata_bytes=_size(metadata)))
+        self._stored[thread_id] = found
         return found
 
     def stored_writes(self, thread_id: str, checkpoint_ns: str = "",

@@ -251,6 +251,41 @@ class ServerClient:
         self.http.close()
 
 
+def history_pages(client: ServerClient, thread_id: str, page: int, cap: int
+                  ) -> Iterator[list]:
+    """``threads.get_history`` page by page (newest first), each page's ``before`` the last
+    checkpoint of the one before, until a short page or ``cap`` entries.
+
+    ``before`` goes as a config (``{"configurable": {"checkpoint_id": ...}}``), the form
+    ``langgraph dev`` 0.16 reads; its in-memory runtime answers 500 to the bare checkpoint the
+    SDK's types suggest (and LangGraph's own RemoteGraph sends). A server that refuses the
+    config form gets the bare one.
+    """
+    before: dict | None = None
+    bare = False
+    seen = 0
+    while seen < cap:
+        try:
+            found = client.sdk.threads.get_history(thread_id, limit=page, before=before)
+        except (ServerError, *server_errors()) as exc:
+            status = getattr(getattr(exc, "response", None), "status_code", None)
+            if before is None or bare or status not in (400, 422, 500):
+                raise
+            bare, before = True, before["configurable"]
+            continue
+        if not isinstance(found, list):
+            raise ServerError(f"{client.label}: get_history did not answer a list")
+        yield found
+        seen += len(found)
+        last = found[-1] if found else None
+        checkpoint = last.get("checkpoint") if isinstance(last, dict) else None
+        last_id = checkpoint.get("checkpoint_id") if isinstance(checkpoint, dict) else None
+        if len(found) < page or not isinstance(last_id, str):
+            return
+        before = {"checkpoint_id": last_id} if bare else {"configurable": {
+            "checkpoint_id": last_id}}
+
+
 def server_errors() -> tuple[type[Exception], ...]:
     """What a call to a server can raise besides :class:`ServerError`."""
     return (LangGraphError, httpx.HTTPError, ValueError)

@@ -37,12 +37,13 @@ from playground.places.server_client import (
     ServerClient,
     ServerError,
     explain,
+    history_pages,
     server_errors,
     server_thread_id,
 )
 from playground.runtime.driven import RunSettings
 from playground.runtime.server_store import ServerStore
-from playground.timetravel.limits import clip
+from playground.timetravel.limits import clip, limits
 
 START, END = "__start__", "__end__"
 # What a node name from a server may hold before it is drawn (graphviz reads <...> as markup).
@@ -260,18 +261,10 @@ class ServerGraph:
                           ) -> Iterator[StateSnapshot]:
         """``threads.get_history``, newest first, paged."""
         name, _ = self._thread(config)
-        before = None
-        while True:
-            page = self._call(self.client.sdk.threads.get_history, server_thread_id(name),
-                              limit=500, before=before)
-            if not isinstance(page, list):
-                return
+        pages = history_pages(self.client, server_thread_id(name), 500, limits().max_rows)
+        for page in self._call(list, pages):
             for entry in page:
                 yield snapshot_of(entry, name)
-            if len(page) < 500:
-                return
-            before = {"checkpoint_id": snapshot_of(page[-1], name).config["configurable"][
-                "checkpoint_id"]}
 
     def checkpoint_exists(self, config: Mapping[str, Any]) -> bool:
         """Whether the checkpoint the config names is on the server."""

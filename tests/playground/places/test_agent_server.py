@@ -110,3 +110,14 @@ def test_a_server_place_refuses_to_run_a_local_graph_or_be_written(agent_server)
     for attempt in (place.check_runnable, lambda: place.reads(writable=True)):
         with pytest.raises(CheckpointDbError, match="Agent Server"):
             attempt()
+
+
+def test_a_history_longer_than_a_page_is_read_page_by_page_and_whole(agent_server,
+                                                                     monkeypatch):
+    from playground.places import agent_server as kind
+
+    url, made = agent_server
+    monkeypatch.setattr(kind, "PAGE", 4)  # nine checkpoints: three pages with `before`
+    tree = load_tree(open_storage(url), made["forked"])
+    assert len(tree.nodes) == 9
+    assert tree.nodes[made["fork"]].parent_id == made["paused"]
