@@ -27,8 +27,13 @@ class ChatActionRefused(ValueError):
     """A chat action that cannot be done on this thread; nothing was written."""
 
 
+def _id(message: Any) -> Any:
+    # A message object (a local run), or a plain dict (an Agent Server's state).
+    return message.get("id") if isinstance(message, dict) else getattr(message, "id", None)
+
+
 def _holds(snapshot: Any, message_id: str, key: str) -> bool:
-    return any(getattr(m, "id", None) == message_id for m in snapshot.values.get(key) or ())
+    return any(_id(m) == message_id for m in snapshot.values.get(key) or ())
 
 
 def checkpoint_before(graph: Any, thread_config: dict, message_id: str,

@@ -168,3 +168,21 @@ def test_a_graph_without_messages_gets_its_input_form_from_the_servers_schema(ag
     assert run.outcome.status == "finished"
     report = app.template.get_state(_config(name)).values["report"]
     assert report.startswith("Report on checkpoints (2 rounds)")
+
+
+def test_edit_and_fork_and_regenerate_a_chat_on_the_server(chat):
+    from playground.runtime.chat import edit_and_fork, regenerate
+
+    url, graph = chat
+    name = _thread()
+    list(GraphRun(graph, _config(name), _say("where is A17")))
+    said = graph.get_state(_config(name)).values["messages"]
+    run = edit_and_fork(graph, _config(name), said[0]["id"], "where is B22")
+    list(run)
+    assert run.outcome.status == "finished"
+    answer = graph.get_state(_config(name)).values["messages"][-1]
+    assert answer["content"] == "Your order B22 is processing."
+    again = regenerate(graph, _config(name), answer["id"])
+    list(again)
+    assert again.outcome.status == "finished"
+    assert len(load_tree(open_storage(url), name).leaves) == 3
