@@ -1,7 +1,7 @@
 """The graphs an Agent Server runs, as apps of the playground (``playground run --server``).
 
 Each assistant the server lists becomes an :class:`~playground.apps.app.App` whose graph is a
-:class:`~playground.runtime.server_graph.ServerGraph`: every page drives it as it drives a
+:class:`~playground.apps.server_graph.ServerGraph`: every page drives it as it drives a
 local graph, and every run, edit and fork happens on the server. Nothing of the graph's code
 is imported here: what the pages know of it (nodes, drawing, state keys, input fields, whether
 it is a chat) comes from the server's API.
@@ -44,7 +44,7 @@ def server_apps(url: str) -> dict[str, App]:
     Raises:
         AppLoadError: no server answers there, or it serves no graph; one line.
     """
-    from playground.runtime.server_graph import ServerGraph, safe_name
+    from playground.apps.server_graph import ServerGraph, safe_name
 
     place = open_place(url)
     client = place.client

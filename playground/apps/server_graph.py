@@ -32,6 +32,7 @@ from typing import Any
 from langchain_core.runnables.graph import Edge, Graph, Node
 from langgraph.types import Command, Interrupt, PregelTask, StateSnapshot
 
+from playground.apps.server_store import ServerStore
 from playground.places.server_client import (
     NAME_KEY,
     ServerClient,
@@ -41,8 +42,6 @@ from playground.places.server_client import (
     server_errors,
     server_thread_id,
 )
-from playground.runtime.driven import RunSettings
-from playground.runtime.server_store import ServerStore
 from playground.timetravel.limits import clip, limits
 
 START, END = "__start__", "__end__"
@@ -75,7 +74,7 @@ class ServerGraph:
         client: the server's bounded client.
         assistant_id: the assistant (or graph id) runs go to.
         name: the graph's name, as the server lists it.
-        settings: context and configurable values for every run.
+        settings: context and configurable values for every run (RunSettings), or None.
     """
 
     checkpointer = None  # the server keeps the checkpoints
@@ -84,9 +83,10 @@ class ServerGraph:
     interrupt_after_nodes: tuple[str, ...] = ()
 
     def __init__(self, client: ServerClient, assistant_id: str, name: str,
-                 settings: RunSettings | None = None, shared: _Shared | None = None) -> None:
+                 settings: Any = None, shared: _Shared | None = None) -> None:
+        # settings: the runtime's RunSettings (context, configurable, metadata()), or None.
         self.client, self.assistant_id, self.name = client, assistant_id, name
-        self.settings = settings or RunSettings()
+        self.settings = settings
         self._shared = shared or _Shared()
 
     def __repr__(self) -> str:
@@ -103,7 +103,7 @@ class ServerGraph:
         """The server's long-term store (what the Memory page reads and edits)."""
         return ServerStore(self.client)
 
-    def with_settings(self, settings: RunSettings | None) -> ServerGraph:
+    def with_settings(self, settings: Any) -> ServerGraph:
         """The same assistant, running with other context and configurable values."""
         return ServerGraph(self.client, self.assistant_id, self.name, settings, self._shared)
 
@@ -211,9 +211,10 @@ class ServerGraph:
         thread_id = self.ensure_thread(name)
         modes = [stream_mode] if isinstance(stream_mode, str) else list(stream_mode)
         modes = ["messages-tuple" if mode == "messages" else mode for mode in modes]
+        settings = self.settings
         run_config: dict[str, Any] = {}
-        if self.settings.configurable:
-            run_config["configurable"] = dict(self.settings.configurable)
+        if settings is not None and settings.configurable:
+            run_config["configurable"] = dict(settings.configurable)
         limit = (config or {}).get("recursion_limit")
         if limit:
             run_config["recursion_limit"] = limit
@@ -227,8 +228,10 @@ class ServerGraph:
         arguments = dict(input=input, command=command, stream_mode=modes,
                          interrupt_before=interrupt_before, interrupt_after=interrupt_after,
                          checkpoint_id=checkpoint_id, config=run_config or None,
-                         context=dict(self.settings.context) if self.settings.context
-                         else None, metadata=self.settings.metadata() or None,
+                         context=dict(settings.context) if settings is not None
+                         and settings.context else None,
+                         metadata=(settings.metadata() or None) if settings is not None
+                         else None,
                          multitask_strategy=kwargs.get("multitask_strategy", "reject"),
                          on_disconnect="cancel")
         return ServerRun(self, thread_id, arguments)
