@@ -27,6 +27,7 @@ import os
 import time
 import uuid
 from collections.abc import Iterator
+from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
@@ -291,6 +292,22 @@ def server_errors() -> tuple[type[Exception], ...]:
     return (LangGraphError, httpx.HTTPError, ValueError)
 
 
+def _reason(body: Any) -> str | None:
+    """What a server's error body says, in the shapes servers use: ``{"detail": "..."}``
+    (langgraph-api), ``{"detail": [{"msg": ...}]}`` (a FastAPI validation error), and
+    ``{"error": ..., "message": "..."}`` (other Agent Protocol servers)."""
+    if not isinstance(body, dict):
+        return None
+    detail = body.get("detail")
+    if isinstance(detail, str):
+        return detail
+    if isinstance(detail, list) and detail and isinstance(detail[0], dict) \
+            and isinstance(detail[0].get("msg"), str):
+        return detail[0]["msg"]
+    message = body.get("message")
+    return message if isinstance(message, str) else None
+
+
 def explain(exc: BaseException, label: str) -> ServerError:
     """Any error of a call to the server as one line that names the server, never the key."""
     if isinstance(exc, ServerError):
@@ -303,10 +320,8 @@ def explain(exc: BaseException, label: str) -> ServerError:
         return ServerError(f"{label}: no Agent Server answers there (is `langgraph dev` "
                            "running?)")
     if status is not None:
-        detail = ""
-        body = getattr(exc, "body", None)
-        if isinstance(body, dict) and isinstance(body.get("detail"), str):
-            detail = f": {clip(body['detail'], 300)}"
+        said = _reason(getattr(exc, "body", None))
+        detail = f": {clip(said, 300)}" if said else ""
         if status in (401, 403):
             return ServerError(f"{label}: the server refused the key ({status}): set it in "
                                f"{KEY_ENV} or name its variable with --api-key-env", status)

@@ -41,6 +41,15 @@ class Hostile(BaseHTTPRequestHandler):
             self.send_header("Location", "http://192.0.2.1:9/threads/search")
             self.end_headers()
             return
+        if mode in ("message", "validation"):
+            self.send_response(400 if mode == "message" else 422)
+            body = (b'{"error": "bad_request", "message": "Cannot resume: not interrupted"}'
+                    if mode == "message" else b'{"detail": [{"msg": "Value error, no input"}]}')
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
         body = {"nested": b"[" * 10_000_000 + b"]" * 10_000_000,
                 "huge": b'["' + b"x" * 3_000_000 + b'"]',
                 "empty": b"[]"}[mode]
@@ -121,3 +130,13 @@ def test_a_typed_url_opens_only_loopback_or_an_allowed_server(monkeypatch):
     open_place("https://example.com", typed=True)
     monkeypatch.setenv("PLAYGROUND_SERVER_URL", "http://10.0.0.5:2024")
     open_place("http://10.0.0.5:2024/", typed=True)
+
+
+def test_a_servers_refusal_is_said_with_its_reason_in_the_shapes_servers_use(hostile):
+    hostile.mode = "message"  # {"error", "message"}: other Agent Protocol servers
+    shown = _threads(hostile)
+    assert shown.returncode == 2
+    assert "the server answered 400: Cannot resume: not interrupted" in shown.stderr
+    hostile.mode = "validation"  # a FastAPI validation error
+    shown = _threads(hostile)
+    assert "the server answered 422: Value error, no input" in shown.stderr
