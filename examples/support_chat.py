@@ -82,21 +82,30 @@ class SupportModel(BaseChatModel):
 
     def _generate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None,
                   **kwargs: Any) -> ChatResult:
-        return ChatResult(generations=[ChatGeneration(message=self.reply(messages))])
+        reply = self.reply(messages)
+        reply.usage_metadata, reply.response_metadata = _usage(messages, reply), _MODEL_NAME
+        return ChatResult(generations=[ChatGeneration(message=reply)])
 
     def _stream(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None,
                 **kwargs: Any) -> Iterator[ChatGenerationChunk]:
         """The reply word by word, as a provider streams tokens (a tool call in one chunk)."""
         reply = self.reply(messages)
+        usage = _usage(messages, reply)  # reported with the last chunk, as providers do
         if reply.tool_calls:
-            yield ChatGenerationChunk(message=AIMessageChunk(content="", tool_call_chunks=[
-                {"name": call["name"], "args": json.dumps(call["args"]), "id": call["id"],
-                 "index": index} for index, call in enumerate(reply.tool_calls)]))
+            yield ChatGenerationChunk(message=AIMessageChunk(
+                content="", usage_metadata=usage, response_metadata=_MODEL_NAME,
+                tool_call_chunks=[{"name": call["name"], "args": json.dumps(call["args"]),
+                                   "id": call["id"], "index": index}
+                                  for index, call in enumerate(reply.tool_calls)]))
             return
         delay = float(os.environ.get(WORD_DELAY_ENV) or 0)
-        for word in re.findall(r"\S+\s*", str(reply.content)):
+        words = re.findall(r"\S+\s*", str(reply.content))
+        for index, word in enumerate(words):
             time.sleep(delay)
-            chunk = ChatGenerationChunk(message=AIMessageChunk(content=word))
+            last = index == len(words) - 1
+            chunk = ChatGenerationChunk(message=AIMessageChunk(
+                content=word, usage_metadata=usage if last else None,
+                response_metadata=_MODEL_NAME if last else {}))
             if run_manager is not None:
                 run_manager.on_llm_new_token(word, chunk=chunk)
             yield chunk
@@ -125,6 +134,17 @@ class SupportModel(BaseChatModel):
                 "id": f"call_lookup_{order_id}_{turn}", "type": "tool_call"}])
         return AIMessage(content="I can look up an order or refund one: tell me its id, "
                                  "for example A17.")
+
+
+_MODEL_NAME = {"model_name": "support-rules"}
+
+
+def _usage(messages: list[BaseMessage], reply: AIMessage) -> dict:
+    """What a provider would report: words stand in for tokens (the prompt, the reply, and a
+    few per tool call), so the same conversation always costs the same."""
+    read = sum(len(str(message.content).split()) for message in messages)
+    wrote = len(str(reply.content).split()) + 8 * len(reply.tool_calls)
+    return {"input_tokens": read, "output_tokens": wrote, "total_tokens": read + wrote}
 
 
 def _after_tool(result: ToolMessage) -> str:

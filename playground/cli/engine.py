@@ -1,11 +1,11 @@
 """``playground`` subcommands that read or repair any checkpoint database.
 
-threads, history, diff, branches, chat, export-test, prune, migrate, export, import. DB is a
-SQLite file, a ``postgresql://`` URL or an Agent Server's ``http://`` URL (read through its API;
-its key from ``LANGSMITH_API_KEY`` or the variable ``--api-key-env`` names). Only prune without
---dry-run, migrate --apply and import write. Every value is read through the safe decoder:
-nothing a database names is imported or called; export-test names the graph in the file it
-writes and never loads it.
+threads, history, diff, branches, chat, timeline, export-test, prune, migrate, export, import.
+DB is a SQLite file, a ``postgresql://`` URL or an Agent Server's ``http://`` URL (read through
+its API; its key from ``LANGSMITH_API_KEY`` or the variable ``--api-key-env`` names). Only prune
+without --dry-run, migrate --apply and import write. Every value is read through the safe
+decoder: nothing a database names is imported or called; export-test names the graph in the
+file it writes and never loads it.
 """
 
 from __future__ import annotations
@@ -74,6 +74,15 @@ def register(sub: argparse._SubParsersAction) -> None:
                       help="checkpoint id, unique part of one, or #N (default: the head)")
     chat.add_argument("--ns", default="", help="checkpoint namespace (subgraph)")
     chat.add_argument("--json", action="store_true", help="the messages as plain JSON data")
+
+    spent = command("timeline", "where a thread's time and tokens went, step by step",
+                    _timeline)
+    spent.add_argument("--thread", required=True)
+    spent.add_argument("--branch", metavar="CHECKPOINT", help="the branch that ends at this "
+                       "checkpoint: id, unique part of one, or #N (default: the head's)")
+    spent.add_argument("--json", action="store_true", help="one JSON object")
+    spent.add_argument("--prices", type=Path, metavar="FILE", help="a JSON price table, "
+                       '{"model": {"input": 3.0, "output": 15.0}} in money per million tokens')
 
     test = command("export-test", "write a thread's branch as a self-contained pytest file",
                    _export_test)
@@ -301,6 +310,74 @@ def _branches(args: argparse.Namespace) -> int:
         sys.stdout.write("\n")
         return 0
     print("\n".join(comparison.lines(name=lambda cid: f"#{tree.ordinal(cid)} {clip(cid, 80)}")))
+    return 0
+
+
+def read_prices(path: Path | None) -> dict[str, dict[str, float]] | None:
+    """A price table (money per million tokens, by model name), checked; None without one.
+
+    Raises:
+        ValueError: not JSON, or not ``{"model": {"input": number, "output": number}}``.
+    """
+    if path is None:
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{path}: not a JSON price table ({exc})") from None
+    ok = isinstance(data, dict) and all(
+        isinstance(model, str) and isinstance(price, dict) and all(
+            key in ("input", "output") and isinstance(value, int | float)
+            and not isinstance(value, bool) and value >= 0 for key, value in price.items())
+        for model, price in data.items())
+    if not ok:
+        raise ValueError(f'{path}: a price table maps a model to {{"input": 3.0, "output": '
+                         "15.0}, money per million tokens")
+    return data
+
+
+def _seconds(value: float | None) -> str:
+    return "unknown" if value is None else f"{value:.3f} s"
+
+
+def _timeline(args: argparse.Namespace) -> int:
+    from playground.timetravel.timeline import timeline
+
+    prices = read_prices(args.prices)
+    storage = open_storage(args.db)
+    try:
+        tree = load_tree(storage, args.thread)
+        tip = resolve_checkpoint(tree, args.branch) if args.branch else tree.head
+        found = timeline(storage, tree, tip)
+    finally:
+        storage.close()
+    if args.json:
+        json.dump(found.to_json(prices), sys.stdout, indent=2, ensure_ascii=False, default=str)
+        sys.stdout.write("\n")
+        return 0
+    usage = found.usage
+    print(f"thread {clip(args.thread, 200)}, branch to #{tree.ordinal(tip)}: ran "
+          f"{found.run_seconds:.3f} s, waited {found.wait_seconds:.3f} s; tokens "
+          f"{usage.input:,} in, {usage.output:,} out"
+          + (f" ({usage.cache_read:,} cache reads)" if usage.cache_read else "")
+          + (f"; {usage.without} AI messages carry no usage (not counted)" if usage.without
+             else ""))
+    print(f"{'#':>5}  {'step':>4}  {'node':<20} {'kind':<5} {'start':>10}  {'took':>10}  "
+          f"{'tokens in':>9}  {'out':>7}  note")
+    for step in found.steps:
+        note = step.note or (f"time unknown: {step.unknown}" if step.unknown else "")
+        start = "unknown" if step.start is None else f"{step.start:.3f}"
+        print(f"{step.ordinal:>5}  {step.step!s:>4}  {clip(step.node, 20):<20} {step.kind:<5} "
+              f"{start:>10}  {_seconds(step.seconds):>10}  {step.usage.input:>9,}  "
+              f"{step.usage.output:>7,}  {note}")
+    print()
+    print(f"{'node':<20} {'calls':>5}  {'time':>10}  {'share':>6}  {'tokens in':>9}  "
+          f"{'out':>7}  {'model':<24}" + ("  cost" if prices else ""))
+    for node in found.totals(prices):
+        cost = "" if not prices else ("  -" if node.cost is None else f"  {node.cost:.4f}")
+        print(f"{clip(node.node, 20):<20} {node.calls:>5}  {node.seconds:>8.3f} s  "
+              f"{node.share:>6.1%}  {node.usage.input:>9,}  {node.usage.output:>7,}  "
+              f"{clip(', '.join(node.usage.models) or '-', 24):<24}{cost}")
     return 0
 
 

@@ -32,16 +32,18 @@ from playground.places.base import (
     written_by_another,
 )
 from playground.places.settings import sqlite_timeout
-from playground.timetravel.decode import decode_checkpoint, decode_typed
+from playground.timetravel.decode import checkpoint_time, decode_checkpoint, decode_typed
 from playground.timetravel.errors import CheckpointDbError, UnknownThread, UnreadableCheckpoint
 from playground.timetravel.limits import ReadStopped, clip, limits, took_too_long
 from playground.timetravel.records import (
+    UNKNOWN_NODE,
     CheckpointDetail,
     CheckpointRecord,
     ThreadSummary,
     detail_of,
     next_nodes,
     state_values,
+    task_node,
 )
 from playground.timetravel.storage import (
     JAVASCRIPT,
@@ -139,6 +141,14 @@ _STORED_CHECKPOINTS = (
 # that column the order rows were stored in.
 _WRITES = ("SELECT checkpoint_id, {task_path}, task_id, channel, type, value FROM writes "
            "WHERE {where} ORDER BY checkpoint_id, {order}")
+# Who wrote what under which checkpoint, without the values (a timeline's writers).
+_WRITE_OWNERS = ("SELECT checkpoint_id, task_path, task_id, channel FROM writes "
+                 "WHERE {where} ORDER BY checkpoint_id, task_path, idx")
+# A msgpack blob's head holds its ts (decode.checkpoint_time): half the read of the whole blob.
+_SELECT_TIMES_IN = (
+    "SELECT checkpoint_id, type, CASE WHEN type = 'json' THEN checkpoint "
+    "ELSE substr(checkpoint, 1, 96) END FROM checkpoints WHERE thread_id = ? "
+    "AND checkpoint_ns = ? AND checkpoint_id IN ({marks})")
 _WITH_TASK_PATH = {"task_path": "task_path", "order": "task_path, idx"}
 _WITHOUT_TASK_PATH = {"task_path": "''", "order": "rowid"}
 _SELECT_ROW_TYPES = "SELECT DISTINCT type FROM (SELECT type FROM checkpoints LIMIT 50)"
@@ -503,6 +513,48 @@ class SqliteStorage(Storage):
             _COUNT_NAMESPACE_WRITES, (thread_id, checkpoint_ns)
         ).fetchone()[0]
         return (count, newest, hashlib.blake2b(head or b"", digest_size=16).digest(), writes)
+
+    @_stoppable
+    def checkpoint_times(self, thread_id: str, checkpoint_ids: Iterable[str],
+                         checkpoint_ns: str = "") -> dict[str, str | None]:
+        """Each checkpoint's ``ts``, read from the head of its blob (its values not decoded;
+        a blob that does not begin as LangGraph writes one is decoded whole)."""
+        ids = list(dict.fromkeys(checkpoint_ids))
+        found: dict[str, str | None] = {}
+        for start in range(0, len(ids), _CHUNK):
+            part = ids[start : start + _CHUNK]
+            for cid, type_, blob in self.conn.execute(
+                    _SELECT_TIMES_IN.format(marks=",".join("?" * len(part))),
+                    (thread_id, checkpoint_ns, *part)):
+                time = checkpoint_time(type_, blob)
+                if time is None:  # not where LangGraph puts it: the whole blob, decoded
+                    whole = self.conn.execute(_SELECT_TYPED_BLOB,
+                                              (thread_id, checkpoint_ns, cid)).fetchone()
+                    ts = decode_checkpoint(*whole)[0].get("ts") if whole else None
+                    time = ts if isinstance(ts, str) else None
+                found[cid] = time
+            self._tick()
+        return found
+
+    @_stoppable
+    def write_owners(self, thread_id: str, checkpoint_ids: Iterable[str],
+                     checkpoint_ns: str = "") -> list[tuple[str, str, str, str]]:
+        """(checkpoint, node, task, channel) of the writes under some checkpoints, from their
+        task paths, without reading their values."""
+        if not self.keeps_task_paths:
+            return super().write_owners(thread_id, checkpoint_ids, checkpoint_ns)
+        ids = list(dict.fromkeys(checkpoint_ids))
+        found = []
+        for start in range(0, len(ids), _CHUNK):
+            part = ids[start : start + _CHUNK]
+            clause = _WRITES_OF_NAMESPACE + _AND_CHECKPOINT_ID_IN.format(
+                marks=",".join("?" * len(part)))
+            for cid, path, task_id, channel in self.conn.execute(
+                    _WRITE_OWNERS.format(where=clause), (thread_id, checkpoint_ns, *part)):
+                found.append((cid, task_node(path or "") or UNKNOWN_NODE, task_id or "",
+                              channel))
+            self._tick()
+        return found
 
     @_stoppable
     def details(

@@ -272,6 +272,90 @@ def decode_checkpoint(type_: str | None, blob: bytes | None) -> tuple[dict, str 
     return value, None
 
 
+_FIRST_KEYS = 4  # LangGraph writes v, ts and id first; look no further for ts
+
+
+def checkpoint_time(type_: str | None, blob: bytes | None) -> str | None:
+    """A checkpoint blob's ``ts`` without decoding its values, or None when the blob does not
+    begin as LangGraph writes one (then :func:`decode_checkpoint` is the way to read it).
+
+    A msgpack checkpoint is a map whose first keys are ``v``, ``ts`` and ``id``: only those
+    are read, as plain integers and strings, so a timeline of 10,000 checkpoints never decodes
+    their values. A JSON checkpoint (LangGraph.js) is parsed whole: it holds no extension types.
+    """
+    if not blob:
+        return None
+    if type_ == "json":
+        try:
+            value = orjson.loads(blob)
+        except orjson.JSONDecodeError:
+            return None
+        found = value.get("ts") if isinstance(value, dict) else None
+        return found if isinstance(found, str) else None
+    if type_ not in (None, "msgpack"):
+        return None
+    try:
+        return _msgpack_ts(memoryview(blob))
+    except IndexError:  # a blob cut short
+        return None
+
+
+def _msgpack_ts(data: memoryview) -> str | None:
+    head = data[0]
+    if 0x80 <= head <= 0x8F:
+        count, pos = head & 0x0F, 1
+    elif head == 0xDE:
+        count, pos = int.from_bytes(data[1:3]), 3
+    elif head == 0xDF:
+        count, pos = int.from_bytes(data[1:5]), 5
+    else:
+        return None
+    for _ in range(min(count, _FIRST_KEYS)):
+        key, pos = _msgpack_str(data, pos)
+        if key is None:
+            return None
+        if key == "ts":
+            return _msgpack_str(data, pos)[0]
+        pos = _msgpack_skip_scalar(data, pos)
+        if pos is None:
+            return None
+    return None
+
+
+def _msgpack_str(data: memoryview, pos: int) -> tuple[str | None, int]:
+    head = data[pos]
+    if 0xA0 <= head <= 0xBF:
+        size, pos = head & 0x1F, pos + 1
+    elif head == 0xD9:
+        size, pos = data[pos + 1], pos + 2
+    elif head == 0xDA:
+        size, pos = int.from_bytes(data[pos + 1:pos + 3]), pos + 3
+    else:
+        return None, pos
+    if pos + size > len(data):
+        return None, pos
+    try:
+        return bytes(data[pos:pos + size]).decode("utf-8"), pos + size
+    except UnicodeDecodeError:
+        return None, pos
+
+
+# The sizes of what follows a msgpack integer's or float's first byte.
+_SCALAR_SIZES = {0xCC: 1, 0xCD: 2, 0xCE: 4, 0xCF: 8, 0xD0: 1, 0xD1: 2, 0xD2: 4, 0xD3: 8,
+                 0xCA: 4, 0xCB: 8, 0xC0: 0, 0xC2: 0, 0xC3: 0}
+
+
+def _msgpack_skip_scalar(data: memoryview, pos: int) -> int | None:
+    """Past one integer, float, nil, boolean or string; None for anything else."""
+    head = data[pos]
+    if head <= 0x7F or head >= 0xE0:
+        return pos + 1
+    if head in _SCALAR_SIZES:
+        return pos + 1 + _SCALAR_SIZES[head]
+    text, end = _msgpack_str(data, pos)
+    return end if text is not None else None
+
+
 def bounded_json_loads(data: bytes | str) -> Any:
     """``json.loads`` for JSONB columns that never raises: a marker for what it cannot read.
 

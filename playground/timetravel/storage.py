@@ -56,12 +56,14 @@ __all__ = ["DuplicateRows", "ExportTable", "Head", "PendingWrite", "PlanRow", "S
 
 @dataclass(frozen=True)
 class PendingWrite:
-    """One write a task stored under a checkpoint."""
+    """One write a task stored under a checkpoint (``task_id`` where the place keeps it: the
+    tasks of a ``Send`` fan-out share a node and differ by it)."""
 
     node: str
     channel: str
     value: Any
     size: int
+    task_id: str = ""
 
 
 @dataclass(frozen=True)
@@ -308,6 +310,20 @@ class Storage:
                  for item in self.stored_checkpoints(thread_id, checkpoint_ns)}
         return {cid: self._detail(by_id[cid], by_id) for cid in wanted if cid in by_id}
 
+    def checkpoint_times(self, thread_id: str, checkpoint_ids: Iterable[str],
+                         checkpoint_ns: str = "") -> dict[str, str | None]:
+        """Each checkpoint's stored time (``ts``; a kind reads it cheaper where it can)."""
+        return {cid: detail.created_at for cid, detail in self.details(
+            thread_id, checkpoint_ids, checkpoint_ns).items()}
+
+    def write_owners(self, thread_id: str, checkpoint_ids: Iterable[str],
+                     checkpoint_ns: str = "") -> list[tuple[str, str, str, str]]:
+        """(checkpoint, node, task, channel) of the writes under some checkpoints (a kind that
+        can, without reading their values)."""
+        writes = self._with_nodes(thread_id, checkpoint_ns, self.stored_writes(
+            thread_id, checkpoint_ns, list(checkpoint_ids)))
+        return [(w.checkpoint_id, w.writer(), w.task_id, w.channel) for w in writes]
+
     def fingerprint(self, thread_id: str, checkpoint_ns: str = "") -> tuple | None:
         """A cheap value that changes whenever the thread's stored checkpoints change; None
         when the kind has none (then its trees are read anew every time, never cached)."""
@@ -343,7 +359,8 @@ class Storage:
             thread_id, checkpoint_ns, list(checkpoint_ids)))
         for write in writes:
             found[write.checkpoint_id].append(
-                PendingWrite(write.writer(), write.channel, write.value, write.size))
+                PendingWrite(write.writer(), write.channel, write.value, write.size,
+                             write.task_id))
         return dict(found)
 
     def _with_nodes(self, thread_id: str, checkpoint_ns: str, writes: list[StoredWrite]

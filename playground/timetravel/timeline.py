@@ -1,0 +1,359 @@
+"""Where a thread's time and tokens went, read from what its checkpoints already hold.
+
+No recorder is needed: every checkpoint has the time it was written (``ts``; ``created_at`` on
+an Agent Server), and every AI message a node stored carries its ``usage_metadata`` (input and
+output tokens, cache reads where the provider gives them) and its ``response_metadata`` (the
+model's name). A step runs between its parent checkpoint and itself; its node (or each of a
+parallel step's nodes, on a row of its own) is the checkpoint's writer; its tokens are those of
+the new AI messages its tasks wrote (the pending writes under the parent).
+
+Time spent waiting for a person is told apart from time spent running: a step after a question
+(``interrupt()``) was answered, and the gap before a new input, are waits. A pause at a
+breakpoint leaves no mark in the checkpoints of a local run, so it is counted as the step's
+time, and said so.
+
+Untrusted data: a timestamp that is missing, unreadable, out of range or earlier than its
+parent's makes that step's time unknown; a token count that is not a whole number between 0 and
+:data:`MAX_TOKENS` makes that message's usage unknown. Neither is ever guessed, nor stretches a
+chart. The playground never calls a model to count.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from playground.timetravel.messages import as_message
+from playground.timetravel.records import UNKNOWN_NODE
+from playground.timetravel.signals import INTERRUPT, SIGNAL_CHANNELS
+from playground.timetravel.storage import Storage
+from playground.timetravel.tree import CheckpointTree, ensure_details
+
+MAX_TOKENS = 100_000_000  # per message: more is not a count any model reports
+EARLIEST = dt.datetime(2000, 1, 1, tzinfo=dt.UTC)
+LATEST_AHEAD = dt.timedelta(days=1)  # a time this far past the reader's clock is not real
+RUN, WAIT, EDIT = "run", "wait", "edit"
+NEXT_INPUT = "(next input)"  # the row of the wait before a new input
+MESSAGES = "messages"
+SIGNALS = frozenset(SIGNAL_CHANNELS)
+_NO_WRITERS = frozenset({"input", "update", "fork"})  # sources whose step no node ran
+
+
+@dataclass(frozen=True)
+class Usage:
+    """Tokens of the AI messages of one step's node (summed), and what could not be read."""
+
+    input: int = 0
+    output: int = 0
+    cache_read: int = 0
+    messages: int = 0  # AI messages whose usage was read
+    without: int = 0  # AI messages that carried no usage, or an unreadable one
+    models: tuple[str, ...] = ()
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(self.input + other.input, self.output + other.output,
+                     self.cache_read + other.cache_read, self.messages + other.messages,
+                     self.without + other.without,
+                     tuple(dict.fromkeys(self.models + other.models)))
+
+
+@dataclass(frozen=True)
+class Step:
+    """One row of the timeline: a node's part of one step, or a wait.
+
+    Attributes:
+        checkpoint_id: the checkpoint the step wrote.
+        parent_id: the checkpoint it ran from.
+        ordinal: the checkpoint's ``#N``.
+        step: LangGraph's step number.
+        node: the node (``update_state``, ``fork``, or what a person was asked, for an edit or
+            a wait).
+        kind: ``run``, ``wait`` (for an answer, or between turns) or ``edit``.
+        start, end: seconds after the branch's first checkpoint; None when unknown.
+        unknown: why the time is unknown, or None.
+        usage: the tokens of the AI messages this node wrote in this step.
+        note: what else a person should know (``waited for an answer``).
+    """
+
+    checkpoint_id: str
+    parent_id: str
+    ordinal: int
+    step: int | None
+    node: str
+    kind: str
+    start: float | None
+    end: float | None
+    unknown: str | None = None
+    usage: Usage = field(default_factory=Usage)
+    note: str = ""
+    task_id: str = ""  # which task of a parallel step, where the place keeps task ids
+
+    @property
+    def seconds(self) -> float | None:
+        """How long it took, or None when unknown."""
+        return None if self.start is None or self.end is None else self.end - self.start
+
+
+@dataclass(frozen=True)
+class NodeTotals:
+    """One node's share of a timeline."""
+
+    node: str
+    calls: int
+    seconds: float
+    unknown: int  # steps of this node whose time is unknown
+    usage: Usage
+    share: float  # of the branch's known running time
+    cost: float | None = None
+
+
+@dataclass(frozen=True)
+class Timeline:
+    """A branch's steps, oldest first, with totals per node and for the branch.
+
+    Attributes:
+        thread_id: the thread.
+        branch: the checkpoints of the branch, oldest first (its root to its tip).
+        started_at: the branch's first checkpoint time (ISO), or None.
+        steps: the rows.
+    """
+
+    thread_id: str
+    branch: tuple[str, ...]
+    started_at: str | None
+    steps: tuple[Step, ...]
+
+    @property
+    def run_seconds(self) -> float:
+        """Known running time (parallel nodes of a step counted once)."""
+        return _step_seconds(s for s in self.steps if s.kind == RUN)
+
+    @property
+    def wait_seconds(self) -> float:
+        """Known time spent waiting for a person."""
+        return _step_seconds(s for s in self.steps if s.kind == WAIT)
+
+    @property
+    def usage(self) -> Usage:
+        """Every step's tokens."""
+        total = Usage()
+        for step in self.steps:
+            total += step.usage
+        return total
+
+    def totals(self, prices: Mapping[str, Mapping[str, float]] | None = None
+               ) -> list[NodeTotals]:
+        """Per node, slowest first: calls, known seconds, tokens, share of the running time,
+        and the cost when a price table names its models (per million tokens)."""
+        by_node: dict[str, list[Step]] = defaultdict(list)
+        for step in self.steps:
+            if step.kind in (RUN, WAIT) and step.node != NEXT_INPUT:
+                by_node[step.node].append(step)
+        running = self.run_seconds or 0.0
+        found = []
+        for node, steps in by_node.items():
+            ran = [s for s in steps if s.kind == RUN]
+            seconds = sum(s.seconds for s in ran if s.seconds is not None)
+            usage = Usage()
+            for step in steps:  # a node that ran once answered spent its tokens too
+                usage += step.usage
+            found.append(NodeTotals(node, len(steps), seconds,
+                                    sum(1 for s in ran if s.seconds is None), usage,
+                                    seconds / running if running else 0.0,
+                                    cost_of(usage, prices) if prices else None))
+        found.sort(key=lambda totals: totals.seconds, reverse=True)
+        return found
+
+    def to_json(self, prices: Mapping[str, Mapping[str, float]] | None = None) -> dict:
+        """The timeline as plain JSON (``playground timeline --json``)."""
+        usage = self.usage
+        return {
+            "thread_id": self.thread_id, "branch_tip": self.branch[-1] if self.branch else None,
+            "started_at": self.started_at,
+            "run_seconds": round(self.run_seconds, 6), "wait_seconds": round(self.wait_seconds, 6),
+            "tokens": _usage_json(usage),
+            "steps": [{"checkpoint_id": s.checkpoint_id, "ordinal": s.ordinal, "step": s.step,
+                       "node": s.node, "kind": s.kind, "start": _round(s.start),
+                       "end": _round(s.end), "seconds": _round(s.seconds),
+                       "unknown": s.unknown, "note": s.note or None,
+                       "tokens": _usage_json(s.usage)} for s in self.steps],
+            "nodes": [{"node": t.node, "calls": t.calls, "seconds": round(t.seconds, 6),
+                       "unknown_times": t.unknown, "share": round(t.share, 4),
+                       "tokens": _usage_json(t.usage), "cost": t.cost}
+                      for t in self.totals(prices)],
+        }
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, 6)
+
+
+def _usage_json(usage: Usage) -> dict:
+    return {"input": usage.input, "output": usage.output, "cache_read": usage.cache_read,
+            "messages": usage.messages, "without_usage": usage.without,
+            "models": list(usage.models)}
+
+
+def _step_seconds(steps: Iterable[Step]) -> float:
+    seen: dict[str, float] = {}
+    for step in steps:
+        if step.seconds is not None:
+            seen[step.checkpoint_id] = step.seconds  # parallel nodes of one step: once
+    return sum(seen.values())
+
+
+def cost_of(usage: Usage, prices: Mapping[str, Mapping[str, float]]) -> float | None:
+    """The money a node's tokens cost by a price table (per million tokens, by model), or None
+    when its model is not in the table or it called several models."""
+    if len(usage.models) != 1 or usage.models[0] not in prices:
+        return None
+    price = prices[usage.models[0]]
+    return (usage.input * float(price.get("input", 0)) +
+            usage.output * float(price.get("output", 0))) / 1_000_000
+
+
+def parse_time(value: Any, now: dt.datetime | None = None) -> dt.datetime | None:
+    """A checkpoint's time, or None when it is missing, unreadable or out of range."""
+    if not isinstance(value, str) or len(value) > 64:
+        return None
+    try:
+        parsed = dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if parsed.tzinfo is None:
+        parsed = parsed.replace(tzinfo=dt.UTC)
+    latest = (now or dt.datetime.now(dt.UTC)) + LATEST_AHEAD
+    return parsed if EARLIEST <= parsed <= latest else None
+
+
+def _count(value: Any) -> int | None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        return None
+    return value if 0 <= value <= MAX_TOKENS else None
+
+
+def usage_of(messages: Iterable[Any]) -> Usage:
+    """The tokens of the AI messages among ``messages`` (decoded, plain data)."""
+    total = Usage()
+    for value in messages:
+        message = as_message(value)
+        if message is None or message.role != "ai":
+            continue
+        raw = message.raw
+        metadata = raw.get("usage_metadata") if isinstance(raw, Mapping) else None
+        if isinstance(raw.get("kwargs"), Mapping):  # a LangChain.js envelope
+            metadata = raw["kwargs"].get("usage_metadata")
+        counts = None
+        if isinstance(metadata, Mapping):
+            read, wrote = _count(metadata.get("input_tokens")), _count(
+                metadata.get("output_tokens"))
+            details = metadata.get("input_token_details")
+            cached = _count(details.get("cache_read")) if isinstance(details, Mapping) else 0
+            if read is not None and wrote is not None:
+                counts = (read, wrote, cached or 0)
+        if counts is None:
+            total += Usage(without=1)
+            continue
+        total += Usage(counts[0], counts[1], counts[2], 1, 0, _model(raw))
+    return total
+
+
+def _model(raw: Mapping) -> tuple[str, ...]:
+    for holder in (raw, raw.get("kwargs") if isinstance(raw.get("kwargs"), Mapping) else {}):
+        metadata = holder.get("response_metadata")
+        if isinstance(metadata, Mapping):
+            for key in ("model_name", "model", "model_id"):
+                name = metadata.get(key)
+                if isinstance(name, str) and name:
+                    return (name[:200],)
+    return ()
+
+
+def _messages_in(value: Any) -> list:
+    return value if isinstance(value, list) else [value]
+
+
+def branch_to(tree: CheckpointTree, checkpoint_id: str) -> tuple[str, ...]:
+    """The checkpoints from the root down to ``checkpoint_id``."""
+    return tree.path_to(checkpoint_id)
+
+
+def timeline(storage: Storage, tree: CheckpointTree, tip: str | None = None) -> Timeline:
+    """The timeline of the branch that ends at ``tip`` (the head's by default).
+
+    Reads the branch's checkpoint times and who wrote under each checkpoint (without decoding
+    either: a kind that can reads them from its rows' heads and task paths), and the values of
+    the writes on ``messages`` only.
+    """
+    branch = branch_to(tree, tip or tree.head)
+    ns = tree.checkpoint_ns
+    stamps = storage.checkpoint_times(tree.thread_id, branch, ns)
+    owners: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
+    for cid, node, task_id, channel in storage.write_owners(tree.thread_id, branch[:-1], ns):
+        owners[cid].append((node, task_id, channel))
+    # The messages written are the only values read (their usage); by task.
+    said: dict[tuple[str, str], list] = defaultdict(list)
+    for write in storage.stored_writes(tree.thread_id, ns, branch[:-1], channels=[MESSAGES]):
+        said[(write.checkpoint_id, write.task_id)].extend(_messages_in(write.value))
+    # Writers come from the writes' task paths; where a path does not name its node (a Send's
+    # task, a file without task paths), from the checkpoint itself (decoded, for those only).
+    unnamed = [child for parent, child in itertools.pairwise(branch)
+               if tree.nodes[child].source not in _NO_WRITERS and (
+                   not owners.get(parent) or any(node == UNKNOWN_NODE
+                                                 for node, _, _ in owners[parent]))]
+    ensure_details(storage, tree, unnamed)
+    now = dt.datetime.now(dt.UTC)
+    times = {cid: parse_time(stamps.get(cid), now) for cid in branch}
+    origin = next((times[cid] for cid in branch if times[cid] is not None), None)
+
+    def seconds(cid: str) -> float | None:
+        moment = times[cid]
+        return None if moment is None or origin is None else (moment - origin).total_seconds()
+
+    steps: list[Step] = []
+    for parent, child in itertools.pairwise(branch):
+        record = tree.nodes[child]
+        start, end = seconds(parent), seconds(child)
+        unknown = None
+        if start is None or end is None:
+            unknown = "its time, or its parent's, is missing or out of range"
+            start = end = None
+        elif end < start:
+            unknown = "its time is earlier than its parent's"
+            start = end = None
+        under = owners.get(parent, [])
+        asked = [node for node, _, channel in under if channel == INTERRUPT]
+        named = tuple(dict.fromkeys(node for node, _, channel in under
+                                    if channel not in SIGNALS and node != UNKNOWN_NODE))
+        detail = tree.details.get(child)
+        writers = tuple(detail.writers) if child in tree.details and detail else named
+        # Each task of each node, with its messages: a Send fan-out runs one node as several
+        # tasks, whose stored path does not name it (the step's single writer does).
+        tasks: dict[str, dict[str, list]] = defaultdict(dict)
+        for node, task_id, channel in under:
+            if channel in SIGNALS:
+                continue
+            owner = node if node in writers or len(writers) != 1 else writers[0]
+            tasks[owner].setdefault(task_id, said.get((parent, task_id), []))
+        base = dict(checkpoint_id=child, parent_id=parent, ordinal=tree.ordinal(child),
+                    step=record.step, start=start, end=end, unknown=unknown)
+        if record.source == "input":
+            steps.append(Step(node=NEXT_INPUT, kind=WAIT, note="between two turns", **base))
+            continue
+        if record.source in ("update", "fork") or not writers:
+            steps.append(Step(node="update_state" if record.source == "update"
+                              else record.source or "?", kind=EDIT, **base))
+            continue
+        # After a question was answered the node ran again: the gap is mostly the wait.
+        kind, note = (WAIT, f"waited for an answer to {asked[0]}") if asked else (RUN, "")
+        for node in writers:
+            for task_id, messages in (tasks.get(node) or {"": []}).items():
+                steps.append(Step(node=node, kind=kind, usage=usage_of(messages), note=note,
+                                  task_id=task_id, **base))
+    started = times[branch[0]] if branch else None
+    return Timeline(tree.thread_id, branch, started.isoformat() if started else None,
+                    tuple(steps))

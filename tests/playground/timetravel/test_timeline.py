@@ -1,0 +1,180 @@
+"""Where a thread's time and tokens went, read from its checkpoints (a real SqliteSaver).
+
+The graphs' model is a stand-in that sleeps a known time and reports known usage, so the
+timeline's durations are checked against the sleeps (within the machine's clock slack: never
+less, and not more than a generous bound) and its tokens exactly.
+"""
+
+from __future__ import annotations
+
+import operator
+import time
+from typing import Annotated, TypedDict
+
+import pytest
+from langchain_core.messages import AIMessage
+from langgraph.graph import END, START, StateGraph, add_messages
+from langgraph.types import Command, Send, interrupt
+
+from playground.places.door import open_storage
+from playground.timetravel.timeline import RUN, WAIT, parse_time, timeline
+from playground.timetravel.tree import load_tree
+
+SLACK_S = 0.5  # what a busy machine may add to a step, at most, in these tests
+
+
+class Chat(TypedDict):
+    messages: Annotated[list, add_messages]
+
+
+def _model(seconds: float, tokens_in: int, tokens_out: int, name: str = "stand-in-large"):
+    def model(state: Chat) -> dict:
+        time.sleep(seconds)
+        return {"messages": [AIMessage(
+            "done", usage_metadata={"input_tokens": tokens_in, "output_tokens": tokens_out,
+                                    "total_tokens": tokens_in + tokens_out,
+                                    "input_token_details": {"cache_read": 7}},
+            response_metadata={"model_name": name})]}
+    return model
+
+
+def _config(thread: str) -> dict:
+    return {"configurable": {"thread_id": thread}}
+
+
+def _timeline(saver_path, thread: str):
+    storage = open_storage(saver_path)
+    return timeline(storage, load_tree(storage, thread))
+
+
+@pytest.fixture
+def path(saver, tmp_path):
+    return tmp_path / "checkpoints.db"
+
+
+def test_each_steps_time_and_tokens_match_what_the_model_took(saver, path):
+    builder = StateGraph(Chat)
+    builder.add_node("plan", _model(0.3, 1200, 80))
+    builder.add_node("write", _model(0.6, 2000, 450))
+    builder.add_edge(START, "plan")
+    builder.add_edge("plan", "write")
+    builder.add_edge("write", END)
+    builder.compile(checkpointer=saver).invoke({"messages": [("user", "go")]}, _config("t"))
+
+    found = _timeline(path, "t")
+    by_node = {step.node: step for step in found.steps if step.kind == RUN}
+    assert 0.3 <= by_node["plan"].seconds <= 0.3 + SLACK_S
+    assert 0.6 <= by_node["write"].seconds <= 0.6 + SLACK_S
+    assert (by_node["plan"].usage.input, by_node["plan"].usage.output) == (1200, 80)
+    assert (found.usage.input, found.usage.output, found.usage.cache_read) == (3200, 530, 14)
+    assert found.usage.models == ("stand-in-large",)
+    totals = {t.node: t for t in found.totals()}
+    assert totals["write"].share > totals["plan"].share > 0
+    assert found.totals()[0].node == "write"  # slowest first
+
+
+def test_an_answer_given_after_a_delay_is_a_wait_not_a_slow_step(saver, path):
+    def review(state: Chat) -> dict:
+        interrupt("ship it?")
+        return {}
+
+    builder = StateGraph(Chat)
+    builder.add_node("draft", _model(0.1, 10, 5))
+    builder.add_node("review", review)
+    builder.add_edge(START, "draft")
+    builder.add_edge("draft", "review")
+    builder.add_edge("review", END)
+    graph = builder.compile(checkpointer=saver)
+    graph.invoke({"messages": [("user", "go")]}, _config("t"))
+    time.sleep(0.8)  # the person reads the question
+    graph.invoke(Command(resume="yes"), _config("t"))
+
+    found = _timeline(path, "t")
+    waits = [step for step in found.steps if step.kind == WAIT]
+    assert [(w.node, w.note) for w in waits] == [("review", "waited for an answer to review")]
+    assert waits[0].seconds >= 0.8
+    assert found.wait_seconds >= 0.8
+    assert found.run_seconds < 0.8  # the wait is not counted as running time
+    assert {t.node for t in found.totals()} >= {"draft", "review"}
+
+
+def test_a_new_turn_after_a_pause_is_a_wait_between_turns(saver, path):
+    builder = StateGraph(Chat)
+    builder.add_node("answer", _model(0.05, 3, 4))
+    builder.add_edge(START, "answer")
+    builder.add_edge("answer", END)
+    graph = builder.compile(checkpointer=saver)
+    graph.invoke({"messages": [("user", "hi")]}, _config("t"))
+    time.sleep(0.5)
+    graph.invoke({"messages": [("user", "and now?")]}, _config("t"))
+
+    found = _timeline(path, "t")
+    between = [step for step in found.steps if step.note == "between two turns"]
+    assert len(between) == 1 and between[0].seconds >= 0.5
+    assert found.usage.input == 6 and found.usage.messages == 2
+
+
+class Fan(TypedDict, total=False):
+    topics: list[str]
+    notes: Annotated[list[str], operator.add]
+
+
+def test_a_send_fan_out_puts_each_parallel_task_on_its_own_row_in_one_step(saver, path):
+    def research(state: dict) -> dict:
+        time.sleep(0.1)
+        return {"notes": [state["topic"]]}
+
+    builder = StateGraph(Fan)
+    builder.add_node("research", research)
+    builder.add_conditional_edges(
+        START, lambda state: [Send("research", {"topic": t}) for t in state["topics"]])
+    builder.add_edge("research", END)
+    builder.compile(checkpointer=saver).invoke({"topics": ["a", "b", "c"]}, _config("t"))
+
+    found = _timeline(path, "t")
+    parallel = [step for step in found.steps if step.node == "research"]
+    assert len({step.checkpoint_id for step in parallel}) == 1  # one step
+    assert len({step.task_id for step in parallel}) == 3  # a row per task
+    assert all(step.start == parallel[0].start and step.end == parallel[0].end
+               for step in parallel)
+
+
+def test_crafted_times_and_usage_are_shown_as_unknown_never_used(saver, path):
+    import sqlite3
+
+    builder = StateGraph(Chat)
+    builder.add_node("one", lambda state: {"messages": [AIMessage(
+        "x", usage_metadata={"input_tokens": -5, "output_tokens": 10, "total_tokens": 5})]})
+    builder.add_node("two", lambda state: {"messages": [AIMessage(
+        "y", usage_metadata={"input_tokens": 10**12, "output_tokens": 1, "total_tokens": 1})]})
+    builder.add_node("three", lambda state: {"messages": [AIMessage("z")]})
+    builder.add_edge(START, "one")
+    builder.add_edge("one", "two")
+    builder.add_edge("two", "three")
+    builder.add_edge("three", END)
+    builder.compile(checkpointer=saver).invoke({"messages": [("user", "go")]}, _config("t"))
+    # A file someone sent: one checkpoint claims the year 9999, one goes back in time.
+    with sqlite3.connect(path) as conn:
+        rows = conn.execute("SELECT checkpoint_id, type, checkpoint FROM checkpoints "
+                            "ORDER BY checkpoint_id").fetchall()
+        for (cid, kind, blob), ts in zip(rows[-2:], ("9999-12-31T23:59:59+00:00",
+                                                     "2001-01-01T00:00:00+00:00"), strict=True):
+            checkpoint = saver.serde.loads_typed((kind, blob))
+            checkpoint["ts"] = ts
+            conn.execute("UPDATE checkpoints SET checkpoint = ? WHERE checkpoint_id = ?",
+                         (saver.serde.dumps_typed(checkpoint)[1], cid))
+
+    found = _timeline(path, "t")
+    unknown = [step for step in found.steps if step.unknown]
+    assert len(unknown) == 2 and all(s.start is None and s.seconds is None for s in unknown)
+    assert all(step.seconds is None or step.seconds < 60 for step in found.steps)
+    assert found.usage.input == 0 and found.usage.messages == 0
+    assert found.usage.without == 3  # a negative count, an absurd one, none at all
+
+
+def test_parse_time_refuses_what_no_checkpoint_holds():
+    assert parse_time("2026-12-02T10:00:00+00:00") is not None
+    assert parse_time("2026-12-02T10:00:00.123Z") is not None
+    for bad in (None, 42, "", "yesterday", "9999-01-01T00:00:00+00:00", "1970-01-01T00:00:00",
+                "2026-13-45T99:00:00", "x" * 100):
+        assert parse_time(bad) is None
