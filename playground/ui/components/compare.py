@@ -22,6 +22,7 @@ from playground.timetravel.messages import describe
 from playground.timetravel.storage import Storage
 from playground.timetravel.tree import CheckpointTree
 from playground.ui.components.tables import arrow_rows
+from playground.ui.components.timeline_chart import branches_side_by_side
 from playground.ui.markup import md_escape
 
 EXPLORE, COMPARE = "Explore", "Compare"
@@ -127,6 +128,7 @@ def compare_view(storage: Storage, tree: CheckpointTree, key: str) -> BranchComp
         st.success(md_escape(line.capitalize()), icon=":material/check_circle:")
     else:
         st.warning(md_escape(line[0].upper() + line[1:]), icon=":material/difference:")
+    branches_side_by_side(storage, tree, left, right)
     if comparison.pairs:
         st.dataframe(arrow_rows(_rows(comparison)), hide_index=True, width="stretch",
                      key=f"{key}-steps", column_config={

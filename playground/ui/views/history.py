@@ -36,6 +36,7 @@ from playground.ui.components.rerun import (
 from playground.ui.components.run_settings import describe_settings, thread_settings
 from playground.ui.components.stale import refused_as_stale
 from playground.ui.components.store_changes import store_changes_panel
+from playground.ui.components.timeline_chart import timeline_panel
 from playground.ui.markup import md_escape
 from playground.ui.session import (
     PageContext,
@@ -274,6 +275,8 @@ def explorer(context: PageContext, namespace: str) -> None:
                            "(root graph) above to act on this thread.")
             else:
                 _actions(graph, source, tree, selected)
+        if not namespace:
+            timeline_panel(source, tree, selected, "history-timeline")
     finally:
         source.close()
 

@@ -23,6 +23,7 @@ from playground.ui.components.checkpoints import (
 )
 from playground.ui.components.compare import COMPARE, compare_view, view_switch
 from playground.ui.components.tables import arrow_rows
+from playground.ui.components.timeline_chart import timeline_panel
 from playground.ui.inspect_access import (
     MAX_UPLOAD_MB,
     UPLOAD_SUFFIXES,
@@ -257,6 +258,7 @@ def browse(source: Storage, target: str) -> None:
         tree_chart(source, tree, selected, PREFIX)
     with right:
         inspector(source, tree, selected)
+    timeline_panel(source, tree, selected, PREFIX + "timeline", key_prefix=PREFIX)
 
 
 open_controls()

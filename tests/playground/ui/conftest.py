@@ -50,6 +50,11 @@ def graph_app(app, monkeypatch):
 _ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
 
 
+def compare_steps(at):
+    """Compare's step-by-step table (the page also has the two branches' time and tokens)."""
+    return next(frame.value for frame in at.dataframe if "paths" in frame.value.columns)
+
+
 def rendered(markdown: str) -> str:
     """Markdown source as a reader sees it: backslash escapes (``md_escape``) resolved, and
     the invisible word joiners that keep a bare URL from becoming a link left out."""

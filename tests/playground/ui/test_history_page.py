@@ -8,6 +8,8 @@ import sqlite3
 
 import pytest
 
+from tests.playground.ui.conftest import compare_steps
+
 
 def _count_checkpoints(path) -> int:
     with sqlite3.connect(path) as conn:
@@ -142,7 +144,7 @@ def test_compare_shows_a_fork_against_its_original_step_by_step(paused, ui):
     shown = ui.texts(paused)
     assert ("First difference at step 1 after the common ancestor: only the right branch runs "
             "update_state") in shown
-    steps = paused.dataframe[0].value
+    steps = compare_steps(paused)
     assert list(steps[""]) == ["first difference", "differs"]
     assert list(steps["right node"]) == ["update_state", "write"]
     assert list(steps["left node"]) == ["-", "write"]
@@ -204,7 +206,7 @@ def test_rerun_after_a_routing_change_opens_compare_where_the_new_branch_parts(
     assert at.segmented_control(key="history-view").value == "Compare"
     assert ("First difference at step 3 after the common ancestor: only the right branch runs "
             "review") in shown
-    steps = at.dataframe[0].value
+    steps = compare_steps(at)
     assert list(steps["left node"])[:5] == ["input", "call_model", "-", "tools", "call_model"]
     assert list(steps["right node"])[:5] == ["input", "call_model", "review", "tools",
                                              "call_model"]
@@ -252,7 +254,7 @@ def test_rerun_of_the_ticket_agent_reads_the_ticket_again_and_compare_shows_the_
     shown = ui.texts(paused)
     assert "Re-run on current code: played the recording to its end: finished" in shown
     assert paused.segmented_control(key="history-view").value == "Compare"
-    steps = paused.dataframe[0].value
+    steps = compare_steps(paused)
     assert list(steps["left node"]) == list(steps["right node"]) == ["read", "plan", "write"]
     assert ("First difference at step 1 after the common ancestor: both run read, writing "
             "other values (etag, priority)") in shown
@@ -297,7 +299,7 @@ def test_compare_of_an_edited_message_fork_of_the_support_example_shows_the_mess
     assert not at.exception
     assert ("First difference at step 1 after the common ancestor: the left branch runs input, "
             "the right runs update_state") in ui.texts(at)
-    steps = at.dataframe[0].value
+    steps = compare_steps(at)
     assert list(steps["right node"])[:2] == ["update_state", "triage"]
     assert "Where is my order B22?" in steps["right wrote"][0]  # the edit, not the original
     final = at.code[0].value

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from playground.ui.inspect_access import SAMPLES_DIR
-from tests.playground.ui.conftest import rendered
+from tests.playground.ui.conftest import compare_steps, rendered
 
 SAMPLE = SAMPLES_DIR / "sample-app.sqlite"
 SAMPLE_THREADS = {"support/ana", "support/ana-edited", "support/ben", "jobs/retry-loop",
@@ -221,9 +221,34 @@ def test_compare_on_inspect_shows_the_edited_message_fork_message_by_message(pag
     warning = rendered(page.warning[0].value)
     assert warning == ("First difference at step 1 after the common ancestor: the left branch "
                        "runs input, the right runs update_state")
-    steps = page.dataframe[-1].value
+    steps = compare_steps(page)
     assert list(steps["paths"])[:1] == ["the paths part"]
     assert "human: Please refund B22" in steps["right wrote"][0]
     final = page.code[0].value
     assert "- human: Please refund A17" in final and "+ human: Please refund B22" in final
     assert "+ tool call refund(order_id='B22', amount=12.5)" in final
+
+
+def test_compare_shows_both_branches_time_and_tokens_with_the_difference(page):
+    _open_file(page, "samples/sample-app.sqlite")
+    page.selectbox(key="inspect-thread").set_value("chat/refund").run()
+    page.segmented_control(key="inspect-view").set_value("Compare").run()
+
+    table = next(frame.value for frame in page.dataframe
+                 if "right - left" in frame.value.columns)
+    assert list(table[""]) == ["running time (s)", "waiting for a person (s)", "tokens in",
+                               "tokens out"]
+    for _, row in table.iterrows():
+        assert row["right - left"] == pytest.approx(row["right"] - row["left"], abs=0.002)
+    assert table.iloc[0]["left"] > 0 and table.iloc[0]["right"] > 0
+
+
+def test_inspect_draws_where_a_threads_time_went(page):
+    _open_file(page, "samples/sample-app.sqlite")
+    page.selectbox(key="inspect-thread").set_value("chat/refund").run()
+
+    assert not page.exception
+    said = [rendered(m.value) for m in page.markdown if "Where the time and tokens went" in m.value]
+    assert said and said[0].startswith("**Where the time and tokens went** · branch to #12")
+    nodes = next(frame.value for frame in page.dataframe if "calls" in frame.value.columns)
+    assert {"triage", "assistant", "tools"} <= set(nodes["node"])
