@@ -313,35 +313,12 @@ def _branches(args: argparse.Namespace) -> int:
     return 0
 
 
-def read_prices(path: Path | None) -> dict[str, dict[str, float]] | None:
-    """A price table (money per million tokens, by model name), checked; None without one.
-
-    Raises:
-        ValueError: not JSON, or not ``{"model": {"input": number, "output": number}}``.
-    """
-    if path is None:
-        return None
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ValueError(f"{path}: not a JSON price table ({exc})") from None
-    ok = isinstance(data, dict) and all(
-        isinstance(model, str) and isinstance(price, dict) and all(
-            key in ("input", "output") and isinstance(value, int | float)
-            and not isinstance(value, bool) and value >= 0 for key, value in price.items())
-        for model, price in data.items())
-    if not ok:
-        raise ValueError(f'{path}: a price table maps a model to {{"input": 3.0, "output": '
-                         "15.0}, money per million tokens")
-    return data
-
-
 def _seconds(value: float | None) -> str:
     return "unknown" if value is None else f"{value:.3f} s"
 
 
 def _timeline(args: argparse.Namespace) -> int:
-    from playground.timetravel.timeline import timeline
+    from playground.timetravel.timeline import read_prices, timeline
 
     prices = read_prices(args.prices)
     storage = open_storage(args.db)

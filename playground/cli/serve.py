@@ -46,6 +46,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     run.add_argument("--database", metavar="URL",
                      help="postgresql:// URL for checkpoints (and tickets, when the API is "
                      "embedded); replicas sharing it share every thread")
+    run.add_argument("--prices", metavar="FILE", help="a JSON price table for the timeline's "
+                     'costs, {"model": {"input": 3.0, "output": 15.0}} per million tokens')
     run.set_defaults(handler=_run)
 
 
@@ -81,6 +83,7 @@ def _run(args: argparse.Namespace) -> int:
         print(f"checkpoints in {checkpoints}", flush=True)
     app_env = choice.to_env()
     app_env.update(_access(args))
+    app_env.update(_prices(args))
     return serve(host=args.host, port=args.port, api_url=args.api_url,
                  checkpoints=checkpoints, database=args.database, app_env=app_env)
 
@@ -101,8 +104,19 @@ def _run_on_server(args: argparse.Namespace) -> int:
     if args.api_key_env:
         app_env[KEY_ENV_SETTING] = args.api_key_env
     app_env.update(_access(args))
+    app_env.update(_prices(args))
     return serve(host=args.host, port=args.port, api_url=args.api_url,
                  checkpoints=None, database=None, app_env=app_env)
+
+
+def _prices(args: argparse.Namespace) -> dict[str, str]:
+    """The price table the timeline's costs come from, checked before the server starts."""
+    if not args.prices:
+        return {}
+    from playground.timetravel.timeline import PRICES_ENV, read_prices
+
+    read_prices(Path(args.prices))
+    return {PRICES_ENV: str(Path(args.prices).resolve())}
 
 
 def _access(args: argparse.Namespace) -> dict[str, str]:

@@ -22,9 +22,11 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+import json
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from playground.timetravel.messages import as_message
@@ -33,6 +35,7 @@ from playground.timetravel.signals import INTERRUPT, SIGNAL_CHANNELS
 from playground.timetravel.storage import Storage
 from playground.timetravel.tree import CheckpointTree, ensure_details
 
+PRICES_ENV = "PLAYGROUND_PRICES"  # the price table `playground run --prices` names
 MAX_TOKENS = 100_000_000  # per message: more is not a count any model reports
 EARLIEST = dt.datetime(2000, 1, 1, tzinfo=dt.UTC)
 LATEST_AHEAD = dt.timedelta(days=1)  # a time this far past the reader's clock is not real
@@ -214,6 +217,29 @@ def cost_of(usage: Usage, prices: Mapping[str, Mapping[str, float]]) -> float | 
     price = prices[usage.models[0]]
     return (usage.input * float(price.get("input", 0)) +
             usage.output * float(price.get("output", 0))) / 1_000_000
+
+
+def read_prices(path: Path | None) -> dict[str, dict[str, float]] | None:
+    """A price table (money per million tokens, by model name), checked; None without one.
+
+    Raises:
+        ValueError: not JSON, or not ``{"model": {"input": number, "output": number}}``.
+    """
+    if path is None:
+        return None
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{path}: not a JSON price table ({exc})") from None
+    ok = isinstance(data, dict) and all(
+        isinstance(model, str) and isinstance(price, dict) and all(
+            key in ("input", "output") and isinstance(value, int | float)
+            and not isinstance(value, bool) and value >= 0 for key, value in price.items())
+        for model, price in data.items())
+    if not ok:
+        raise ValueError(f'{path}: a price table maps a model to {{"input": 3.0, "output": '
+                         "15.0}, money per million tokens")
+    return data
 
 
 def parse_time(value: Any, now: dt.datetime | None = None) -> dt.datetime | None:

@@ -11,12 +11,22 @@ Vega-Lite draws it as data, never as markup.
 from __future__ import annotations
 
 import math
+import os
+from pathlib import Path
 
 import streamlit as st
 
 from playground.timetravel.limits import clip
 from playground.timetravel.storage import Storage
-from playground.timetravel.timeline import RUN, WAIT, Step, Timeline, timeline
+from playground.timetravel.timeline import (
+    PRICES_ENV,
+    RUN,
+    WAIT,
+    Step,
+    Timeline,
+    read_prices,
+    timeline,
+)
 from playground.timetravel.tree import CheckpointTree
 from playground.ui.components.checkpoints import select
 from playground.ui.components.tables import arrow_rows
@@ -148,13 +158,27 @@ def timeline_panel(storage: Storage, tree: CheckpointTree, selected: str, key: s
     notes.append("grey: waiting for a person; red outline: the slowest steps; a pause at a "
                  "breakpoint counts as its step's time")
     st.caption(md_escape(" · ".join(notes)))
-    totals = found.totals()
+    prices = _prices()
+    totals = found.totals(prices)
     if totals:
         st.dataframe(arrow_rows([{
             "node": t.node, "calls": t.calls, "time (s)": round(t.seconds, 3),
             "share": f"{t.share:.0%}", "tokens in": t.usage.input,
             "tokens out": t.usage.output, "model": ", ".join(t.usage.models) or "-",
+            **({"cost": "-" if t.cost is None else f"{t.cost:.4f}"} if prices else {}),
         } for t in totals]), hide_index=True, width="stretch", key=f"{key}-nodes")
+
+
+def _prices() -> dict | None:
+    """The price table the server was started with (read once per change of the file)."""
+    path = os.environ.get(PRICES_ENV)
+    if not path:
+        return None
+    try:
+        return read_prices(Path(path))
+    except (OSError, ValueError) as exc:
+        st.caption(f"No costs: {md_escape(exc, 300)}")
+        return None
 
 
 def branches_side_by_side(storage: Storage, tree: CheckpointTree, left: str,

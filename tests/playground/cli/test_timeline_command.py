@@ -76,3 +76,17 @@ def test_timeline_reads_an_agent_server_thread(agent_server):
 def test_an_unknown_branch_is_one_line(ref):
     shown = playground("timeline", str(SAMPLE), "--thread", "chat/refund", "--branch", ref)
     assert shown.returncode == 2 and "Traceback" not in shown.stderr
+
+
+def test_a_price_table_gives_each_node_its_cost(tmp_path):
+    from playground.timetravel.timeline import Usage, cost_of
+
+    prices = tmp_path / "prices.json"
+    prices.write_text('{"support-rules": {"input": 3.0, "output": 15.0}}')
+    shown = playground("timeline", str(SAMPLE), "--thread", "chat/refund", "--prices",
+                       str(prices), "--json")
+    assert shown.returncode == 0, shown.stderr
+    assert all(node["cost"] is None for node in json.loads(shown.stdout)["nodes"])  # no usage
+    used = Usage(input=1_000_000, output=200_000, messages=2, models=("support-rules",))
+    assert cost_of(used, {"support-rules": {"input": 3.0, "output": 15.0}}) == 6.0
+    assert cost_of(used, {"other": {"input": 1.0}}) is None
