@@ -60,7 +60,7 @@ screenshots: $(STAMP) $(SERVER_VENV)/.installed
 	PLAYGROUND_SCREENSHOTS=$(CURDIR)/assets/screenshots $(BIN)/python -m pytest \
 		tests/playground/ui/test_browser_other_writers.py
 	PLAYGROUND_SCREENSHOTS=$(CURDIR)/assets/screenshots $(BIN)/python -m pytest \
-		tests/playground/ui/test_browser_agent_server.py
+		tests/playground/ui/test_browser_agent_server.py tests/playground/ui/test_browser_timeline.py
 
 # A big room: REPLICAS playground replicas behind nginx on PostgreSQL (deploy/workshop.py).
 workshop: $(STAMP)

@@ -35,6 +35,7 @@ def test_history_draws_the_timeline_and_a_picked_bar_selects_its_checkpoint(brow
         bars = chart.locator('path[role="graphics-symbol"]')
         bars.first.wait_for()
         assert tab.page.get_by_text("Checkpoint #6").count() >= 1  # the head, selected
+        _picture(tab, shots)
         # The bar of the step that wrote #3 (the assistant's tool call): aria-label names it.
         bar = chart.locator('path[aria-label*="checkpoint: #3;"]').first
         before = tab.runs
@@ -42,3 +43,17 @@ def test_history_draws_the_timeline_and_a_picked_bar_selects_its_checkpoint(brow
         tab._wait_for_run_after(before, "picking a bar")
         tab.page.get_by_text("Checkpoint #3").first.wait_for()
         tab.shot("timeline")
+
+
+def _picture(tab: ShotTab, shots) -> None:
+    """The README's picture: the timeline's part of the page, from its line to its table."""
+    tab.page.mouse.move(0, 0)
+    tab.page.wait_for_timeout(800)  # the table and the chart finish drawing
+    line = tab.page.get_by_text("Where the time and tokens went").first
+    line.evaluate("node => node.scrollIntoView({block: 'start'})")  # the page scrolls inside
+    tab.page.wait_for_timeout(300)
+    top = line.bounding_box()
+    chart = tab.page.locator('[data-testid="stVegaLiteChart"]').last.bounding_box()
+    tab.page.screenshot(path=str(shots / "timeline-chart.png"), clip={
+        "x": top["x"] - 16, "y": top["y"] - 16, "width": chart["width"] + 32,
+        "height": 560})  # the line, the chart, the notes and the table per node
