@@ -45,6 +45,11 @@ def _graph(saver):
     return builder.compile(checkpointer=saver, interrupt_before=["write"])
 
 
+# The same graph without a saver, for `playground run --graph bench/engine_scale.py:graph` (the
+# timeline chart's benchmark opens its thread on History).
+graph = _graph(None)
+
+
 def make_thread(path: Path, turns: int, progress=None, thread_id: str = "big") -> None:
     """Write ``turns`` two-turn conversations (5 checkpoints each) into one thread."""
     conn = sqlite3.connect(path, check_same_thread=False)

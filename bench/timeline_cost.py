@@ -32,28 +32,6 @@ def _tree_and_timeline(path: Path) -> int:
     return len(timeline(storage, load_tree(storage, "big")).steps)
 
 
-GRAPH = """
-from typing import TypedDict
-from langgraph.graph import END, START, StateGraph
-
-
-class State(TypedDict, total=False):
-    ticket_id: str
-    etag: str
-    changes: dict
-    outcome: str
-
-
-builder = StateGraph(State)
-builder.add_node("read", lambda s: {"etag": '"v1"'})
-builder.add_node("plan", lambda s: {"changes": {"priority": "high"}})
-builder.add_node("write", lambda s: {"outcome": "priority is high"})
-builder.add_edge(START, "read")
-builder.add_edge("read", "plan")
-builder.add_edge("plan", "write")
-builder.add_edge("write", END)
-graph = builder.compile(interrupt_before=["write"])
-"""
 CHART_TURNS = 200  # 1,000 checkpoints on one branch
 
 
@@ -74,10 +52,10 @@ def chart_seconds(rounds: int = 3) -> float | None:
         return None
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp)
-        (home / "big.py").write_text(GRAPH)
         make_thread(home / "checkpoints.sqlite", CHART_TURNS)
         best = None
-        with playground_server(home, "--graph", f"{home}/big.py:graph") as url, \
+        spec = f"{Path(__file__).parent / 'engine_scale.py'}:graph"
+        with playground_server(home, "--graph", spec) as url, \
                 sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             for _ in range(rounds):
