@@ -15,7 +15,8 @@ How the API's answers map onto the read seam:
 - the writes under a checkpoint are its tasks' results (one write per channel), interrupts
   (``__interrupt__``) and errors (``__error__``). The answer a person gave to resume is not in
   the history at all: pages say so rather than guess it;
-- subgraph checkpoints are not in the root history: a thread has one namespace here;
+- subgraph checkpoints are not in the root history: a subgraph task names its namespace, whose
+  own history the same call lists (``checkpoint={"checkpoint_ns": ...}``);
 - the store is ``store.list_namespaces`` and ``store.search_items``.
 
 Every call goes through :class:`~playground.places.server_client.ServerClient` (bounded in
@@ -91,9 +92,9 @@ class ServerStorage(Storage):
     def __init__(self, client: ServerClient) -> None:
         self.client = client
         self.label = client.label
-        self._history: dict[str, list[dict]] = {}  # thread -> entries, oldest first
+        self._history: dict[tuple[str, str], list[dict]] = {}  # (thread, ns) -> entries
         self._index: dict[str, dict] = {}  # checkpoint id -> its entry
-        self._stored: dict[str, list[StoredCheckpoint]] = {}  # thread -> its checkpoints
+        self._stored: dict[tuple[str, str], list[StoredCheckpoint]] = {}
 
     def _call(self, what, *args, **kwargs):
         try:
@@ -127,32 +128,40 @@ class ServerStorage(Storage):
                 break
         return found[:cap]
 
-    def entries(self, thread_id: str) -> list[dict]:
-        """A thread's whole history as the server gives it, oldest first (read once per
-        storage; pages of :data:`PAGE` with ``before``)."""
-        held = self._history.get(thread_id)
+    def entries(self, thread_id: str, checkpoint_ns: str = "") -> list[dict]:
+        """A thread's whole history in a namespace as the server gives it, oldest first (read
+        once per storage; pages of :data:`PAGE` with ``before``)."""
+        held = self._history.get((thread_id, checkpoint_ns))
         if held is not None:
             return held
         entries: list[dict] = []
-        pages = history_pages(self.client, server_thread_id(thread_id), PAGE, limits().max_rows)
+        pages = history_pages(self.client, server_thread_id(thread_id), PAGE, limits().max_rows,
+                              checkpoint_ns)
         for page in self._call(list, pages):
             entries += [entry for entry in page if _checkpoint_id(entry)]
         entries.reverse()
-        self._history[thread_id] = entries
+        self._history[(thread_id, checkpoint_ns)] = entries
         self._index.update((_checkpoint_id(entry), entry) for entry in entries)
         return entries
 
+    def namespaces(self, thread_id: str) -> list[str]:
+        """The root, and each subgraph namespace a task of the root history names."""
+        found = {task["checkpoint"]["checkpoint_ns"] for entry in self.entries(thread_id)
+                 for task in _tasks(entry)
+                 if isinstance(task.get("checkpoint"), dict)
+                 and isinstance(task["checkpoint"].get("checkpoint_ns"), str)
+                 and task["checkpoint"]["checkpoint_ns"]}
+        return ["", *sorted(clip(ns, 300) for ns in found)]
+
     def stored_checkpoints(self, thread_id: str, checkpoint_ns: str = ""
                            ) -> list[StoredCheckpoint]:
-        """The root history's entries as checkpoints: ``created_at`` as ``ts``, ``values`` as
-        the channel values (subgraph checkpoints are not in it)."""
-        if checkpoint_ns:
-            return []
-        held = self._stored.get(thread_id)
+        """A namespace's history entries as checkpoints: ``created_at`` as ``ts``, ``values``
+        as the channel values."""
+        held = self._stored.get((thread_id, checkpoint_ns))
         if held is not None:
             return held
         try:
-            entries = self.entries(thread_id)
+            entries = self.entries(thread_id, checkpoint_ns)
         except ServerError as exc:
             if exc.status in (404, 422):  # no such thread (422: not even a thread id)
                 return []
@@ -171,7 +180,7 @@ class ServerStorage(Storage):
                             "channel_values": values if isinstance(values, dict)
                             else {"(value)": values}},
                 blob_bytes=_size(values), metadata_bytes=_size(metadata)))
-        self._stored[thread_id] = found
+        self._stored[(thread_id, checkpoint_ns)] = found
         return found
 
     def stored_writes(self, thread_id: str, checkpoint_ns: str = "",
@@ -179,12 +188,10 @@ class ServerStorage(Storage):
                       channels: Iterable[str] | None = None) -> list[StoredWrite]:
         """Each checkpoint's tasks: a result is one write per channel, an interrupt and an
         error each a write on LangGraph's own channel."""
-        if checkpoint_ns:
-            return []
         wanted = set(checkpoint_ids) if checkpoint_ids is not None else None
         on = set(channels) if channels is not None else None
         writes = []
-        for entry in self.entries(thread_id):
+        for entry in self.entries(thread_id, checkpoint_ns):
             checkpoint_id = _checkpoint_id(entry)
             if wanted is not None and checkpoint_id not in wanted:
                 continue

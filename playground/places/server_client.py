@@ -252,22 +252,25 @@ class ServerClient:
         self.http.close()
 
 
-def history_pages(client: ServerClient, thread_id: str, page: int, cap: int
-                  ) -> Iterator[list]:
+def history_pages(client: ServerClient, thread_id: str, page: int, cap: int,
+                  checkpoint_ns: str = "") -> Iterator[list]:
     """``threads.get_history`` page by page (newest first), each page's ``before`` the last
     checkpoint of the one before, until a short page or ``cap`` entries.
 
     ``before`` goes as a config (``{"configurable": {"checkpoint_id": ...}}``), the form
     ``langgraph dev`` 0.16 reads; its in-memory runtime answers 500 to the bare checkpoint the
     SDK's types suggest (and LangGraph's own RemoteGraph sends). A server that refuses the
-    config form gets the bare one.
+    config form gets the bare one. A subgraph's namespace (``checkpoint_ns``) lists its own
+    checkpoints.
     """
+    where = {"checkpoint": {"checkpoint_ns": checkpoint_ns}} if checkpoint_ns else {}
     before: dict | None = None
     bare = False
     seen = 0
     while seen < cap:
         try:
-            found = client.sdk.threads.get_history(thread_id, limit=page, before=before)
+            found = client.sdk.threads.get_history(thread_id, limit=page, before=before,
+                                                   **where)
         except (ServerError, *server_errors()) as exc:
             status = getattr(getattr(exc, "response", None), "status_code", None)
             if before is None or bare or status not in (400, 422, 500):

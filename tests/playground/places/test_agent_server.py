@@ -121,3 +121,15 @@ def test_a_history_longer_than_a_page_is_read_page_by_page_and_whole(agent_serve
     tree = load_tree(open_storage(url), made["forked"])
     assert len(tree.nodes) == 9
     assert tree.nodes[made["fork"]].parent_id == made["paused"]
+
+
+def test_a_subgraphs_checkpoints_are_a_namespace_of_their_own(agent_server):
+    url, made = agent_server
+    storage = open_storage(url)
+    namespaces = storage.namespaces(made["waiting"])
+    assert namespaces[0] == "" and len(namespaces) == 2
+    assert namespaces[1].startswith("triage:")
+    shown = playground("history", url, "--thread", made["waiting"], "--ns", namespaces[1])
+    assert shown.returncode == 0, shown.stderr
+    assert "3 checkpoints, 1 branches" in shown.stdout
+    assert "classify" in shown.stdout  # the subgraph's own node
