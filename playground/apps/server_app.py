@@ -12,7 +12,7 @@ from __future__ import annotations
 from playground.apps.app import App
 from playground.apps.errors import AppLoadError
 from playground.places.door import open_place
-from playground.places.server_client import ServerError, explain, server_errors
+from playground.places.server_client import ServerError
 from playground.timetravel.limits import clip
 
 
@@ -49,9 +49,9 @@ def server_apps(url: str) -> dict[str, App]:
     place = open_place(url)
     client = place.client
     try:
-        found = client.sdk.assistants.search(limit=100)
-    except (ServerError, *server_errors()) as exc:
-        raise AppLoadError(str(explain(exc, place.label))) from None
+        found = client.call(client.sdk.assistants.search, limit=100)
+    except ServerError as exc:
+        raise AppLoadError(str(exc)) from None
     apps: dict[str, App] = {}
     for assistant in found if isinstance(found, list) else ():
         if not isinstance(assistant, dict) or not isinstance(assistant.get("assistant_id"), str):

@@ -92,12 +92,6 @@ class ServerGraph:
     def __repr__(self) -> str:
         return f"ServerGraph({self.name!r} on {self.client.label})"
 
-    def _call(self, what, *args, **kwargs):
-        try:
-            return what(*args, **kwargs)
-        except (ServerError, *server_errors()) as exc:
-            raise explain(exc, self.client.label) from None
-
     @property
     def store(self) -> ServerStore:
         """The server's long-term store (what the Memory page reads and edits)."""
@@ -118,7 +112,7 @@ class ServerGraph:
         if held is not None:
             return held
         # The API takes xray as true or a depth of 1 and more (0 is "invalid"): none for 0.
-        answer = self._call(self.client.sdk.assistants.get_graph, self.assistant_id,
+        answer = self.client.call(self.client.sdk.assistants.get_graph, self.assistant_id,
                             **({"xray": depth} if depth else {}))
         nodes: dict[str, Node] = {}
         edges: list[Edge] = []
@@ -150,7 +144,7 @@ class ServerGraph:
     def schemas(self) -> dict:
         """``/assistants/{id}/schemas``, read once: input, state and context JSON schemas."""
         if self._shared.schemas is None:
-            answer = self._call(self.client.sdk.assistants.get_schemas, self.assistant_id)
+            answer = self.client.call(self.client.sdk.assistants.get_schemas, self.assistant_id)
             self._shared.schemas = answer if isinstance(answer, dict) else {}
         return self._shared.schemas
 
@@ -194,7 +188,7 @@ class ServerGraph:
         when it does not exist yet."""
         thread_id = server_thread_id(name)
         metadata = {} if thread_id == name else {NAME_KEY: name}
-        self._call(self.client.sdk.threads.create, thread_id=thread_id, metadata=metadata,
+        self.client.call(self.client.sdk.threads.create, thread_id=thread_id, metadata=metadata,
                    if_exists="do_nothing")
         return thread_id
 
@@ -252,7 +246,7 @@ class ServerGraph:
         thread the server does not have."""
         name, checkpoint_id = self._thread(config)
         try:
-            answer = self._call(self.client.sdk.threads.get_state, server_thread_id(name),
+            answer = self.client.call(self.client.sdk.threads.get_state, server_thread_id(name),
                                 checkpoint_id=checkpoint_id, subgraphs=subgraphs)
         except ServerError as exc:
             if exc.status in (404, 422):
@@ -265,7 +259,7 @@ class ServerGraph:
         """``threads.get_history``, newest first, paged."""
         name, _ = self._thread(config)
         pages = history_pages(self.client, server_thread_id(name), 500, limits().max_rows)
-        for page in self._call(list, pages):
+        for page in self.client.call(list, pages):
             for entry in page:
                 yield snapshot_of(entry, name)
 
@@ -279,7 +273,7 @@ class ServerGraph:
         (a child of ``checkpoint_id`` when the config names one: a fork)."""
         name, checkpoint_id = self._thread(config)
         thread_id = self.ensure_thread(name)
-        answer = self._call(self.client.sdk.threads.update_state, thread_id, values,
+        answer = self.client.call(self.client.sdk.threads.update_state, thread_id, values,
                             as_node=as_node, checkpoint_id=checkpoint_id)
         made = answer.get("checkpoint") if isinstance(answer, dict) else None
         if not isinstance(made, dict) or not isinstance(made.get("checkpoint_id"), str):

@@ -14,7 +14,7 @@ from typing import Any
 
 from langgraph.store.base import Item
 
-from playground.places.server_client import ServerClient, ServerError, explain, server_errors
+from playground.places.server_client import ServerClient
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
@@ -35,10 +35,7 @@ class ServerStore:
         self.client = client
 
     async def _call(self, what, *args, **kwargs) -> Any:
-        try:
-            return await asyncio.to_thread(what, *args, **kwargs)
-        except (ServerError, *server_errors()) as exc:
-            raise explain(exc, self.client.label) from None
+        return await asyncio.to_thread(self.client.call, what, *args, **kwargs)
 
     async def alist_namespaces(self, *, prefix: tuple[str, ...] | None = None,
                                limit: int = 100, **kwargs: Any) -> list[tuple[str, ...]]:

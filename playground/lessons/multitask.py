@@ -19,7 +19,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from playground.places.server_client import ServerClient, ServerError, explain, server_errors
+from playground.places.server_client import ServerClient, ServerError
 
 STRATEGIES = ("reject", "enqueue", "interrupt", "rollback")
 WHAT_IT_DOES = {
@@ -84,47 +84,44 @@ def play_two_tabs(client: ServerClient, assistant_id: str, first_input: dict,
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown multitask strategy {strategy!r}: one of "
                          f"{', '.join(STRATEGIES)}")
-    sdk, label = client.sdk, client.label
+    sdk, call = client.sdk, client.call
     events: list[tuple[float, str]] = []
+    thread_id = call(sdk.threads.create, metadata={LESSON_KEY: f"multitask {strategy}"})[
+        "thread_id"]
+    started = time.monotonic()
+
+    def now() -> float:
+        return round(time.monotonic() - started, 3)
+
+    first = call(sdk.runs.create, thread_id, assistant_id, input=first_input,
+                 stream_mode=_MODES)
+    events.append((now(), "first tab: run A starts"))
+    second_started = now()
     try:
-        thread_id = sdk.threads.create(metadata={LESSON_KEY: f"multitask {strategy}"})[
-            "thread_id"]
-        started = time.monotonic()
-
-        def now() -> float:
-            return round(time.monotonic() - started, 3)
-
-        first = sdk.runs.create(thread_id, assistant_id, input=first_input, stream_mode=_MODES)
-        events.append((now(), "first tab: run A starts"))
-        second_started = now()
+        second = call(sdk.runs.create, thread_id, assistant_id, input=second_input,
+                      stream_mode=_MODES, multitask_strategy=strategy)
+        answered = "accepted"
+        events.append((second_started, f"second tab: run B accepted ({strategy})"))
+    except ServerError as exc:
+        if exc.status != 409:
+            raise
+        second, answered = None, "409 Conflict"
+        events.append((second_started, "second tab: run B refused, 409 Conflict"))
+    runs = []
+    for tab, run, at, said in (("first tab", first, 0.0, "accepted"),
+                               ("second tab", second, second_started, answered)):
+        if run is None:
+            runs.append(TabRun(tab, None, said, "refused", at, None))
+            continue
+        call(sdk.runs.join, thread_id, run["run_id"])
+        ended = now()
         try:
-            second = sdk.runs.create(thread_id, assistant_id, input=second_input,
-                                     stream_mode=_MODES, multitask_strategy=strategy)
-            answered = "accepted"
-            events.append((second_started, f"second tab: run B accepted ({strategy})"))
-        except (ServerError, *server_errors()) as exc:
-            status = getattr(getattr(exc, "response", None), "status_code", None)
-            if status != 409:
+            status = call(sdk.runs.get, thread_id, run["run_id"]).get("status", "?")
+        except ServerError as exc:
+            if exc.status != 404:
                 raise
-            second, answered = None, "409 Conflict"
-            events.append((second_started, "second tab: run B refused, 409 Conflict"))
-        runs = []
-        for tab, run, at, said in (("first tab", first, 0.0, "accepted"),
-                                   ("second tab", second, second_started, answered)):
-            if run is None:
-                runs.append(TabRun(tab, None, said, "refused", at, None))
-                continue
-            sdk.runs.join(thread_id, run["run_id"])
-            ended = now()
-            try:
-                status = sdk.runs.get(thread_id, run["run_id"]).get("status", "?")
-            except (ServerError, *server_errors()) as exc:
-                if getattr(getattr(exc, "response", None), "status_code", None) != 404:
-                    raise
-                status = "deleted"
-            letter = "A" if tab == "first tab" else "B"
-            events.append((ended, f"{tab}: run {letter} {status}"))
-            runs.append(TabRun(tab, run["run_id"], said, str(status), at, ended))
-    except (ServerError, *server_errors()) as exc:
-        raise explain(exc, label) from None
+            status = "deleted"
+        letter = "A" if tab == "first tab" else "B"
+        events.append((ended, f"{tab}: run {letter} {status}"))
+        runs.append(TabRun(tab, run["run_id"], said, str(status), at, ended))
     return TwoTabs(strategy, thread_id, tuple(runs), tuple(sorted(events)))

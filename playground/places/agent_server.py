@@ -36,10 +36,8 @@ from playground.places.server_client import (
     ServerClient,
     ServerError,
     check_allowed,
-    explain,
     history_pages,
     is_server_url,
-    server_errors,
     server_label,
     server_thread_id,
 )
@@ -96,12 +94,6 @@ class ServerStorage(Storage):
         self._index: dict[str, dict] = {}  # checkpoint id -> its entry
         self._stored: dict[tuple[str, str], list[StoredCheckpoint]] = {}
 
-    def _call(self, what, *args, **kwargs):
-        try:
-            return what(*args, **kwargs)
-        except (ServerError, *server_errors()) as exc:
-            raise explain(exc, self.label) from None
-
     # -- the three questions --------------------------------------------------------------
 
     def thread_ids(self) -> list[str]:
@@ -111,7 +103,7 @@ class ServerStorage(Storage):
         cap = limits().max_rows
         offset = 0
         while len(found) < cap:
-            page = self._call(self.client.sdk.threads.search, limit=THREAD_PAGE,
+            page = self.client.call(self.client.sdk.threads.search, limit=THREAD_PAGE,
                               offset=offset, select=["thread_id", "metadata"])
             if not isinstance(page, list):
                 raise ServerError(f"{self.label}: threads.search did not answer a list")
@@ -137,7 +129,7 @@ class ServerStorage(Storage):
         entries: list[dict] = []
         pages = history_pages(self.client, server_thread_id(thread_id), PAGE, limits().max_rows,
                               checkpoint_ns)
-        for page in self._call(list, pages):
+        for page in self.client.call(list, pages):
             entries += [entry for entry in page if _checkpoint_id(entry)]
         entries.reverse()
         self._history[(thread_id, checkpoint_ns)] = entries
@@ -240,7 +232,7 @@ class ServerStorage(Storage):
 
     def fingerprint(self, thread_id: str, checkpoint_ns: str = "") -> tuple | None:
         """The thread's ``updated_at`` and status: a run, an edit or a fork moves them."""
-        found = self._call(self.client.sdk.threads.search, ids=[server_thread_id(thread_id)],
+        found = self.client.call(self.client.sdk.threads.search, ids=[server_thread_id(thread_id)],
                            limit=1,
                            select=["thread_id", "updated_at", "status"])
         if not isinstance(found, list) or not found or not isinstance(found[0], dict):
@@ -250,13 +242,13 @@ class ServerStorage(Storage):
 
     def store_items(self, limit: int = 500) -> list | None:
         """The server's store: every namespace's items, up to ``limit`` in all."""
-        namespaces = self._call(self.client.sdk.store.list_namespaces, limit=100)
+        namespaces = self.client.call(self.client.sdk.store.list_namespaces, limit=100)
         names = namespaces.get("namespaces") if isinstance(namespaces, dict) else None
         items: list[StoreItem] = []
         for namespace in names if isinstance(names, list) else ():
             if len(items) >= limit or not isinstance(namespace, list):
                 break
-            answer = self._call(self.client.sdk.store.search_items, tuple(namespace),
+            answer = self.client.call(self.client.sdk.store.search_items, tuple(namespace),
                                 limit=min(100, limit - len(items)))
             for item in (answer.get("items") if isinstance(answer, dict) else None) or ():
                 if isinstance(item, dict) and isinstance(item.get("key"), str):

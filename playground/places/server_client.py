@@ -247,6 +247,14 @@ class ServerClient:
                                   write=bounds.read_seconds, pool=bounds.connect_seconds))
         self.sdk = SyncLangGraphClient(self.http)
 
+    def call(self, what, *args, **kwargs):
+        """``what(*args, **kwargs)`` (an SDK call, or ``list`` over a pager), any error it
+        raises turned into one :class:`ServerError` naming this server (never the key)."""
+        try:
+            return what(*args, **kwargs)
+        except (ServerError, *server_errors()) as exc:
+            raise explain(exc, self.label) from None
+
     def close(self) -> None:
         """Close its connections."""
         self.http.close()

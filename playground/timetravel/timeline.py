@@ -269,8 +269,8 @@ def usage_of(messages: Iterable[Any]) -> Usage:
         message = as_message(value)
         if message is None or message.role != "ai":
             continue
-        raw = message.raw
-        metadata = raw.get("usage_metadata") if isinstance(raw, Mapping) else None
+        raw = message.raw  # a mapping: as_message reads only those
+        metadata = raw.get("usage_metadata")
         if isinstance(raw.get("kwargs"), Mapping):  # a LangChain.js envelope
             metadata = raw["kwargs"].get("usage_metadata")
         counts = None
@@ -303,11 +303,6 @@ def _messages_in(value: Any) -> list:
     return value if isinstance(value, list) else [value]
 
 
-def branch_to(tree: CheckpointTree, checkpoint_id: str) -> tuple[str, ...]:
-    """The checkpoints from the root down to ``checkpoint_id``."""
-    return tree.path_to(checkpoint_id)
-
-
 def timeline(storage: Storage, tree: CheckpointTree, tip: str | None = None) -> Timeline:
     """The timeline of the branch that ends at ``tip`` (the head's by default).
 
@@ -315,7 +310,7 @@ def timeline(storage: Storage, tree: CheckpointTree, tip: str | None = None) -> 
     either: a kind that can reads them from its rows' heads and task paths), and the values of
     the writes on ``messages`` only.
     """
-    branch = branch_to(tree, tip or tree.head)
+    branch = tree.path_to(tip or tree.head)
     ns = tree.checkpoint_ns
     stamps = storage.checkpoint_times(tree.thread_id, branch, ns)
     owners: dict[str, list[tuple[str, str, str]]] = defaultdict(list)

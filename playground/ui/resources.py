@@ -205,12 +205,13 @@ def saver() -> BaseCheckpointSaver | None:
     Graphs run on it through their async API (:mod:`playground.runtime.driven`); its sync
     methods (``delete_thread``, ``get_tuple``) also work from a page's thread.
     """
-    if app().runs_on_server:
+    app_now = app()
+    if app_now.runs_on_server:
         return None
     here = place()
     # Keyed by the place's generation: Restart process makes a new saver where the place says
     # a restart does (a file, to show a resume from disk; not a shared Postgres pool).
-    return _saver(checkpoints_target(), here.generation, app().name)
+    return _saver(checkpoints_target(), here.generation, app_now.name)
 
 
 # Like the saver: never closed under a session that may be using it.

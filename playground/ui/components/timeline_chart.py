@@ -17,6 +17,7 @@ from pathlib import Path
 import streamlit as st
 
 from playground.timetravel.limits import clip
+from playground.timetravel.recording import branch_tip
 from playground.timetravel.storage import Storage
 from playground.timetravel.timeline import (
     PRICES_ENV,
@@ -35,15 +36,6 @@ from playground.ui.markup import md_escape
 MAX_MARKS = 1_000  # past this many steps, the chart draws buckets
 SLOWEST = 3  # running steps outlined as the slowest
 _HANDLED = "timeline-picked"  # the last pick acted on, per chart key
-
-
-def branch_tip(tree: CheckpointTree, selected: str) -> str:
-    """The tip of the branch a timeline shows for a selected checkpoint: the head's branch when
-    it runs through the selection, else the newest branch that does."""
-    if selected in tree.current_branch:
-        return tree.head
-    tips = [leaf for leaf in tree.leaves if selected in tree.path_to(leaf)]
-    return max(tips, key=tree.ordinal) if tips else selected
 
 
 def _bars(found: Timeline) -> tuple[list[dict], int]:
