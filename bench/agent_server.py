@@ -28,7 +28,7 @@ from pathlib import Path
 from bench import not_run
 from playground.apps.server_app import server_apps
 from playground.places.door import open_place
-from playground.places.server_client import server_thread_id
+from playground.places.server_address import server_thread_id
 from playground.runtime.run import GraphRun
 from playground.testing.agent_server import SKIP_REASON, agent_server_missing, langgraph_dev
 from playground.timetravel.tree import TreeCache, load_tree

@@ -12,7 +12,7 @@ from __future__ import annotations
 from playground.apps.app import App
 from playground.apps.errors import AppLoadError
 from playground.places.door import open_place
-from playground.places.server_client import ServerError
+from playground.places.server_address import ServerError
 from playground.timetravel.limits import clip
 
 

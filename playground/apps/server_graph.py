@@ -33,15 +33,8 @@ from langchain_core.runnables.graph import Edge, Graph, Node
 from langgraph.types import Command, Interrupt, PregelTask, StateSnapshot
 
 from playground.apps.server_store import ServerStore
-from playground.places.server_client import (
-    NAME_KEY,
-    ServerClient,
-    ServerError,
-    explain,
-    history_pages,
-    server_errors,
-    server_thread_id,
-)
+from playground.places.server_address import NAME_KEY, ServerError, server_thread_id
+from playground.places.server_client import ServerClient, explain, server_errors
 from playground.timetravel.limits import clip, limits
 
 START, END = "__start__", "__end__"
@@ -258,7 +251,7 @@ class ServerGraph:
                           ) -> Iterator[StateSnapshot]:
         """``threads.get_history``, newest first, paged."""
         name, _ = self._thread(config)
-        pages = history_pages(self.client, server_thread_id(name), 500, limits().max_rows)
+        pages = self.client.history_pages(server_thread_id(name), 500, limits().max_rows)
         for page in self.client.call(list, pages):
             for entry in page:
                 yield snapshot_of(entry, name)

@@ -19,7 +19,7 @@ from pathlib import Path
 import orjson
 
 from playground.places.door import open_place, open_storage
-from playground.places.server_client import KEY_ENV, KEY_ENV_SETTING
+from playground.places.server_address import KEY_ENV, KEY_ENV_SETTING
 from playground.timetravel.decode import to_jsonable
 from playground.timetravel.diff import diff_states
 from playground.timetravel.display import tree_view, view_dot

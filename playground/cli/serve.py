@@ -92,7 +92,7 @@ def _run_on_server(args: argparse.Namespace) -> int:
     """The playground on an Agent Server's graphs: checked here first (a server that does not
     answer, or serves no graph, is one line and exit 2, before Streamlit starts)."""
     from playground.apps.launch import AppChoice, load_apps
-    from playground.places.server_client import KEY_ENV_SETTING, server_label
+    from playground.places.server_address import KEY_ENV_SETTING, server_label
     from playground.server_process import serve
 
     if args.api_key_env:

@@ -19,7 +19,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from playground.places.server_client import ServerClient, ServerError
+from playground.places.server_address import ServerError
+from playground.places.server_client import ServerClient
 
 STRATEGIES = ("reject", "enqueue", "interrupt", "rollback")
 WHAT_IT_DOES = {

@@ -26,17 +26,15 @@ time and size, the key kept to its server).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import orjson
 
 from playground.places.base import Place
-from playground.places.server_client import (
+from playground.places.server_address import (
     NAME_KEY,
-    ServerClient,
     ServerError,
     check_allowed,
-    history_pages,
     is_server_url,
     server_label,
     server_thread_id,
@@ -52,6 +50,9 @@ from playground.timetravel.storage import (
     StoredWrite,
 )
 from playground.timetravel.store_items import StoreItem
+
+if TYPE_CHECKING:
+    from playground.places.server_client import ServerClient
 
 PAGE = 500  # history entries per request (servers cap a page; 500 passes langgraph dev's)
 THREAD_PAGE = 100
@@ -127,8 +128,8 @@ class ServerStorage(Storage):
         if held is not None:
             return held
         entries: list[dict] = []
-        pages = history_pages(self.client, server_thread_id(thread_id), PAGE, limits().max_rows,
-                              checkpoint_ns)
+        pages = self.client.history_pages(server_thread_id(thread_id), PAGE, limits().max_rows,
+                                          checkpoint_ns)
         for page in self.client.call(list, pages):
             entries += [entry for entry in page if _checkpoint_id(entry)]
         entries.reverse()
@@ -313,6 +314,8 @@ class AgentServer(Place):
     def client(self) -> ServerClient:
         """The server's bounded client, made once per place."""
         if self._client is None:
+            from playground.places.server_client import ServerClient  # httpx and the SDK: only now
+
             self._client = ServerClient(self.url)
         return self._client
 

@@ -37,11 +37,13 @@ from playground.timetravel.decode import bounded_json_loads, decode_typed, is_un
 from playground.timetravel.errors import CheckpointDbError, UnknownThread, UnreadableCheckpoint
 from playground.timetravel.limits import limits, took_too_long
 from playground.timetravel.records import (
+    UNKNOWN_NODE,
     CheckpointDetail,
     CheckpointRecord,
     ThreadSummary,
     detail_of,
     state_values,
+    task_node,
 )
 from playground.timetravel.storage import (
     JAVASCRIPT,
@@ -121,6 +123,16 @@ _WRITES = (
     "SELECT checkpoint_id, {task_path} AS task_path, task_id, channel, type, blob "
     "FROM checkpoint_writes WHERE thread_id = %(t)s AND checkpoint_ns = %(ns)s AND {where} "
     "ORDER BY checkpoint_id, {order}task_id, idx")
+# Who wrote what under which checkpoint, without the values (a timeline's writers).
+_WRITE_OWNERS = (
+    "SELECT checkpoint_id, task_path, task_id, channel FROM checkpoint_writes "
+    "WHERE thread_id = %(t)s AND checkpoint_ns = %(ns)s AND checkpoint_id = ANY(%(c)s) "
+    "ORDER BY checkpoint_id, task_path, task_id, idx")
+# A checkpoint's ts is a key of its JSONB row: read by the server, no blob fetched (and cut
+# where no time is that long: parse_time refuses it then).
+_SELECT_TIMES = (
+    "SELECT checkpoint_id, left(checkpoint->>'ts', 65) AS ts FROM checkpoints "
+    "WHERE thread_id = %(t)s AND checkpoint_ns = %(ns)s AND checkpoint_id = ANY(%(c)s)")
 _HAS_TASK_PATH = (
     "SELECT count(*) AS n FROM information_schema.columns WHERE table_schema = "
     "current_schema() AND table_name = 'checkpoint_writes' AND column_name = 'task_path'")
@@ -577,6 +589,24 @@ class PostgresStorage(Storage):
                             decode_typed(row["type"], row["blob"]), len(row["blob"] or b""),
                             task_id=row["task_id"] or "")
                 for row in self._writes(thread_id, checkpoint_ns, where, params)]
+
+    def checkpoint_times(self, thread_id: str, checkpoint_ids: Iterable[str],
+                         checkpoint_ns: str = "") -> dict[str, str | None]:
+        """Each checkpoint's ``ts``, read by the server from its JSONB row."""
+        rows = self._rows(_SELECT_TIMES, {"t": thread_id, "ns": checkpoint_ns,
+                                          "c": list(dict.fromkeys(checkpoint_ids))})
+        return {row["checkpoint_id"]: row["ts"] for row in rows}
+
+    def write_owners(self, thread_id: str, checkpoint_ids: Iterable[str],
+                     checkpoint_ns: str = "") -> list[tuple[str, str, str, str]]:
+        """(checkpoint, node, task, channel) of the writes under some checkpoints, from their
+        task paths, without fetching their values."""
+        if not self.keeps_task_paths:
+            return super().write_owners(thread_id, checkpoint_ids, checkpoint_ns)
+        rows = self._rows(_WRITE_OWNERS, {"t": thread_id, "ns": checkpoint_ns,
+                                          "c": list(dict.fromkeys(checkpoint_ids))})
+        return [(row["checkpoint_id"], task_node(row["task_path"] or "") or UNKNOWN_NODE,
+                 row["task_id"] or "", row["channel"]) for row in rows]
 
     def fingerprint(self, thread_id: str, checkpoint_ns: str = "") -> tuple | None:
         """Count, newest id and a hash of the head row: changes whenever the thread does."""

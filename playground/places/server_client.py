@@ -21,11 +21,9 @@
 
 from __future__ import annotations
 
-import ipaddress
 import json
 import os
 import time
-import uuid
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
@@ -34,121 +32,18 @@ import httpx
 from langgraph_sdk.client import SyncLangGraphClient
 from langgraph_sdk.errors import LangGraphError
 
-from playground.places.urls import UrlRefused
-from playground.timetravel.errors import CheckpointDbError
-from playground.timetravel.limits import _number, clip, limits
-
-SERVER_SCHEMES = ("http://", "https://")
-KEY_ENV = "LANGSMITH_API_KEY"  # where the key is read from unless --api-key-env names another
-KEY_ENV_SETTING = "PLAYGROUND_SERVER_KEY_ENV"  # how `playground run` passes --api-key-env on
-HEADERS_ENV = "PLAYGROUND_SERVER_HEADERS"  # custom auth headers, a JSON object
-SERVER_ENV = "PLAYGROUND_SERVER_URL"  # the server `playground run --server` named
-ALLOWED_ENV = "PLAYGROUND_ALLOWED_SERVERS"  # more origins a page may open, comma-separated
-MAX_RESPONSE_ENV = "PLAYGROUND_MAX_RESPONSE_MB"
-
-
-# Where a thread the playground made keeps its playground name, on the server.
-NAME_KEY = "playground_thread"
-_NAMES = uuid.UUID("6f1d3c8e-2b57-4e1a-9c0d-5a7e2f4b8c91")
-
-
-def is_uuid(text: object) -> bool:
-    """Whether ``text`` is a UUID (what a server takes as a thread id)."""
-    try:
-        uuid.UUID(str(text))
-    except ValueError:
-        return False
-    return isinstance(text, str)
-
-
-def server_thread_id(thread_id: str) -> str:
-    """The server's id of a playground thread (a server takes UUIDs only): itself when it is a
-    UUID, else the same UUID every time for the same name (``room/thread-1``)."""
-    return thread_id if is_uuid(thread_id) else str(uuid.uuid5(_NAMES, thread_id))
-
-
-class ServerError(CheckpointDbError):
-    """An Agent Server that is down, slow, refuses, or answers what is not its API; one line.
-
-    Attributes:
-        status: the HTTP status the server answered, when it answered one.
-    """
-
-    def __init__(self, message: str, status: int | None = None) -> None:
-        super().__init__(message)
-        self.status = status
-
-
-class ResponseTooLarge(ServerError):
-    """A response past ``PLAYGROUND_MAX_RESPONSE_MB``: stopped where it went past."""
-
-
-def is_server_url(target: object) -> bool:
-    """An ``http://`` or ``https://`` URL."""
-    return isinstance(target, str) and target.lower().startswith(SERVER_SCHEMES)
-
-
-def origin_of(url: str) -> tuple[str, str, int]:
-    """(scheme, host, port) of a URL, the default port filled in.
-
-    Raises:
-        UrlRefused: not an http(s) URL with a host.
-    """
-    try:
-        parts = urlsplit(url.strip())
-        port = parts.port
-    except ValueError:
-        raise UrlRefused("not a server URL: give http://host:port") from None
-    scheme = parts.scheme.lower()
-    if scheme not in ("http", "https") or not parts.hostname:
-        raise UrlRefused("not a server URL: give http://host:port")
-    return scheme, parts.hostname.lower(), port or (443 if scheme == "https" else 80)
-
-
-def server_label(url: str) -> str:
-    """The server as a person reads it: scheme, host, port and path, never a user or password
-    written into the URL, nor its query."""
-    scheme, host, port = origin_of(url)
-    path = urlsplit(url.strip()).path.rstrip("/")
-    shown = f"[{host}]" if ":" in host else host
-    return clip(f"{scheme}://{shown}:{port}{path}", 300)
-
-
-def _is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
-def check_allowed(url: str) -> None:
-    """Refuse a URL typed into a page unless the person who started the server allowed it.
-
-    Raises:
-        UrlRefused: not loopback, not ``playground run --server``'s, not in
-            ``PLAYGROUND_ALLOWED_SERVERS``.
-    """
-    origin = origin_of(url)
-    if _is_loopback(origin[1]):
-        return
-    allowed = [os.environ.get(SERVER_ENV, "")]
-    allowed += os.environ.get(ALLOWED_ENV, "").split(",")
-    for entry in filter(None, (item.strip() for item in allowed)):
-        try:
-            if origin_of(entry) == origin:
-                return
-        except UrlRefused:
-            continue
-    raise UrlRefused(f"{origin[1]} is not a server this playground may open from a page: "
-                     "loopback is, and what the person who started it allowed "
-                     f"(`playground run --server URL`, or {ALLOWED_ENV})")
-
-
-def max_response_bytes() -> int:
-    """``PLAYGROUND_MAX_RESPONSE_MB`` (64) in bytes."""
-    return int(_number(MAX_RESPONSE_ENV, 64.0) * 1024 * 1024)
+from playground.places.server_address import (
+    HEADERS_ENV,
+    KEY_ENV,
+    KEY_ENV_SETTING,
+    MAX_RESPONSE_ENV,
+    ResponseTooLarge,
+    ServerError,
+    max_response_bytes,
+    origin_of,
+    server_label,
+)
+from playground.timetravel.limits import clip, limits
 
 
 class _Counted(httpx.SyncByteStream):
@@ -255,47 +150,46 @@ class ServerClient:
         except (ServerError, *server_errors()) as exc:
             raise explain(exc, self.label) from None
 
+    def history_pages(self, thread_id: str, page: int, cap: int, checkpoint_ns: str = ""
+                      ) -> Iterator[list]:
+        """``threads.get_history`` page by page (newest first), each page's ``before`` the last
+        checkpoint of the one before, until a short page or ``cap`` entries.
+
+        ``before`` goes as a config (``{"configurable": {"checkpoint_id": ...}}``), the form
+        ``langgraph dev`` 0.16 reads; its in-memory runtime answers 500 to the bare checkpoint the
+        SDK's types suggest (and LangGraph's own RemoteGraph sends). A server that refuses the
+        config form gets the bare one. A subgraph's namespace (``checkpoint_ns``) lists its own
+        checkpoints.
+        """
+        where = {"checkpoint": {"checkpoint_ns": checkpoint_ns}} if checkpoint_ns else {}
+        before: dict | None = None
+        bare = False
+        seen = 0
+        while seen < cap:
+            try:
+                found = self.sdk.threads.get_history(thread_id, limit=page, before=before,
+                                                     **where)
+            except (ServerError, *server_errors()) as exc:
+                status = getattr(getattr(exc, "response", None), "status_code", None)
+                if before is None or bare or status not in (400, 422, 500):
+                    raise
+                bare, before = True, before["configurable"]
+                continue
+            if not isinstance(found, list):
+                raise ServerError(f"{self.label}: get_history did not answer a list")
+            yield found
+            seen += len(found)
+            last = found[-1] if found else None
+            checkpoint = last.get("checkpoint") if isinstance(last, dict) else None
+            last_id = checkpoint.get("checkpoint_id") if isinstance(checkpoint, dict) else None
+            if len(found) < page or not isinstance(last_id, str):
+                return
+            before = {"checkpoint_id": last_id} if bare else {"configurable": {
+                "checkpoint_id": last_id}}
+
     def close(self) -> None:
         """Close its connections."""
         self.http.close()
-
-
-def history_pages(client: ServerClient, thread_id: str, page: int, cap: int,
-                  checkpoint_ns: str = "") -> Iterator[list]:
-    """``threads.get_history`` page by page (newest first), each page's ``before`` the last
-    checkpoint of the one before, until a short page or ``cap`` entries.
-
-    ``before`` goes as a config (``{"configurable": {"checkpoint_id": ...}}``), the form
-    ``langgraph dev`` 0.16 reads; its in-memory runtime answers 500 to the bare checkpoint the
-    SDK's types suggest (and LangGraph's own RemoteGraph sends). A server that refuses the
-    config form gets the bare one. A subgraph's namespace (``checkpoint_ns``) lists its own
-    checkpoints.
-    """
-    where = {"checkpoint": {"checkpoint_ns": checkpoint_ns}} if checkpoint_ns else {}
-    before: dict | None = None
-    bare = False
-    seen = 0
-    while seen < cap:
-        try:
-            found = client.sdk.threads.get_history(thread_id, limit=page, before=before,
-                                                   **where)
-        except (ServerError, *server_errors()) as exc:
-            status = getattr(getattr(exc, "response", None), "status_code", None)
-            if before is None or bare or status not in (400, 422, 500):
-                raise
-            bare, before = True, before["configurable"]
-            continue
-        if not isinstance(found, list):
-            raise ServerError(f"{client.label}: get_history did not answer a list")
-        yield found
-        seen += len(found)
-        last = found[-1] if found else None
-        checkpoint = last.get("checkpoint") if isinstance(last, dict) else None
-        last_id = checkpoint.get("checkpoint_id") if isinstance(checkpoint, dict) else None
-        if len(found) < page or not isinstance(last_id, str):
-            return
-        before = {"checkpoint_id": last_id} if bare else {"configurable": {
-            "checkpoint_id": last_id}}
 
 
 def server_errors() -> tuple[type[Exception], ...]:

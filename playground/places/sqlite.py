@@ -144,11 +144,17 @@ _WRITES = ("SELECT checkpoint_id, {task_path}, task_id, channel, type, value FRO
 # Who wrote what under which checkpoint, without the values (a timeline's writers).
 _WRITE_OWNERS = ("SELECT checkpoint_id, task_path, task_id, channel FROM writes "
                  "WHERE {where} ORDER BY checkpoint_id, task_path, idx")
-# A msgpack blob's head holds its ts (decode.checkpoint_time): half the read of the whole blob.
+# Each checkpoint's ts. Python's LangGraph writes a msgpack map whose first keys are "v" (a small
+# integer) and "ts" (a 32-character str8: ISO time with microseconds and +00:00), so SQLite cuts
+# out the string's bytes itself where the bytes around them are exactly those; any other blob
+# (JSON, an older or a hand-made one) comes back as its head, for decode.checkpoint_time.
+_TS_AT_OFFSET = ("substr(checkpoint, 2, 2) = X'A176' AND substr(checkpoint, 5, 5) = "
+                 "X'A27473D920'")
 _SELECT_TIMES_IN = (
-    "SELECT checkpoint_id, type, CASE WHEN type = 'json' THEN checkpoint "
-    "ELSE substr(checkpoint, 1, 96) END FROM checkpoints WHERE thread_id = ? "
-    "AND checkpoint_ns = ? AND checkpoint_id IN ({marks})")
+    f"SELECT checkpoint_id, CASE WHEN {_TS_AT_OFFSET} THEN substr(checkpoint, 10, 32) END, "
+    f"CASE WHEN {_TS_AT_OFFSET} THEN NULL WHEN type = 'json' THEN checkpoint ELSE "
+    "substr(checkpoint, 1, 96) END, type FROM checkpoints WHERE thread_id = ? AND "
+    "checkpoint_ns = ? AND checkpoint_id IN ({marks})")
 _WITH_TASK_PATH = {"task_path": "task_path", "order": "task_path, idx"}
 _WITHOUT_TASK_PATH = {"task_path": "''", "order": "rowid"}
 _SELECT_ROW_TYPES = "SELECT DISTINCT type FROM (SELECT type FROM checkpoints LIMIT 50)"
@@ -523,10 +529,12 @@ class SqliteStorage(Storage):
         found: dict[str, str | None] = {}
         for start in range(0, len(ids), _CHUNK):
             part = ids[start : start + _CHUNK]
-            for cid, type_, blob in self.conn.execute(
+            for cid, cut, head, type_ in self.conn.execute(
                     _SELECT_TIMES_IN.format(marks=",".join("?" * len(part))),
                     (thread_id, checkpoint_ns, *part)):
-                time = checkpoint_time(type_, blob)
+                # bytes, not text: a blob is untrusted, and what is not UTF-8 is no time
+                time = (cut.decode("utf-8", "replace") if cut is not None
+                        else checkpoint_time(type_, head))
                 if time is None:  # not where LangGraph puts it: the whole blob, decoded
                     whole = self.conn.execute(_SELECT_TYPED_BLOB,
                                               (thread_id, checkpoint_ns, cid)).fetchone()
@@ -545,14 +553,17 @@ class SqliteStorage(Storage):
             return super().write_owners(thread_id, checkpoint_ids, checkpoint_ns)
         ids = list(dict.fromkeys(checkpoint_ids))
         found = []
+        append, nodes = found.append, {}  # a long thread repeats a few paths: each read once
         for start in range(0, len(ids), _CHUNK):
             part = ids[start : start + _CHUNK]
             clause = _WRITES_OF_NAMESPACE + _AND_CHECKPOINT_ID_IN.format(
                 marks=",".join("?" * len(part)))
             for cid, path, task_id, channel in self.conn.execute(
                     _WRITE_OWNERS.format(where=clause), (thread_id, checkpoint_ns, *part)):
-                found.append((cid, task_node(path or "") or UNKNOWN_NODE, task_id or "",
-                              channel))
+                node = nodes.get(path)
+                if node is None:
+                    node = nodes[path] = task_node(path or "") or UNKNOWN_NODE
+                append((cid, node, task_id or "", channel))
             self._tick()
         return found
 

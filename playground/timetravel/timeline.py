@@ -23,11 +23,12 @@ from __future__ import annotations
 import datetime as dt
 import itertools
 import json
+import threading
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from playground.timetravel.messages import as_message
 from playground.timetravel.records import UNKNOWN_NODE
@@ -64,9 +65,9 @@ class Usage:
                      tuple(dict.fromkeys(self.models + other.models)))
 
 
-@dataclass(frozen=True)
-class Step:
-    """One row of the timeline: a node's part of one step, or a wait.
+class Step(NamedTuple):
+    """One row of the timeline: a node's part of one step, or a wait (a named tuple: a long
+    thread has tens of thousands).
 
     Attributes:
         checkpoint_id: the checkpoint the step wrote.
@@ -91,7 +92,7 @@ class Step:
     start: float | None
     end: float | None
     unknown: str | None = None
-    usage: Usage = field(default_factory=Usage)
+    usage: Usage = Usage()
     note: str = ""
     task_id: str = ""  # which task of a parallel step, where the place keeps task ids
 
@@ -244,16 +245,22 @@ def read_prices(path: Path | None) -> dict[str, dict[str, float]] | None:
 
 def parse_time(value: Any, now: dt.datetime | None = None) -> dt.datetime | None:
     """A checkpoint's time, or None when it is missing, unreadable or out of range."""
+    return _parse_time(value, (now or dt.datetime.now(dt.UTC)) + LATEST_AHEAD)
+
+
+def _parse_time(value: Any, latest: dt.datetime) -> dt.datetime | None:
     if not isinstance(value, str) or len(value) > 64:
         return None
     try:
-        parsed = dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
+        parsed = dt.datetime.fromisoformat(value if value[-1:] != "Z" else value[:-1] + "+00:00")
     except ValueError:
         return None
     if parsed.tzinfo is None:
         parsed = parsed.replace(tzinfo=dt.UTC)
-    latest = (now or dt.datetime.now(dt.UTC)) + LATEST_AHEAD
     return parsed if EARLIEST <= parsed <= latest else None
+
+
+_NO_USAGE = Usage()
 
 
 def _count(value: Any) -> int | None:
@@ -303,6 +310,28 @@ def _messages_in(value: Any) -> list:
     return value if isinstance(value, list) else [value]
 
 
+_KEPT_BRANCHES = 4  # timelines kept per cached tree (the branches a person clicks between)
+_KEEPING = threading.Lock()
+
+
+def kept_timeline(storage: Storage, tree: CheckpointTree, tip: str | None = None) -> Timeline:
+    """:func:`timeline`, kept beside a tree read through a ``TreeCache`` (its fingerprint covers
+    the times and writes a timeline reads), so a page's rerun does not read it again."""
+    if tree.fingerprint is None:
+        return timeline(storage, tree, tip)
+    key = tip or tree.head
+    with _KEEPING:  # a cached tree is shared by every session's thread
+        found = tree.derived.setdefault("timelines", {}).get(key)
+    if found is None:
+        found = timeline(storage, tree, tip)
+        with _KEEPING:
+            kept = tree.derived["timelines"]
+            kept[key] = found
+            while len(kept) > _KEPT_BRANCHES:
+                kept.pop(next(iter(kept)))
+    return found
+
+
 def timeline(storage: Storage, tree: CheckpointTree, tip: str | None = None) -> Timeline:
     """The timeline of the branch that ends at ``tip`` (the head's by default).
 
@@ -311,11 +340,14 @@ def timeline(storage: Storage, tree: CheckpointTree, tip: str | None = None) -> 
     the writes on ``messages`` only.
     """
     branch = tree.path_to(tip or tree.head)
-    ns = tree.checkpoint_ns
+    ns, nodes, details = tree.checkpoint_ns, tree.nodes, tree.details
     stamps = storage.checkpoint_times(tree.thread_id, branch, ns)
     owners: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
+    nameless: set[str] = set()  # checkpoints with a write whose task path names no node
     for cid, node, task_id, channel in storage.write_owners(tree.thread_id, branch[:-1], ns):
         owners[cid].append((node, task_id, channel))
+        if node == UNKNOWN_NODE:
+            nameless.add(cid)
     # The messages written are the only values read (their usage); by task.
     said: dict[tuple[str, str], list] = defaultdict(list)
     for write in storage.stored_writes(tree.thread_id, ns, branch[:-1], channels=[MESSAGES]):
@@ -323,58 +355,61 @@ def timeline(storage: Storage, tree: CheckpointTree, tip: str | None = None) -> 
     # Writers come from the writes' task paths; where a path does not name its node (a Send's
     # task, a file without task paths), from the checkpoint itself (decoded, for those only).
     unnamed = [child for parent, child in itertools.pairwise(branch)
-               if tree.nodes[child].source not in _NO_WRITERS and (
-                   not owners.get(parent) or any(node == UNKNOWN_NODE
-                                                 for node, _, _ in owners[parent]))]
+               if (parent not in owners or parent in nameless)
+               and nodes[child].source not in _NO_WRITERS]
     ensure_details(storage, tree, unnamed)
-    now = dt.datetime.now(dt.UTC)
-    times = {cid: parse_time(stamps.get(cid), now) for cid in branch}
-    origin = next((times[cid] for cid in branch if times[cid] is not None), None)
-
-    def seconds(cid: str) -> float | None:
-        moment = times[cid]
-        return None if moment is None or origin is None else (moment - origin).total_seconds()
-
+    latest = dt.datetime.now(dt.UTC) + LATEST_AHEAD
+    times = [_parse_time(stamps.get(cid), latest) for cid in branch]
+    origin = next((moment for moment in times if moment is not None), None)
+    offsets = [None if moment is None or origin is None else (moment - origin).total_seconds()
+               for moment in times]
+    ordinal = tree.ordinal
+    no_writes: list[tuple[str, str, str]] = []
     steps: list[Step] = []
-    for parent, child in itertools.pairwise(branch):
-        record = tree.nodes[child]
-        start, end = seconds(parent), seconds(child)
-        unknown = None
+    for at in range(1, len(branch)):
+        parent, child = branch[at - 1], branch[at]
+        record = nodes[child]
+        start, end, unknown = offsets[at - 1], offsets[at], None
         if start is None or end is None:
             unknown = "its time, or its parent's, is missing or out of range"
             start = end = None
         elif end < start:
             unknown = "its time is earlier than its parent's"
             start = end = None
-        under = owners.get(parent, [])
-        asked = [node for node, _, channel in under if channel == INTERRUPT]
-        named = tuple(dict.fromkeys(node for node, _, channel in under
-                                    if channel not in SIGNALS and node != UNKNOWN_NODE))
-        detail = tree.details.get(child)
-        writers = tuple(detail.writers) if child in tree.details and detail else named
+        base = (child, parent, ordinal(child), record.step)
+        if record.source == "input":
+            steps.append(Step(*base, NEXT_INPUT, WAIT, start, end, unknown,
+                              note="between two turns"))
+            continue
+        under = owners.get(parent, no_writes)
+        asked = named = None
+        for node, _, channel in under:
+            if channel == INTERRUPT:
+                asked = asked or node
+            elif channel not in SIGNALS and node != UNKNOWN_NODE:
+                named = named or []
+                if node not in named:
+                    named.append(node)
+        detail = details.get(child)
+        writers = tuple(detail.writers) if child in details and detail else tuple(named or ())
+        if record.source in ("update", "fork") or not writers:
+            steps.append(Step(*base, "update_state" if record.source == "update"
+                              else record.source or "?", EDIT, start, end, unknown))
+            continue
         # Each task of each node, with its messages: a Send fan-out runs one node as several
         # tasks, whose stored path does not name it (the step's single writer does).
-        tasks: dict[str, dict[str, list]] = defaultdict(dict)
+        tasks: dict[str, dict[str, list]] = {}
         for node, task_id, channel in under:
             if channel in SIGNALS:
                 continue
             owner = node if node in writers or len(writers) != 1 else writers[0]
-            tasks[owner].setdefault(task_id, said.get((parent, task_id), []))
-        base = dict(checkpoint_id=child, parent_id=parent, ordinal=tree.ordinal(child),
-                    step=record.step, start=start, end=end, unknown=unknown)
-        if record.source == "input":
-            steps.append(Step(node=NEXT_INPUT, kind=WAIT, note="between two turns", **base))
-            continue
-        if record.source in ("update", "fork") or not writers:
-            steps.append(Step(node="update_state" if record.source == "update"
-                              else record.source or "?", kind=EDIT, **base))
-            continue
+            tasks.setdefault(owner, {}).setdefault(task_id, said.get((parent, task_id), ()))
         # After a question was answered the node ran again: the gap is mostly the wait.
-        kind, note = (WAIT, f"waited for an answer to {asked[0]}") if asked else (RUN, "")
+        kind, note = (WAIT, f"waited for an answer to {asked}") if asked else (RUN, "")
         for node in writers:
-            for task_id, messages in (tasks.get(node) or {"": []}).items():
-                steps.append(Step(node=node, kind=kind, usage=usage_of(messages), note=note,
-                                  task_id=task_id, **base))
-    started = times[branch[0]] if branch else None
+            for task_id, messages in (tasks.get(node) or {"": ()}).items():
+                steps.append(Step(*base, node, kind, start, end, unknown,
+                                  usage_of(messages) if messages else _NO_USAGE, note, task_id))
+    started = times[0] if branch else None
     return Timeline(tree.thread_id, branch, started.isoformat() if started else None,
                     tuple(steps))

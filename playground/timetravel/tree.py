@@ -42,6 +42,8 @@ class CheckpointTree:
             (in the root graph's namespace), or the links loop back (a checkpoint that is its
             own ancestor). Such a checkpoint is drawn as a root with a broken link, so every
             walk of the tree ends.
+        derived: what was read for this tree from the same storage state (a branch's
+            timeline), kept as long as the tree is: its fingerprint covers what was read.
     """
 
     thread_id: str
@@ -56,6 +58,7 @@ class CheckpointTree:
     signals: Mapping[str, tuple[TaskSignal, ...]] = field(default_factory=dict)
     fingerprint: tuple | None = None
     broken: Mapping[str, str] = field(default_factory=dict)
+    derived: dict = field(default_factory=dict, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.nodes)

@@ -198,3 +198,16 @@ def test_no_caller_reaches_into_a_storage_connection():
             if word in text:
                 reached.append(f"{name}: {word}")
     assert reached == []
+
+
+def test_a_command_on_a_file_never_loads_the_agent_servers_http_client():
+    # httpx and langgraph-sdk take a third of a second to import: the CLI (and the door every
+    # command goes through) load them only when a server is opened.
+    import subprocess
+    import sys
+
+    probe = ("import sys; import playground.cli, playground.places.door; "
+             "print(sorted(m for m in ('httpx', 'langgraph_sdk') if m in sys.modules))")
+    found = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                           check=True, cwd=ROOT)
+    assert found.stdout.strip() == "[]"

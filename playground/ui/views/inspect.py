@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from playground.places.door import UrlRefused, open_place
-from playground.places.server_client import server_label
+from playground.places.server_address import server_label
 from playground.timetravel.errors import CheckpointDbError, UnknownThread
 from playground.timetravel.limits import clip
 from playground.timetravel.messages import describe

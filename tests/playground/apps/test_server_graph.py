@@ -15,7 +15,7 @@ from langgraph_sdk import get_sync_client
 
 from playground.apps.server_app import server_apps
 from playground.places.door import open_storage
-from playground.places.server_client import server_thread_id
+from playground.places.server_address import server_thread_id
 from playground.runtime.run import Breakpoints, GraphRun, current_outcome, resume_command
 from playground.runtime.time_travel import fork_with_edit, replay_from
 from playground.timetravel.tree import load_tree

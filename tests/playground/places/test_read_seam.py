@@ -159,6 +159,35 @@ def test_every_kind_reads_an_answered_question_and_the_run_after_it(target):
     assert values == dict(final.values) == {"amount": 40, "approved": "yes"}
 
 
+@pytest.mark.parametrize("shape", list(SHAPES))
+def test_every_kind_gives_each_checkpoints_time_and_writers_as_langgraph_does(target, shape):
+    """The timeline's two reads (a kind may answer them from its rows without decoding):
+    every checkpoint's time is LangGraph's ``created_at``, and the writes under a checkpoint
+    name the tasks LangGraph says ran from it."""
+    make, build = SHAPES[shape]
+    place = open_place(target)
+    with place.saver() as saver:
+        make(saver, shape)
+        graph = build(saver)
+        history = list(graph.get_state_history(config(shape)))
+        with closing(place.reads()) as reads:
+            ids = [s.config["configurable"]["checkpoint_id"] for s in history]
+            times = reads.checkpoint_times(shape, ids)
+            owners = reads.write_owners(shape, ids)
+
+    assert times == {s.config["configurable"]["checkpoint_id"]: s.created_at for s in history}
+    ran = {s.config["configurable"]["checkpoint_id"]: {t.id: t.name for t in s.tasks
+                                                        if t.result is not None or t.interrupts}
+           for s in history}
+    owned: dict[str, set] = {}
+    for cid, node, task, _ in owners:
+        owned.setdefault(cid, set()).add(node)
+        assert not task or task in ran[cid]  # a kind that keeps task ids keeps LangGraph's
+    assert set(owned) == {cid for cid, tasks in ran.items() if tasks}
+    # "?": a Send's task, whose stored path names no node
+    assert all(owned[cid] - {"?"} <= set(ran[cid].values()) for cid in owned)
+
+
 def test_the_memory_kind_answers_only_the_three_questions():
     # Everything else it gives comes from the base class: the proof that a kind is small.
     from tests.playground.places.memory_kind import MemoryStorage

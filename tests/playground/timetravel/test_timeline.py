@@ -172,6 +172,38 @@ def test_crafted_times_and_usage_are_shown_as_unknown_never_used(saver, path):
     assert found.usage.without == 3  # a negative count, an absurd one, none at all
 
 
+def test_crafted_times_in_langgraphs_own_layout_are_unknown_and_never_crash(saver, path):
+    """The reader cuts a ts out of a blob's head where it sits as LangGraph puts it: a time out
+    of range, or bytes that are not text, at that very place are unknown all the same."""
+    import sqlite3
+
+    builder = StateGraph(Chat)
+    for name in ("one", "two", "three"):
+        builder.add_node(name, _model(0.0, 1, 1))
+    builder.add_edge(START, "one")
+    builder.add_edge("one", "two")
+    builder.add_edge("two", "three")
+    builder.add_edge("three", END)
+    builder.compile(checkpointer=saver).invoke({"messages": [("user", "go")]}, _config("t"))
+    with sqlite3.connect(path) as conn:
+        rows = conn.execute("SELECT checkpoint_id, type, checkpoint FROM checkpoints "
+                            "ORDER BY checkpoint_id").fetchall()
+        (far, kind, blob), (garbled, _, other) = rows[1], rows[-1]  # apart: each on its own
+        checkpoint = saver.serde.loads_typed((kind, blob))
+        checkpoint["ts"] = "9999-12-31T23:59:59.000000+00:00"  # 32 characters, as LangGraph's
+        conn.execute("UPDATE checkpoints SET checkpoint = ? WHERE checkpoint_id = ?",
+                     (saver.serde.dumps_typed(checkpoint)[1], far))
+        assert other[4:9] == bytes.fromhex("a27473d920")  # the layout the fast read expects
+        conn.execute("UPDATE checkpoints SET checkpoint = ? WHERE checkpoint_id = ?",
+                     (other[:9] + b"\xff" * 32 + other[41:], garbled))
+
+    found = _timeline(path, "t")
+    by_checkpoint = {step.checkpoint_id: step for step in found.steps}
+    assert by_checkpoint[far].unknown and by_checkpoint[far].seconds is None
+    assert by_checkpoint[garbled].unknown and by_checkpoint[garbled].seconds is None
+    assert sum(1 for step in found.steps if step.unknown) == 3  # and the step after the far one
+
+
 def test_parse_time_refuses_what_no_checkpoint_holds():
     assert parse_time("2026-12-02T10:00:00+00:00") is not None
     assert parse_time("2026-12-02T10:00:00.123Z") is not None

@@ -13,7 +13,7 @@ import os
 import pytest
 from langgraph_sdk import get_sync_client
 
-from playground.places.server_client import server_thread_id
+from playground.places.server_address import server_thread_id
 from tests.playground.ui.browser import ShotTab, chromium_missing, playground_server
 
 pytestmark = pytest.mark.skipif(

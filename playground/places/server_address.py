@@ -1,0 +1,129 @@
+"""Which Agent Servers the playground may reach, and how it names them and their threads.
+
+Kept apart from :mod:`playground.places.server_client` (httpx and langgraph-sdk, a third of a
+second to import) so the door, the CLI and Inspect can recognise and check a server URL without
+loading the client every command would otherwise pay for.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import uuid
+from urllib.parse import urlsplit
+
+from playground.places.urls import UrlRefused
+from playground.timetravel.errors import CheckpointDbError
+from playground.timetravel.limits import _number, clip
+
+SERVER_SCHEMES = ("http://", "https://")
+KEY_ENV = "LANGSMITH_API_KEY"  # where the key is read from unless --api-key-env names another
+KEY_ENV_SETTING = "PLAYGROUND_SERVER_KEY_ENV"  # how `playground run` passes --api-key-env on
+HEADERS_ENV = "PLAYGROUND_SERVER_HEADERS"  # custom auth headers, a JSON object
+SERVER_ENV = "PLAYGROUND_SERVER_URL"  # the server `playground run --server` named
+ALLOWED_ENV = "PLAYGROUND_ALLOWED_SERVERS"  # more origins a page may open, comma-separated
+MAX_RESPONSE_ENV = "PLAYGROUND_MAX_RESPONSE_MB"
+
+
+# Where a thread the playground made keeps its playground name, on the server.
+NAME_KEY = "playground_thread"
+_NAMES = uuid.UUID("6f1d3c8e-2b57-4e1a-9c0d-5a7e2f4b8c91")
+
+
+def is_uuid(text: object) -> bool:
+    """Whether ``text`` is a UUID (what a server takes as a thread id)."""
+    try:
+        uuid.UUID(str(text))
+    except ValueError:
+        return False
+    return isinstance(text, str)
+
+
+def server_thread_id(thread_id: str) -> str:
+    """The server's id of a playground thread (a server takes UUIDs only): itself when it is a
+    UUID, else the same UUID every time for the same name (``room/thread-1``)."""
+    return thread_id if is_uuid(thread_id) else str(uuid.uuid5(_NAMES, thread_id))
+
+
+class ServerError(CheckpointDbError):
+    """An Agent Server that is down, slow, refuses, or answers what is not its API; one line.
+
+    Attributes:
+        status: the HTTP status the server answered, when it answered one.
+    """
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class ResponseTooLarge(ServerError):
+    """A response past ``PLAYGROUND_MAX_RESPONSE_MB``: stopped where it went past."""
+
+
+def is_server_url(target: object) -> bool:
+    """An ``http://`` or ``https://`` URL."""
+    return isinstance(target, str) and target.lower().startswith(SERVER_SCHEMES)
+
+
+def origin_of(url: str) -> tuple[str, str, int]:
+    """(scheme, host, port) of a URL, the default port filled in.
+
+    Raises:
+        UrlRefused: not an http(s) URL with a host.
+    """
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:
+        raise UrlRefused("not a server URL: give http://host:port") from None
+    scheme = parts.scheme.lower()
+    if scheme not in ("http", "https") or not parts.hostname:
+        raise UrlRefused("not a server URL: give http://host:port")
+    return scheme, parts.hostname.lower(), port or (443 if scheme == "https" else 80)
+
+
+def server_label(url: str) -> str:
+    """The server as a person reads it: scheme, host, port and path, never a user or password
+    written into the URL, nor its query."""
+    scheme, host, port = origin_of(url)
+    path = urlsplit(url.strip()).path.rstrip("/")
+    shown = f"[{host}]" if ":" in host else host
+    return clip(f"{scheme}://{shown}:{port}{path}", 300)
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def check_allowed(url: str) -> None:
+    """Refuse a URL typed into a page unless the person who started the server allowed it.
+
+    Raises:
+        UrlRefused: not loopback, not ``playground run --server``'s, not in
+            ``PLAYGROUND_ALLOWED_SERVERS``.
+    """
+    origin = origin_of(url)
+    if _is_loopback(origin[1]):
+        return
+    allowed = [os.environ.get(SERVER_ENV, "")]
+    allowed += os.environ.get(ALLOWED_ENV, "").split(",")
+    for entry in filter(None, (item.strip() for item in allowed)):
+        try:
+            if origin_of(entry) == origin:
+                return
+        except UrlRefused:
+            continue
+    raise UrlRefused(f"{origin[1]} is not a server this playground may open from a page: "
+                     "loopback is, and what the person who started it allowed "
+                     f"(`playground run --server URL`, or {ALLOWED_ENV})")
+
+
+def max_response_bytes() -> int:
+    """``PLAYGROUND_MAX_RESPONSE_MB`` (64) in bytes."""
+    return int(_number(MAX_RESPONSE_ENV, 64.0) * 1024 * 1024)
