@@ -81,9 +81,8 @@ def _buckets(timed: list[Step]) -> list[dict]:
     return rows
 
 
-def _spec(rows: list[dict], lanes: int) -> dict:
+def _spec(lanes: int) -> dict:
     return {
-        "data": {"values": rows},
         "height": {"step": 26} if lanes else 60,
         "params": [{"name": "pick", "select": {"type": "point", "fields": ["checkpoint"]}}],
         "mark": {"type": "bar", "height": 16, "cornerRadius": 2, "cursor": "pointer"},
@@ -129,8 +128,9 @@ def timeline_panel(storage: Storage, tree: CheckpointTree, selected: str, key: s
     rows, unknown = _bars(found)
     if rows:
         lanes = len({row["lane"] for row in rows})
-        event = st.vega_lite_chart(_spec(rows, lanes), width="stretch", on_select="rerun",
-                                   key=f"{key}-chart")
+        # The rows go as an Arrow table: a list of dicts would go through pandas first.
+        event = st.vega_lite_chart(arrow_rows(rows), _spec(lanes), width="stretch",
+                                   on_select="rerun", key=f"{key}-chart")
         picked = _picked(event)
         if picked and picked != st.session_state.get(f"{_HANDLED}-{key}") \
                 and picked in tree.nodes:
