@@ -137,23 +137,32 @@ class Tab:
         """Pick ``option`` in the multiselect labelled ``label`` and wait for the run.
 
         A click that lands while its expander is still opening (or while a busy page is still
-        drawing it) does not open the list, so the click is repeated until the list shows, for
+        drawing it) does not open the list, and a click on an option the list is redrawing is
+        lost: each is repeated until the option shows as picked (or its run has started), for
         as long as a run may take.
         """
         picker = self.page.locator('[data-testid="stMultiSelect"]').filter(has_text=label)
         listed = self.page.locator('[role="option"]', has_text=option).first
-        deadline = time.monotonic() + RUN_TIMEOUT_S
-        while not listed.is_visible():
-            if time.monotonic() > deadline:
-                raise AssertionError(f"the list of {label!r} did not open within "
-                                     f"{RUN_TIMEOUT_S} s")
-            picker.get_by_role("button", name="Open").click()
-            try:
-                listed.wait_for(state="visible", timeout=2000)
-            except Exception:  # Playwright's TimeoutError: the list did not open, click again
-                continue
+        chosen = picker.get_by_text(option, exact=True)  # the pick's tag in the box itself
         before = self.runs
-        listed.click()
+        deadline = time.monotonic() + RUN_TIMEOUT_S
+        while self.runs <= before and not chosen.is_visible():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{option!r} could not be chosen in {label!r} within "
+                                     f"{RUN_TIMEOUT_S} s")
+            if not listed.is_visible():
+                picker.get_by_role("button", name="Open").click()
+                try:
+                    listed.wait_for(state="visible", timeout=2000)
+                except Exception:  # Playwright's TimeoutError: the list did not open, again
+                    continue
+            # A click on an option the list is redrawing is lost (no tag, no run): the tag,
+            # or the run it starts, says whether it landed.
+            listed.click()
+            try:
+                chosen.wait_for(state="visible", timeout=2000)
+            except Exception:  # Playwright's TimeoutError: not picked; open and click again
+                continue
         self._wait_for_run_after(before, f"choosing {option!r} in {label!r}")
         self.page.keyboard.press("Escape")  # close the list
         return self

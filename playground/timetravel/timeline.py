@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from playground.timetravel.messages import as_message
-from playground.timetravel.records import UNKNOWN_NODE
+from playground.timetravel.records import UNKNOWN_NODE, step_nodes
 from playground.timetravel.signals import INTERRUPT, SIGNAL_CHANNELS
 from playground.timetravel.storage import Storage
 from playground.timetravel.tree import CheckpointTree, ensure_details
@@ -392,6 +392,7 @@ def timeline(storage: Storage, tree: CheckpointTree, tip: str | None = None) -> 
                     named.append(node)
         detail = details.get(child)
         writers = tuple(detail.writers) if child in details and detail else tuple(named or ())
+        shown = step_nodes(writers)  # __start__ writing a run's input reads as "input"
         if record.source in ("update", "fork") or not writers:
             steps.append(Step(*base, "update_state" if record.source == "update"
                               else record.source or "?", EDIT, start, end, unknown))
@@ -406,9 +407,9 @@ def timeline(storage: Storage, tree: CheckpointTree, tip: str | None = None) -> 
             tasks.setdefault(owner, {}).setdefault(task_id, said.get((parent, task_id), ()))
         # After a question was answered the node ran again: the gap is mostly the wait.
         kind, note = (WAIT, f"waited for an answer to {asked}") if asked else (RUN, "")
-        for node in writers:
+        for node, label in zip(writers, shown, strict=True):
             for task_id, messages in (tasks.get(node) or {"": ()}).items():
-                steps.append(Step(*base, node, kind, start, end, unknown,
+                steps.append(Step(*base, label, kind, start, end, unknown,
                                   usage_of(messages) if messages else _NO_USAGE, note, task_id))
     started = times[0] if branch else None
     return Timeline(tree.thread_id, branch, started.isoformat() if started else None,

@@ -62,6 +62,7 @@ def test_each_steps_time_and_tokens_match_what_the_model_took(saver, path):
     builder.compile(checkpointer=saver).invoke({"messages": [("user", "go")]}, _config("t"))
 
     found = _timeline(path, "t")
+    assert [step.node for step in found.steps] == ["input", "plan", "write"]  # not __start__
     by_node = {step.node: step for step in found.steps if step.kind == RUN}
     assert 0.3 <= by_node["plan"].seconds <= 0.3 + SLACK_S
     assert 0.6 <= by_node["write"].seconds <= 0.6 + SLACK_S
