@@ -108,14 +108,18 @@ _SELECT_CHECKPOINT_WRITE_BYTES = (
     "SELECT checkpoint_id, sum(octet_length(blob)) AS size FROM checkpoint_writes "
     "WHERE thread_id = %(thread_id)s AND checkpoint_ns = %(ns)s "
     "GROUP BY checkpoint_id")
+# Each checkpoint's blobs, one primary-key lookup per channel version it names. The LIMIT keeps
+# the lookup a subquery of its own: joined plainly, the planner hashes every blob of the thread
+# once per checkpoint (13 s for 10,000 checkpoints, against 0.2 s this way).
 _SELECT_CHECKPOINTS = (
     "SELECT c.checkpoint_id, c.parent_checkpoint_id, c.checkpoint, "
     " (SELECT array_agg(array[bl.channel::bytea, bl.type::bytea, bl.blob]) "
     "  FROM jsonb_each_text(CASE jsonb_typeof(c.checkpoint->'channel_versions') "
     "   WHEN 'object' THEN c.checkpoint->'channel_versions' ELSE '{}' END) v "
-    "  JOIN checkpoint_blobs bl ON bl.thread_id = c.thread_id AND "
-    "   bl.checkpoint_ns = c.checkpoint_ns AND bl.channel = v.key AND "
-    "   bl.version = v.value WHERE bl.channel LIKE ANY(%(channels)s)) AS blobs "
+    "  CROSS JOIN LATERAL (SELECT b.channel, b.type, b.blob FROM checkpoint_blobs b "
+    "   WHERE b.thread_id = c.thread_id AND b.checkpoint_ns = c.checkpoint_ns "
+    "   AND b.channel = v.key AND b.version = v.value LIMIT 1) bl "
+    "  WHERE v.key LIKE ANY(%(channels)s)) AS blobs "
     "FROM checkpoints c WHERE c.thread_id = %(t)s AND c.checkpoint_ns = %(ns)s "
     "AND c.checkpoint_id = ANY(%(ids)s)")
 # {task_path} is the column, or '' for a database without it (LangGraph.js, older Python).
