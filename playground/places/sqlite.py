@@ -80,9 +80,9 @@ _TRANSIENT = ("database is locked", "disk i/o error", "database schema has chang
 _RETRY_PAUSE_S = 0.05
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 LANGGRAPH_DEV_PICKLES = (
-    "langgraph dev's in-memory store (pickle): never opened, since unpickling runs code; give "
-    "the app a SqliteSaver or PostgresSaver (or run it under `playground run --graph`) to see "
-    "its threads here")
+    "langgraph dev's in-memory store (pickle): never opened, since unpickling runs code; open "
+    "the server's URL instead (`playground threads http://127.0.0.1:2024`, or `playground run "
+    "--server http://127.0.0.1:2024`)")
 _CHUNK = 500  # ids per IN (...) list, well under SQLite's variable limit
 _PROGRESS_EVERY = 10_000  # SQLite VM instructions between two deadline checks
 
