@@ -1,5 +1,9 @@
 """Which Agent Servers the playground may reach, and how it names them and their threads.
 
+A URL typed into a page (Inspect) is opened only when it is loopback, the one ``playground run
+--server`` named, or listed in ``PLAYGROUND_ALLOWED_SERVERS`` (comma-separated origins): a page
+is not a way to probe the network the playground runs in.
+
 Kept apart from :mod:`playground.places.server_client` (httpx and langgraph-sdk, a third of a
 second to import) so the door, the CLI and Inspect can recognise and check a server URL without
 loading the client every command would otherwise pay for.

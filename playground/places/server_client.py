@@ -13,10 +13,8 @@
   only to the server's own scheme, host and port: redirects are not followed, and a request the
   SDK would send anywhere else (a stream's ``Location`` to reconnect to) is refused before it
   leaves. The key is never part of a label, a message or a log line.
-- **Allowed servers only, from a page.** A URL typed into Inspect is opened only when it is
-  loopback, the one ``playground run --server`` named, or listed in
-  ``PLAYGROUND_ALLOWED_SERVERS`` (comma-separated origins): a page is not a way to probe the
-  network the playground runs in.
+- **Allowed servers only, from a page.** Which URLs a page may open is
+  :func:`playground.places.server_address.check_allowed`'s to say, before any client is made.
 """
 
 from __future__ import annotations

@@ -65,6 +65,9 @@ class Usage:
                      tuple(dict.fromkeys(self.models + other.models)))
 
 
+_NO_USAGE = Usage()  # shared: a Usage never changes
+
+
 class Step(NamedTuple):
     """One row of the timeline: a node's part of one step, or a wait (a named tuple: a long
     thread has tens of thousands).
@@ -92,7 +95,7 @@ class Step(NamedTuple):
     start: float | None
     end: float | None
     unknown: str | None = None
-    usage: Usage = Usage()
+    usage: Usage = _NO_USAGE
     note: str = ""
     task_id: str = ""  # which task of a parallel step, where the place keeps task ids
 
@@ -258,9 +261,6 @@ def _parse_time(value: Any, latest: dt.datetime) -> dt.datetime | None:
     if parsed.tzinfo is None:
         parsed = parsed.replace(tzinfo=dt.UTC)
     return parsed if EARLIEST <= parsed <= latest else None
-
-
-_NO_USAGE = Usage()
 
 
 def _count(value: Any) -> int | None:
