@@ -140,24 +140,34 @@ def test_a_send_fan_out_puts_each_parallel_task_on_its_own_row_in_one_step(saver
                for step in parallel)
 
 
+def _run_in_line(saver, nodes: dict) -> None:
+    """One run of thread "t" through ``nodes`` one after the other."""
+    builder = StateGraph(Chat)
+    names = list(nodes)
+    for name in names:
+        builder.add_node(name, nodes[name])
+    for before, after in zip([START, *names], [*names, END], strict=True):
+        builder.add_edge(before, after)
+    builder.compile(checkpointer=saver).invoke({"messages": [("user", "go")]}, _config("t"))
+
+
+def _stored_rows(conn) -> list[tuple]:
+    return conn.execute("SELECT checkpoint_id, type, checkpoint FROM checkpoints "
+                        "ORDER BY checkpoint_id").fetchall()
+
+
 def test_crafted_times_and_usage_are_shown_as_unknown_never_used(saver, path):
     import sqlite3
 
-    builder = StateGraph(Chat)
-    builder.add_node("one", lambda state: {"messages": [AIMessage(
-        "x", usage_metadata={"input_tokens": -5, "output_tokens": 10, "total_tokens": 5})]})
-    builder.add_node("two", lambda state: {"messages": [AIMessage(
-        "y", usage_metadata={"input_tokens": 10**12, "output_tokens": 1, "total_tokens": 1})]})
-    builder.add_node("three", lambda state: {"messages": [AIMessage("z")]})
-    builder.add_edge(START, "one")
-    builder.add_edge("one", "two")
-    builder.add_edge("two", "three")
-    builder.add_edge("three", END)
-    builder.compile(checkpointer=saver).invoke({"messages": [("user", "go")]}, _config("t"))
+    _run_in_line(saver, {
+        "one": lambda state: {"messages": [AIMessage("x", usage_metadata={
+            "input_tokens": -5, "output_tokens": 10, "total_tokens": 5})]},
+        "two": lambda state: {"messages": [AIMessage("y", usage_metadata={
+            "input_tokens": 10**12, "output_tokens": 1, "total_tokens": 1})]},
+        "three": lambda state: {"messages": [AIMessage("z")]}})
     # A file someone sent: one checkpoint claims the year 9999, one goes back in time.
     with sqlite3.connect(path) as conn:
-        rows = conn.execute("SELECT checkpoint_id, type, checkpoint FROM checkpoints "
-                            "ORDER BY checkpoint_id").fetchall()
+        rows = _stored_rows(conn)
         for (cid, kind, blob), ts in zip(rows[-2:], ("9999-12-31T23:59:59+00:00",
                                                      "2001-01-01T00:00:00+00:00"), strict=True):
             checkpoint = saver.serde.loads_typed((kind, blob))
@@ -178,17 +188,9 @@ def test_crafted_times_in_langgraphs_own_layout_are_unknown_and_never_crash(save
     of range, or bytes that are not text, at that very place are unknown all the same."""
     import sqlite3
 
-    builder = StateGraph(Chat)
-    for name in ("one", "two", "three"):
-        builder.add_node(name, _model(0.0, 1, 1))
-    builder.add_edge(START, "one")
-    builder.add_edge("one", "two")
-    builder.add_edge("two", "three")
-    builder.add_edge("three", END)
-    builder.compile(checkpointer=saver).invoke({"messages": [("user", "go")]}, _config("t"))
+    _run_in_line(saver, {name: _model(0.0, 1, 1) for name in ("one", "two", "three")})
     with sqlite3.connect(path) as conn:
-        rows = conn.execute("SELECT checkpoint_id, type, checkpoint FROM checkpoints "
-                            "ORDER BY checkpoint_id").fetchall()
+        rows = _stored_rows(conn)
         (far, kind, blob), (garbled, _, other) = rows[1], rows[-1]  # apart: each on its own
         checkpoint = saver.serde.loads_typed((kind, blob))
         checkpoint["ts"] = "9999-12-31T23:59:59.000000+00:00"  # 32 characters, as LangGraph's
