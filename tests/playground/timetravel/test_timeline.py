@@ -17,8 +17,8 @@ from langgraph.graph import END, START, StateGraph, add_messages
 from langgraph.types import Command, Send, interrupt
 
 from playground.places.door import open_storage
-from playground.timetravel.timeline import RUN, WAIT, parse_time, timeline
-from playground.timetravel.tree import load_tree
+from playground.timetravel.timeline import RUN, WAIT, kept_timeline, parse_time, timeline
+from playground.timetravel.tree import TreeCache, load_tree
 
 SLACK_S = 0.5  # what a busy machine may add to a step, at most, in these tests
 
@@ -213,3 +213,17 @@ def test_parse_time_refuses_what_no_checkpoint_holds():
     for bad in (None, 42, "", "yesterday", "9999-01-01T00:00:00+00:00", "1970-01-01T00:00:00",
                 "2026-13-45T99:00:00", "x" * 100):
         assert parse_time(bad) is None
+
+
+def test_a_kept_timeline_is_read_once_per_state_of_the_thread(saver, path):
+    _run_in_line(saver, {"one": _model(0.0, 3, 4)})
+    storage, cache = open_storage(path), TreeCache()
+    tree = cache.get(storage, "t")
+    first = kept_timeline(storage, tree)
+
+    assert kept_timeline(storage, cache.get(storage, "t")) is first  # a rerun reads nothing
+    _run_in_line(saver, {"one": _model(0.0, 3, 4)})  # the thread grows: a new tree, read anew
+    grown = kept_timeline(storage, cache.get(storage, "t"))
+    assert grown is not first and len(grown.steps) > len(first.steps)
+    assert grown.usage.input == 2 * first.usage.input == 6
+
