@@ -23,7 +23,6 @@ from __future__ import annotations
 import datetime as dt
 import itertools
 import json
-import threading
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -34,7 +33,7 @@ from playground.timetravel.messages import as_message
 from playground.timetravel.records import UNKNOWN_NODE, step_nodes
 from playground.timetravel.signals import INTERRUPT, SIGNAL_CHANNELS
 from playground.timetravel.storage import Storage
-from playground.timetravel.tree import CheckpointTree, ensure_details
+from playground.timetravel.tree import CheckpointTree, TreeCache, ensure_details
 
 PRICES_ENV = "PLAYGROUND_PRICES"  # the price table `playground run --prices` names
 MAX_TOKENS = 100_000_000  # per message: more is not a count any model reports
@@ -310,26 +309,16 @@ def _messages_in(value: Any) -> list:
     return value if isinstance(value, list) else [value]
 
 
-_KEPT_BRANCHES = 4  # timelines kept per cached tree (the branches a person clicks between)
-_KEEPING = threading.Lock()
+_STEP_BYTES = 300  # a row of a timeline in memory (a named tuple of ids, numbers, a Usage)
 
 
-def kept_timeline(storage: Storage, tree: CheckpointTree, tip: str | None = None) -> Timeline:
-    """:func:`timeline`, kept beside a tree read through a ``TreeCache`` (its fingerprint covers
-    the times and writes a timeline reads), so a page's rerun does not read it again."""
-    if tree.fingerprint is None:
-        return timeline(storage, tree, tip)
-    key = tip or tree.head
-    with _KEEPING:  # a cached tree is shared by every session's thread
-        found = tree.derived.setdefault("timelines", {}).get(key)
-    if found is None:
-        found = timeline(storage, tree, tip)
-        with _KEEPING:
-            kept = tree.derived["timelines"]
-            kept[key] = found
-            while len(kept) > _KEPT_BRANCHES:
-                kept.pop(next(iter(kept)))
-    return found
+def kept_timeline(cache: TreeCache, storage: Storage, tree: CheckpointTree,
+                  tip: str | None = None) -> Timeline:
+    """:func:`timeline`, kept in ``cache`` (the one ``tree`` came from, in its memory budget)
+    while the thread is unchanged, so a page's rerun does not read it again."""
+    return cache.derived(storage, tree, ("timeline", tip or tree.head),
+                         lambda: timeline(storage, tree, tip),
+                         lambda found: (len(found.steps) + len(found.branch)) * _STEP_BYTES)
 
 
 def timeline(storage: Storage, tree: CheckpointTree, tip: str | None = None) -> Timeline:

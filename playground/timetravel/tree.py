@@ -10,9 +10,10 @@ from __future__ import annotations
 import dataclasses
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import TypeVar
 
 from playground.timetravel.limits import limits
 from playground.timetravel.records import CheckpointDetail, CheckpointRecord
@@ -42,8 +43,6 @@ class CheckpointTree:
             (in the root graph's namespace), or the links loop back (a checkpoint that is its
             own ancestor). Such a checkpoint is drawn as a root with a broken link, so every
             walk of the tree ends.
-        derived: what was read for this tree from the same storage state (a branch's
-            timeline), kept as long as the tree is: its fingerprint covers what was read.
     """
 
     thread_id: str
@@ -58,7 +57,6 @@ class CheckpointTree:
     signals: Mapping[str, tuple[TaskSignal, ...]] = field(default_factory=dict)
     fingerprint: tuple | None = None
     broken: Mapping[str, str] = field(default_factory=dict)
-    derived: dict = field(default_factory=dict, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.nodes)
@@ -262,6 +260,7 @@ def last_fitting_checkpoint(
 # named tuple of ids and numbers) and its details come to a few hundred bytes; decoded values
 # to a few times the blob they were decoded from.
 _RECORD_BYTES = 400
+T = TypeVar("T")
 _DECODED_PER_BLOB_BYTE = 4
 
 
@@ -382,6 +381,20 @@ class TreeCache:
         if fingerprint is not None:
             self._budget.put(key, (fingerprint, tree), len(tree) * _RECORD_BYTES)
         return tree
+
+    def derived(self, storage: Storage, tree: CheckpointTree, what: tuple,
+                make: Callable[[], T], size: Callable[[T], int]) -> T:
+        """``make()``, something read for ``tree`` (a branch's timeline), kept in this cache's
+        budget (``size`` estimates its bytes) for as long as the thread is unchanged: the
+        tree's fingerprint is part of its key. Read every time for a tree without one."""
+        if tree.fingerprint is None:
+            return make()
+        key = (storage.identity, tree.thread_id, tree.checkpoint_ns, tree.fingerprint, *what)
+        found = self._budget.get(key)
+        if found is None:
+            found = make()
+            self._budget.put(key, found, size(found))
+        return found
 
 
 class ValuesCache:

@@ -29,6 +29,7 @@ from playground.timetravel.timeline import (
     read_prices,
 )
 from playground.timetravel.tree import CheckpointTree
+from playground.ui import resources
 from playground.ui.components.checkpoints import select
 from playground.ui.components.tables import arrow_rows
 from playground.ui.markup import md_escape
@@ -120,7 +121,7 @@ def timeline_panel(storage: Storage, tree: CheckpointTree, selected: str, key: s
     """The chart and the per-node table of the branch through ``selected``; a picked bar
     selects its checkpoint (and reruns the page to draw it)."""
     tip = branch_tip(tree, selected)
-    found = kept_timeline(storage, tree, tip)
+    found = kept_timeline(resources.tree_cache(), storage, tree, tip)
     usage = found.usage
     st.markdown(f"**Where the time and tokens went** · branch to #{tree.ordinal(tip)}: ran "
                 f"{found.run_seconds:.3f} s, waited {found.wait_seconds:.3f} s for a person; "
@@ -176,7 +177,8 @@ def _prices() -> dict | None:
 def branches_side_by_side(storage: Storage, tree: CheckpointTree, left: str,
                           right: str) -> None:
     """Compare's time and tokens: each branch's, and the difference."""
-    a, b = kept_timeline(storage, tree, left), kept_timeline(storage, tree, right)
+    cache = resources.tree_cache()
+    a, b = kept_timeline(cache, storage, tree, left), kept_timeline(cache, storage, tree, right)
     rows = []
     for what, left_value, right_value in (
             ("running time (s)", a.run_seconds, b.run_seconds),

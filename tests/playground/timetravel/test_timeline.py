@@ -219,11 +219,11 @@ def test_a_kept_timeline_is_read_once_per_state_of_the_thread(saver, path):
     _run_in_line(saver, {"one": _model(0.0, 3, 4)})
     storage, cache = open_storage(path), TreeCache()
     tree = cache.get(storage, "t")
-    first = kept_timeline(storage, tree)
+    first = kept_timeline(cache, storage, tree)
 
-    assert kept_timeline(storage, cache.get(storage, "t")) is first  # a rerun reads nothing
+    assert kept_timeline(cache, storage, cache.get(storage, "t")) is first  # a rerun reads nothing
     _run_in_line(saver, {"one": _model(0.0, 3, 4)})  # the thread grows: a new tree, read anew
-    grown = kept_timeline(storage, cache.get(storage, "t"))
+    grown = kept_timeline(cache, storage, cache.get(storage, "t"))
     assert grown is not first and len(grown.steps) > len(first.steps)
     assert grown.usage.input == 2 * first.usage.input == 6
 
