@@ -273,6 +273,21 @@ def decode_checkpoint(type_: str | None, blob: bytes | None) -> tuple[dict, str 
 
 
 _FIRST_KEYS = 4  # LangGraph writes v, ts and id first; look no further for ts
+# Python's LangGraph begins every msgpack checkpoint the same way: a map, "v" and a small
+# integer, then "ts" and its time as a 32-byte str8 (ISO, microseconds, +00:00).
+TS_HEAD_BYTES = 41  # where that time ends
+_TS_AT = slice(9, TS_HEAD_BYTES)
+
+
+def ts_at_head(head: bytes | None) -> str | None:
+    """The ``ts`` of a checkpoint that begins exactly as Python's LangGraph writes one, read at
+    its fixed place in the blob's first :data:`TS_HEAD_BYTES` bytes; None for any other blob
+    (:func:`checkpoint_time` reads those). Bytes that are not UTF-8 come back replaced, and
+    never parse as a time."""
+    if head is None or len(head) < TS_HEAD_BYTES or head[1:3] != b"\xa1v" \
+            or head[4:9] != b"\xa2ts\xd9 " or not 0x80 <= head[0] <= 0x8F:
+        return None
+    return head[_TS_AT].decode("utf-8", "replace")
 
 
 def checkpoint_time(type_: str | None, blob: bytes | None) -> str | None:
@@ -294,6 +309,9 @@ def checkpoint_time(type_: str | None, blob: bytes | None) -> str | None:
         return found if isinstance(found, str) else None
     if type_ not in (None, "msgpack"):
         return None
+    found = ts_at_head(blob[:TS_HEAD_BYTES])
+    if found is not None:
+        return found
     try:
         return _msgpack_ts(memoryview(blob))
     except IndexError:  # a blob cut short

@@ -36,6 +36,9 @@ class CheckpointRecord(NamedTuple):
         blob_bytes: bytes of the checkpoint blob (what a resume loads).
         metadata_bytes: bytes of the metadata.
         writes_bytes: bytes of pending writes stored under this checkpoint.
+        created_at: the checkpoint's stored time (``ts``) as text, unchecked (it comes from
+            the database), where the kind reads it with the record cheaply; None where it does
+            not (:meth:`Storage.checkpoint_times` reads it then).
     """
 
     checkpoint_id: str
@@ -46,6 +49,7 @@ class CheckpointRecord(NamedTuple):
     blob_bytes: int
     metadata_bytes: int
     writes_bytes: int
+    created_at: str | None = None
 
     @property
     def stored_bytes(self) -> int:

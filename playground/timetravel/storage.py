@@ -293,7 +293,8 @@ class Storage:
         return [CheckpointRecord(
             item.checkpoint_id, item.parent_id, checkpoint_ns, _int_or_none(
                 item.metadata.get("step")), _str_or_none(item.metadata.get("source")),
-            item.blob_bytes, item.metadata_bytes, sizes.get(item.checkpoint_id, 0))
+            item.blob_bytes, item.metadata_bytes, sizes.get(item.checkpoint_id, 0),
+            _str_or_none(item.checkpoint.get("ts")))
             for item in items]
 
     @staticmethod

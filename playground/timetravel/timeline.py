@@ -309,6 +309,35 @@ def _messages_in(value: Any) -> list:
     return value if isinstance(value, list) else [value]
 
 
+class _Under:
+    """The writes under one checkpoint, as a timeline needs them: what was asked (an
+    interrupt's node), each node's tasks in order, and whether a task's path named no node."""
+
+    __slots__ = ("asked", "tasks", "nameless")
+
+    def __init__(self) -> None:
+        self.asked: str | None = None
+        self.tasks: dict[str, list[str]] = {}
+        self.nameless = False
+
+    def named(self) -> tuple[str, ...]:
+        """The nodes the task paths name, by name (a stable order, whatever order the kind
+        gave the writes in)."""
+        return tuple(sorted(node for node in self.tasks if node != UNKNOWN_NODE))
+
+    def tasks_of(self, writers: tuple[str, ...]) -> dict[str, list[str]]:
+        """Each writer's tasks. A ``Send`` fan-out runs one node as several tasks whose stored
+        paths do not name it: the step's single writer owns them."""
+        if not self.nameless and all(node in writers for node in self.tasks):
+            return self.tasks
+        owned: dict[str, list[str]] = {}
+        for node, ids in self.tasks.items():
+            owner = node if node in writers or len(writers) != 1 else writers[0]
+            held = owned.setdefault(owner, [])
+            held.extend(task for task in ids if task not in held)
+        return owned
+
+
 _STEP_BYTES = 300  # a row of a timeline in memory (a named tuple of ids, numbers, a Usage)
 
 
@@ -324,27 +353,51 @@ def kept_timeline(cache: TreeCache, storage: Storage, tree: CheckpointTree,
 def timeline(storage: Storage, tree: CheckpointTree, tip: str | None = None) -> Timeline:
     """The timeline of the branch that ends at ``tip`` (the head's by default).
 
-    Reads the branch's checkpoint times and who wrote under each checkpoint (without decoding
-    either: a kind that can reads them from its rows' heads and task paths), and the values of
-    the writes on ``messages`` only.
+    Reads the branch's checkpoint times (from the tree's records where its kind read them there)
+    and who wrote under each checkpoint, without decoding either where the kind can read them
+    from its rows' heads and task paths; and the values of the writes on ``messages`` only,
+    under the checkpoints that have some.
     """
-    branch = tree.path_to(tip or tree.head)
+    tip = tip or tree.head
+    branch = tree.current_branch if tip == tree.head else tree.path_to(tip)
     ns, nodes, details = tree.checkpoint_ns, tree.nodes, tree.details
-    stamps = storage.checkpoint_times(tree.thread_id, branch, ns)
-    owners: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
-    nameless: set[str] = set()  # checkpoints with a write whose task path names no node
+    # Times come with the records where the kind reads them there; the rest are read now.
+    stamps = {cid: nodes[cid].created_at for cid in branch}
+    unread = [cid for cid, stamp in stamps.items() if stamp is None]
+    if unread:
+        stamps.update(storage.checkpoint_times(tree.thread_id, unread, ns))
+    # Who wrote under each checkpoint, gathered in one pass over the writes' owners: what was
+    # asked (an interrupt), the nodes named, each node's tasks in order.
+    unders: dict[str, _Under] = {}
+    spoke: list[str] = []  # checkpoints with a write on the messages channel
     for cid, node, task_id, channel in storage.write_owners(tree.thread_id, branch[:-1], ns):
-        owners[cid].append((node, task_id, channel))
+        under = unders.get(cid)
+        if under is None:
+            under = unders[cid] = _Under()
+        if channel == INTERRUPT:
+            under.asked = under.asked or node
+            continue
+        if channel in SIGNALS:
+            continue
+        if channel == MESSAGES:
+            spoke.append(cid)
         if node == UNKNOWN_NODE:
-            nameless.add(cid)
-    # The messages written are the only values read (their usage); by task.
+            under.nameless = True
+        ids = under.tasks.get(node)
+        if ids is None:
+            under.tasks[node] = [task_id]
+        elif task_id not in ids:
+            ids.append(task_id)
+    # The messages written are the only values read (their usage), under the checkpoints that
+    # have some; by task.
     said: dict[tuple[str, str], list] = defaultdict(list)
-    for write in storage.stored_writes(tree.thread_id, ns, branch[:-1], channels=[MESSAGES]):
-        said[(write.checkpoint_id, write.task_id)].extend(_messages_in(write.value))
+    if spoke:
+        for write in storage.stored_writes(tree.thread_id, ns, spoke, channels=[MESSAGES]):
+            said[(write.checkpoint_id, write.task_id)].extend(_messages_in(write.value))
     # Writers come from the writes' task paths; where a path does not name its node (a Send's
     # task, a file without task paths), from the checkpoint itself (decoded, for those only).
     unnamed = [child for parent, child in itertools.pairwise(branch)
-               if (parent not in owners or parent in nameless)
+               if (parent not in unders or unders[parent].nameless)
                and nodes[child].source not in _NO_WRITERS]
     ensure_details(storage, tree, unnamed)
     latest = dt.datetime.now(dt.UTC) + LATEST_AHEAD
@@ -352,9 +405,11 @@ def timeline(storage: Storage, tree: CheckpointTree, tip: str | None = None) -> 
     origin = next((moment for moment in times if moment is not None), None)
     offsets = [None if moment is None or origin is None else (moment - origin).total_seconds()
                for moment in times]
-    ordinal = tree.ordinal
-    no_writes: list[tuple[str, str, str]] = []
+    ordinals = tree.ordinals
+    shown_as: dict[tuple[str, ...], tuple[str, ...]] = {}
+    nobody = _Under()
     steps: list[Step] = []
+    append = steps.append  # the loop runs once per step of a long thread: kept lean
     for at in range(1, len(branch)):
         parent, child = branch[at - 1], branch[at]
         record = nodes[child]
@@ -365,41 +420,32 @@ def timeline(storage: Storage, tree: CheckpointTree, tip: str | None = None) -> 
         elif end < start:
             unknown = "its time is earlier than its parent's"
             start = end = None
-        base = (child, parent, ordinal(child), record.step)
-        if record.source == "input":
-            steps.append(Step(*base, NEXT_INPUT, WAIT, start, end, unknown,
-                              note="between two turns"))
+        ordinal, step = ordinals[child], record.step
+        source = record.source
+        if source == "input":
+            append(Step(child, parent, ordinal, step, NEXT_INPUT, WAIT, start, end, unknown,
+                        note="between two turns"))
             continue
-        under = owners.get(parent, no_writes)
-        asked = named = None
-        for node, _, channel in under:
-            if channel == INTERRUPT:
-                asked = asked or node
-            elif channel not in SIGNALS and node != UNKNOWN_NODE:
-                named = named or []
-                if node not in named:
-                    named.append(node)
+        under = unders.get(parent, nobody)
         detail = details.get(child)
-        writers = tuple(detail.writers) if child in details and detail else tuple(named or ())
-        shown = step_nodes(writers)  # __start__ writing a run's input reads as "input"
-        if record.source in ("update", "fork") or not writers:
-            steps.append(Step(*base, "update_state" if record.source == "update"
-                              else record.source or "?", EDIT, start, end, unknown))
+        writers = tuple(detail.writers) if detail else under.named()
+        if source in ("update", "fork") or not writers:
+            append(Step(child, parent, ordinal, step,
+                        "update_state" if source == "update" else source or "?", EDIT,
+                        start, end, unknown))
             continue
-        # Each task of each node, with its messages: a Send fan-out runs one node as several
-        # tasks, whose stored path does not name it (the step's single writer does).
-        tasks: dict[str, dict[str, list]] = {}
-        for node, task_id, channel in under:
-            if channel in SIGNALS:
-                continue
-            owner = node if node in writers or len(writers) != 1 else writers[0]
-            tasks.setdefault(owner, {}).setdefault(task_id, said.get((parent, task_id), ()))
+        shown = shown_as.get(writers)
+        if shown is None:  # __start__ writing a run's input reads as "input"
+            shown = shown_as[writers] = step_nodes(writers)
         # After a question was answered the node ran again: the gap is mostly the wait.
-        kind, note = (WAIT, f"waited for an answer to {asked}") if asked else (RUN, "")
+        kind, note = (WAIT, f"waited for an answer to {under.asked}") if under.asked \
+            else (RUN, "")
+        tasks = under.tasks_of(writers)
         for node, label in zip(writers, shown, strict=True):
-            for task_id, messages in (tasks.get(node) or {"": ()}).items():
-                steps.append(Step(*base, label, kind, start, end, unknown,
-                                  usage_of(messages) if messages else _NO_USAGE, note, task_id))
+            for task_id in tasks.get(node) or ("",):
+                messages = said.get((parent, task_id)) if said else None
+                append(Step(child, parent, ordinal, step, label, kind, start, end, unknown,
+                            usage_of(messages) if messages else _NO_USAGE, note, task_id))
     started = times[0] if branch else None
     return Timeline(tree.thread_id, branch, started.isoformat() if started else None,
                     tuple(steps))

@@ -73,10 +73,11 @@ class CheckpointTree:
 
     def ordinal(self, checkpoint_id: str) -> int:
         """1-based position of a checkpoint in creation order (stable, unlike ``step``)."""
-        return self._ordinals[checkpoint_id]
+        return self.ordinals[checkpoint_id]
 
     @property
-    def _ordinals(self) -> dict[str, int]:
+    def ordinals(self) -> Mapping[str, int]:
+        """Checkpoint id -> :meth:`ordinal`, for a loop over many."""
         cached = self.__dict__.get("_ordinal_cache")
         if cached is None:
             cached = {cid: i for i, cid in enumerate(self.nodes, 1)}
@@ -257,9 +258,9 @@ def last_fitting_checkpoint(
 
 
 # What one cached entry is taken to hold, estimated from what it was read from: a record (a
-# named tuple of ids and numbers) and its details come to a few hundred bytes; decoded values
-# to a few times the blob they were decoded from.
-_RECORD_BYTES = 400
+# named tuple of ids, numbers and its time) and its details come to a few hundred bytes; decoded
+# values to a few times the blob they were decoded from.
+_RECORD_BYTES = 480
 T = TypeVar("T")
 _DECODED_PER_BLOB_BYTE = 4
 

@@ -146,3 +146,35 @@ def test_a_change_waits_for_another_writer_and_commits_on_its_own(paused):
             prune_keep_latest(storage, "a", 1, dry_run=False)
         storage.conn.rollback()
         assert prune_keep_latest(storage, "a", 1, dry_run=False).checkpoints_after == 1
+
+
+def test_each_record_carries_the_time_langgraph_gives_its_checkpoint(paused):
+    with closing(sqlite3.connect(paused, check_same_thread=False)) as conn:
+        graph = pause_graph(SqliteSaver(conn))
+        given = {snapshot.config["configurable"]["checkpoint_id"]: snapshot.created_at
+                 for snapshot in graph.get_state_history(config("a"))}
+    records = open_storage(paused).records("a")
+    assert {record.checkpoint_id: record.created_at for record in records} == given
+
+
+def test_reads_under_most_of_a_thread_give_what_reads_under_a_few_give(paused, monkeypatch):
+    """Ids that are most of a namespace are read in one pass over it, a few through IN lists:
+    the same rows either way."""
+    import playground.places.sqlite as sqlite_place
+
+    storage = open_storage(paused)
+    ids = [record.checkpoint_id for record in storage.records("a")]
+    assert len(ids) >= 4
+
+    def reads(some: list[str]) -> tuple:
+        return (storage.checkpoint_times("a", some), sorted(storage.write_owners("a", some)),
+                sorted((w.checkpoint_id, w.task_id, w.channel, repr(w.value))
+                       for w in storage.stored_writes("a", "", some)))
+
+    monkeypatch.setattr(sqlite_place, "_CHUNK", 2)  # more than two ids: one pass over the thread
+    for some in (ids, ids[1:], ids[:3]):
+        in_one_pass = reads(some)
+        monkeypatch.setattr(sqlite_place, "_ONE_PASS_SHARE", 10.0)  # never one pass
+        assert reads(some) == in_one_pass
+        assert set(in_one_pass[0]) == set(some)
+        monkeypatch.setattr(sqlite_place, "_ONE_PASS_SHARE", 0.25)
