@@ -124,8 +124,7 @@ _SELECT_CHECKPOINT_WRITE_BYTES = (
     "WHERE thread_id = ? AND checkpoint_ns = ? GROUP BY checkpoint_id")
 _SELECT_RECORDS = (
     "SELECT checkpoint_id, parent_checkpoint_id, CASE WHEN length(metadata) > ? THEN "
-    f"NULL ELSE metadata END, length(checkpoint), length(metadata), "
-    f"substr(checkpoint, 1, {TS_HEAD_BYTES}) "
+    "NULL ELSE metadata END, length(checkpoint), length(metadata) "
     "FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? ORDER BY checkpoint_id "
     "LIMIT ?")
 _SELECT_COUNT_AND_NEWEST = (
@@ -155,8 +154,13 @@ _WRITES = ("SELECT checkpoint_id, {task_path}, task_id, channel, type, value FRO
 # primary key's order (ordering by task path too would cost a sort of every row).
 _WRITE_OWNERS = ("SELECT checkpoint_id, task_path, task_id, channel FROM writes "
                  "WHERE {where} ORDER BY checkpoint_id")
-# Each checkpoint's ts, from its blob's head (decode.checkpoint_time); a JSON blob (LangGraph.js)
-# comes whole, as JSON keeps no order of keys to rely on.
+# Each checkpoint's ts, from its blob's head: first where Python's LangGraph puts it
+# (decode.ts_at_head), then, for the blobs that had none there, by reading the head
+# (decode.checkpoint_time); a JSON blob (LangGraph.js) comes whole, as JSON keeps no order of
+# keys to rely on.
+_SELECT_TIME_HEADS = (
+    f"SELECT checkpoint_id, substr(checkpoint, 1, {TS_HEAD_BYTES}) FROM checkpoints "
+    "WHERE {where}")
 _SELECT_TIMES = (
     "SELECT checkpoint_id, CASE WHEN type = 'json' THEN checkpoint ELSE "
     "substr(checkpoint, 1, 96) END, type FROM checkpoints WHERE {where}")
@@ -488,11 +492,9 @@ class SqliteStorage(Storage):
         rows = self.conn.execute(
             _SELECT_RECORDS, (_MAX_METADATA, thread_id, checkpoint_ns, limits().max_rows + 1)
         )
-        # Each blob's first bytes come too: its time is there (a timeline's, or a page's), and
-        # cutting it out in this pass costs a few percent of it, against a pass of its own.
         records = []
         append, loads, record = records.append, orjson.loads, CheckpointRecord  # hot loop
-        for cid, parent, metadata, blob_bytes, metadata_bytes, head in rows:
+        for cid, parent, metadata, blob_bytes, metadata_bytes in rows:
             try:
                 meta = loads(metadata) if metadata else {}
             except orjson.JSONDecodeError:
@@ -500,8 +502,7 @@ class SqliteStorage(Storage):
             if not isinstance(meta, dict):
                 meta = {}
             append(record(cid, parent, checkpoint_ns, meta.get("step"), meta.get("source"),
-                          blob_bytes or 0, metadata_bytes or 0, writes.get(cid) or 0,
-                          ts_at_head(head)))
+                          blob_bytes or 0, metadata_bytes or 0, writes.get(cid) or 0))
         if len(records) > limits().max_rows:
             raise _too_many(self.label, f"thread {clip(thread_id, 80)!r} has")
         if not records:
@@ -534,10 +535,15 @@ class SqliteStorage(Storage):
                          checkpoint_ns: str = "") -> dict[str, str | None]:
         """Each checkpoint's ``ts``, read from the head of its blob (its values not decoded;
         a blob that does not begin as LangGraph writes one is decoded whole)."""
-        found: dict[str, str | None] = {}
-        for cid, head, type_ in self._rows_under(
-                _SELECT_TIMES, _CHECKPOINTS_OF_NAMESPACE, (thread_id, checkpoint_ns),
-                checkpoint_ids):
+        where, params = _CHECKPOINTS_OF_NAMESPACE, (thread_id, checkpoint_ns)
+        # First each blob's first bytes, where Python's LangGraph puts the time; then the rest
+        # (a LangGraph.js file's JSON, whole; another layout's longer head).
+        found: dict[str, str | None] = {cid: ts_at_head(head) for cid, head in self._rows_under(
+            _SELECT_TIME_HEADS, where, params, checkpoint_ids)}
+        elsewhere = [cid for cid, time in found.items() if time is None]
+        if not elsewhere:
+            return found
+        for cid, head, type_ in self._rows_under(_SELECT_TIMES, where, params, elsewhere):
             time = checkpoint_time(type_, head)
             if time is None:  # not where LangGraph puts it: the whole blob, decoded
                 whole = self.conn.execute(_SELECT_TYPED_BLOB,

@@ -277,6 +277,7 @@ _FIRST_KEYS = 4  # LangGraph writes v, ts and id first; look no further for ts
 # integer, then "ts" and its time as a 32-byte str8 (ISO, microseconds, +00:00).
 TS_HEAD_BYTES = 41  # where that time ends
 _TS_AT = slice(9, TS_HEAD_BYTES)
+_V_KEY, _TS_KEY = b"\xa1v", b"\xa2ts\xd9 "  # "v"; "ts" and a 32-byte str8's header
 
 
 def ts_at_head(head: bytes | None) -> str | None:
@@ -284,8 +285,8 @@ def ts_at_head(head: bytes | None) -> str | None:
     its fixed place in the blob's first :data:`TS_HEAD_BYTES` bytes; None for any other blob
     (:func:`checkpoint_time` reads those). Bytes that are not UTF-8 come back replaced, and
     never parse as a time."""
-    if head is None or len(head) < TS_HEAD_BYTES or head[1:3] != b"\xa1v" \
-            or head[4:9] != b"\xa2ts\xd9 " or not 0x80 <= head[0] <= 0x8F:
+    if head is None or head[4:9] != _TS_KEY or head[1:3] != _V_KEY \
+            or len(head) < TS_HEAD_BYTES or not 0x80 <= head[0] <= 0x8F:
         return None
     return head[_TS_AT].decode("utf-8", "replace")
 

@@ -37,8 +37,8 @@ class CheckpointRecord(NamedTuple):
         metadata_bytes: bytes of the metadata.
         writes_bytes: bytes of pending writes stored under this checkpoint.
         created_at: the checkpoint's stored time (``ts``) as text, unchecked (it comes from
-            the database), where the kind reads it with the record cheaply; None where it does
-            not (:meth:`Storage.checkpoint_times` reads it then).
+            the database), where the kind had it at hand with the record (a decoded
+            checkpoint); None where it did not (:meth:`Storage.checkpoint_times` reads it).
     """
 
     checkpoint_id: str

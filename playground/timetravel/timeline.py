@@ -44,6 +44,8 @@ NEXT_INPUT = "(next input)"  # the row of the wait before a new input
 MESSAGES = "messages"
 SIGNALS = frozenset(SIGNAL_CHANNELS)
 _NO_WRITERS = frozenset({"input", "update", "fork"})  # sources whose step no node ran
+_NOTED = SIGNALS | {MESSAGES}  # channels whose every write tells a timeline something
+_EDITS = frozenset({"update", "fork"})  # sources of a checkpoint a person made
 
 
 @dataclass(frozen=True)
@@ -247,19 +249,32 @@ def read_prices(path: Path | None) -> dict[str, dict[str, float]] | None:
 
 def parse_time(value: Any, now: dt.datetime | None = None) -> dt.datetime | None:
     """A checkpoint's time, or None when it is missing, unreadable or out of range."""
-    return _parse_time(value, (now or dt.datetime.now(dt.UTC)) + LATEST_AHEAD)
+    return parse_times([value], now)[0]
 
 
-def _parse_time(value: Any, latest: dt.datetime) -> dt.datetime | None:
-    if not isinstance(value, str) or len(value) > 64:
-        return None
-    try:
-        parsed = dt.datetime.fromisoformat(value if value[-1:] != "Z" else value[:-1] + "+00:00")
-    except ValueError:
-        return None
-    if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=dt.UTC)
-    return parsed if EARLIEST <= parsed <= latest else None
+def parse_times(values: Iterable[Any], now: dt.datetime | None = None
+                ) -> list[dt.datetime | None]:
+    """:func:`parse_time` of each value, in one loop (a long branch has tens of thousands).
+
+    ISO text up to 64 characters (a ``Z`` for UTC too; a time without a zone is taken as UTC)
+    between :data:`EARLIEST` and a day past ``now``; anything else is None.
+    """
+    latest = (now or dt.datetime.now(dt.UTC)) + LATEST_AHEAD
+    parse, utc, found = dt.datetime.fromisoformat, dt.UTC, []
+    append = found.append
+    for value in values:
+        if type(value) is not str or len(value) > 64:
+            append(None)
+            continue
+        try:
+            moment = parse(value)
+        except ValueError:
+            append(None)
+            continue
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=utc)
+        append(moment if EARLIEST <= moment <= latest else None)
+    return found
 
 
 def _count(value: Any) -> int | None:
@@ -323,12 +338,15 @@ class _Under:
     def named(self) -> tuple[str, ...]:
         """The nodes the task paths name, by name (a stable order, whatever order the kind
         gave the writes in)."""
+        if len(self.tasks) == 1 and not self.nameless:  # most steps: one node, one task
+            return tuple(self.tasks)
         return tuple(sorted(node for node in self.tasks if node != UNKNOWN_NODE))
 
     def tasks_of(self, writers: tuple[str, ...]) -> dict[str, list[str]]:
         """Each writer's tasks. A ``Send`` fan-out runs one node as several tasks whose stored
         paths do not name it: the step's single writer owns them."""
-        if not self.nameless and all(node in writers for node in self.tasks):
+        if not self.nameless and (len(self.tasks) == 1 and writers[0] in self.tasks
+                                  or all(node in writers for node in self.tasks)):
             return self.tasks
         owned: dict[str, list[str]] = {}
         for node, ids in self.tasks.items():
@@ -362,18 +380,31 @@ def timeline(storage: Storage, tree: CheckpointTree, tip: str | None = None) -> 
     branch = tree.current_branch if tip == tree.head else tree.path_to(tip)
     ns, nodes, details = tree.checkpoint_ns, tree.nodes, tree.details
     # Times come with the records where the kind reads them there; the rest are read now.
-    stamps = {cid: nodes[cid].created_at for cid in branch}
-    unread = [cid for cid, stamp in stamps.items() if stamp is None]
+    unread = [cid for cid in branch if nodes[cid].created_at is None]
+    stamps = {} if len(unread) == len(branch) else {cid: nodes[cid].created_at for cid in branch}
     if unread:
         stamps.update(storage.checkpoint_times(tree.thread_id, unread, ns))
-    # Who wrote under each checkpoint, gathered in one pass over the writes' owners: what was
-    # asked (an interrupt), the nodes named, each node's tasks in order.
+    # Who wrote under each checkpoint, gathered in one pass over the writes' owners. Most
+    # checkpoints of a long thread have one task's plain writes under them: those keep just
+    # (node, task). Any other gets the whole account: what was asked (an interrupt), each
+    # node's tasks in order, whether a task's path named no node.
+    plain: dict[str, tuple[str, str]] = {}
     unders: dict[str, _Under] = {}
     spoke: list[str] = []  # checkpoints with a write on the messages channel
     for cid, node, task_id, channel in storage.write_owners(tree.thread_id, branch[:-1], ns):
+        if channel not in _NOTED and node != UNKNOWN_NODE:
+            one = plain.get(cid)
+            if one is None and cid not in unders:
+                plain[cid] = (node, task_id)
+                continue
+            if one is not None and one[1] == task_id and one[0] == node:
+                continue  # the same task's next channel
         under = unders.get(cid)
         if under is None:
             under = unders[cid] = _Under()
+            one = plain.pop(cid, None)
+            if one is not None:
+                under.tasks[one[0]] = [one[1]]
         if channel == INTERRUPT:
             under.asked = under.asked or node
             continue
@@ -397,16 +428,16 @@ def timeline(storage: Storage, tree: CheckpointTree, tip: str | None = None) -> 
     # Writers come from the writes' task paths; where a path does not name its node (a Send's
     # task, a file without task paths), from the checkpoint itself (decoded, for those only).
     unnamed = [child for parent, child in itertools.pairwise(branch)
-               if (parent not in unders or unders[parent].nameless)
+               if parent not in plain and (parent not in unders or unders[parent].nameless)
                and nodes[child].source not in _NO_WRITERS]
     ensure_details(storage, tree, unnamed)
-    latest = dt.datetime.now(dt.UTC) + LATEST_AHEAD
-    times = [_parse_time(stamps.get(cid), latest) for cid in branch]
+    times = parse_times(stamps.get(cid) for cid in branch)
     origin = next((moment for moment in times if moment is not None), None)
     offsets = [None if moment is None or origin is None else (moment - origin).total_seconds()
                for moment in times]
     ordinals = tree.ordinals
-    shown_as: dict[tuple[str, ...], tuple[str, ...]] = {}
+    shown_as: dict[tuple[str, ...], tuple[str, ...]] = {}  # writers -> as a person reads them
+    label_of: dict[str, str] = {}  # the same, for one node
     nobody = _Under()
     steps: list[Step] = []
     append = steps.append  # the loop runs once per step of a long thread: kept lean
@@ -426,10 +457,23 @@ def timeline(storage: Storage, tree: CheckpointTree, tip: str | None = None) -> 
             append(Step(child, parent, ordinal, step, NEXT_INPUT, WAIT, start, end, unknown,
                         note="between two turns"))
             continue
-        under = unders.get(parent, nobody)
         detail = details.get(child)
+        one = plain.get(parent)
+        if one is not None and detail is None and source not in _EDITS:
+            # The common step: one node ran one task, asked nothing, wrote no messages.
+            node, task_id = one
+            label = label_of.get(node)
+            if label is None:
+                label = label_of[node] = step_nodes((node,))[0]
+            append(Step(child, parent, ordinal, step, label, RUN, start, end, unknown,
+                        _NO_USAGE, "", task_id))
+            continue
+        under = unders.get(parent, nobody)
+        if one is not None:  # a leaf, decoded: the general way below, with its writers
+            under = _Under()
+            under.tasks[one[0]] = [one[1]]
         writers = tuple(detail.writers) if detail else under.named()
-        if source in ("update", "fork") or not writers:
+        if source in _EDITS or not writers:
             append(Step(child, parent, ordinal, step,
                         "update_state" if source == "update" else source or "?", EDIT,
                         start, end, unknown))

@@ -11,10 +11,13 @@ from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
 from playground.timetravel.decode import (
     MAX_EXT_DEPTH,
+    TS_HEAD_BYTES,
+    checkpoint_time,
     decode_checkpoint,
     decode_typed,
     is_unread,
     to_jsonable,
+    ts_at_head,
 )
 from tests.playground import hostile_db
 
@@ -139,3 +142,23 @@ def test_to_jsonable_turns_bytes_and_tuples_into_json():
 
     assert json.loads(json.dumps(shown)) == {
         "raw": {"__type__": "bytes", "length": 2, "hex": "0001"}, "pair": [1, 2], "3": "x"}
+
+
+def test_the_time_cut_from_a_blobs_head_is_the_time_its_full_decode_reads():
+    from langgraph.checkpoint.base import create_checkpoint, empty_checkpoint
+
+    checkpoint = create_checkpoint(empty_checkpoint(), None, 1)  # as a run saves each one
+    type_, blob = JsonPlusSerializer().dumps_typed(checkpoint)
+    assert ts_at_head(blob[:TS_HEAD_BYTES]) == checkpoint["ts"]
+    assert checkpoint_time(type_, blob) == decode_checkpoint(type_, blob)[0]["ts"]
+
+
+@pytest.mark.parametrize("head", [
+    json.dumps({"v": 4, "ts": "2026-12-02T10:00:00.000000+00:00"}).encode(),  # JSON (LangGraph.js)
+    _msgpack({"ts": "2026-12-02T10:00:00.000000+00:00", "v": 4}),  # keys in another order
+    _msgpack({"v": 4, "ts": "2026-12-02"}),  # a time of another length
+    b"",
+    None,
+])
+def test_a_head_not_laid_out_as_langgraph_writes_it_gives_no_time_at_its_place(head):
+    assert ts_at_head(head if head is None else head[:TS_HEAD_BYTES]) is None

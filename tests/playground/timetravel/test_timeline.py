@@ -207,6 +207,40 @@ def test_crafted_times_in_langgraphs_own_layout_are_unknown_and_never_crash(save
     assert sum(1 for step in found.steps if step.unknown) == 3  # and the step after the far one
 
 
+class Counter(TypedDict):
+    count: int
+
+
+def test_each_step_of_plain_nodes_names_the_task_langgraph_ran_there(saver, path):
+    """Steps of one node each, asking nothing and writing no messages (most of a long
+    thread), across two runs and an edit: each row is the task LangGraph ran there."""
+    builder = StateGraph(Counter)
+    for name in ("read", "plan", "write"):
+        builder.add_node(name, lambda state: {"count": state["count"] + 1})
+    builder.add_edge(START, "read")
+    builder.add_edge("read", "plan")
+    builder.add_edge("plan", "write")
+    graph = builder.compile(checkpointer=saver)
+    graph.invoke({"count": 0}, _config("t"))
+    graph.update_state(_config("t"), {"count": 40})
+    graph.invoke({"count": 5}, _config("t"))
+    history = {snapshot.config["configurable"]["checkpoint_id"]: snapshot
+               for snapshot in graph.get_state_history(_config("t"))}
+    ran = {}
+    for cid, snapshot in history.items():
+        if snapshot.metadata["source"] == "loop" and snapshot.parent_config:
+            parent = history[snapshot.parent_config["configurable"]["checkpoint_id"]]
+            ran[cid] = [task.name for task in parent.tasks]
+
+    steps = _timeline(path, "t").steps
+    assert {step.checkpoint_id: [step.node] for step in steps if step.kind == RUN} == {
+        cid: ["input" if name == "__start__" else name for name in names]
+        for cid, names in ran.items()}
+    # The first input is the branch's first checkpoint, no step; the second waited for it.
+    assert [step.node for step in steps if step.kind != RUN] == ["update_state", "(next input)"]
+    assert all(step.task_id for step in steps if step.kind == RUN)
+
+
 def test_parse_time_refuses_what_no_checkpoint_holds():
     assert parse_time("2026-12-02T10:00:00+00:00") is not None
     assert parse_time("2026-12-02T10:00:00.123Z") is not None
