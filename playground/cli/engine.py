@@ -323,7 +323,7 @@ def _timeline(args: argparse.Namespace) -> int:
     prices = read_prices(args.prices)
     storage = open_storage(args.db)
     try:
-        tree = load_tree(storage, args.thread)
+        tree = load_tree(storage, args.thread, times=True)
         tip = resolve_checkpoint(tree, args.branch) if args.branch else tree.head
         found = timeline(storage, tree, tip)
     finally:

@@ -440,8 +440,11 @@ class PostgresStorage(Storage):
         summaries.sort(key=lambda s: s.newest_at or "", reverse=True)
         return summaries
 
-    def records(self, thread_id: str, checkpoint_ns: str = "") -> list[CheckpointRecord]:
-        """Every checkpoint of a thread and namespace, oldest first, from SQL alone.
+    def records(self, thread_id: str, checkpoint_ns: str = "", times: bool = False
+                ) -> list[CheckpointRecord]:
+        """Every checkpoint of a thread and namespace, oldest first, from SQL alone (without
+        times: ``checkpoint->>'ts'`` would fetch every row's JSONB in the tree's pass, and
+        :meth:`checkpoint_times` reads them when a timeline asks).
 
         Raises:
             UnknownThread: the thread has no checkpoints in this namespace.

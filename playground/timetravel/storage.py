@@ -280,8 +280,13 @@ class Storage:
         checkpoints lists them too)."""
         return [""]
 
-    def records(self, thread_id: str, checkpoint_ns: str = "") -> list[CheckpointRecord]:
+    def records(self, thread_id: str, checkpoint_ns: str = "", times: bool = False
+                ) -> list[CheckpointRecord]:
         """Every checkpoint of a thread and namespace, oldest first.
+
+        With ``times``, each record's ``created_at`` too where the kind can read it in the same
+        pass for little (a page that shows a timeline beside the tree asks; a kind that decodes
+        its checkpoints anyway, as here, fills it always).
 
         Raises:
             UnknownThread: the thread has no checkpoints in this namespace.

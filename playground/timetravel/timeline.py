@@ -433,8 +433,8 @@ def timeline(storage: Storage, tree: CheckpointTree, tip: str | None = None) -> 
     ensure_details(storage, tree, unnamed)
     times = parse_times(stamps.get(cid) for cid in branch)
     origin = next((moment for moment in times if moment is not None), None)
-    offsets = [None if moment is None or origin is None else (moment - origin).total_seconds()
-               for moment in times]
+    zero = origin.timestamp() if origin is not None else 0.0
+    offsets = [None if moment is None else moment.timestamp() - zero for moment in times]
     ordinals = tree.ordinals
     shown_as: dict[tuple[str, ...], tuple[str, ...]] = {}  # writers -> as a person reads them
     label_of: dict[str, str] = {}  # the same, for one node

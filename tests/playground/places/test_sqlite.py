@@ -148,6 +148,18 @@ def test_a_change_waits_for_another_writer_and_commits_on_its_own(paused):
         assert prune_keep_latest(storage, "a", 1, dry_run=False).checkpoints_after == 1
 
 
+def test_records_read_with_times_carry_the_time_langgraph_gives_each_checkpoint(paused):
+    with closing(sqlite3.connect(paused, check_same_thread=False)) as conn:
+        graph = pause_graph(SqliteSaver(conn))
+        given = {snapshot.config["configurable"]["checkpoint_id"]: snapshot.created_at
+                 for snapshot in graph.get_state_history(config("a"))}
+    storage = open_storage(paused)
+    timed = storage.records("a", times=True)
+    assert {record.checkpoint_id: record.created_at for record in timed} == given
+    # Without times the records are the same, less the time (a tree that shows none)
+    assert [record._replace(created_at=None) for record in timed] == storage.records("a")
+
+
 def test_reads_under_most_of_a_thread_give_what_reads_under_a_few_give(paused, monkeypatch):
     """Ids that are most of a namespace are read in one pass over it, a few through IN lists:
     the same rows either way."""
