@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from playground.timetravel.bulk import paused_gc
 from playground.timetravel.messages import as_message
 from playground.timetravel.records import UNKNOWN_NODE, step_nodes
 from playground.timetravel.signals import INTERRUPT, SIGNAL_CHANNELS
@@ -328,7 +329,7 @@ class _Under:
     """The writes under one checkpoint, as a timeline needs them: what was asked (an
     interrupt's node), each node's tasks in order, and whether a task's path named no node."""
 
-    __slots__ = ("asked", "tasks", "nameless")
+    __slots__ = ("asked", "nameless", "tasks")
 
     def __init__(self) -> None:
         self.asked: str | None = None
@@ -345,7 +346,7 @@ class _Under:
     def tasks_of(self, writers: tuple[str, ...]) -> dict[str, list[str]]:
         """Each writer's tasks. A ``Send`` fan-out runs one node as several tasks whose stored
         paths do not name it: the step's single writer owns them."""
-        if not self.nameless and (len(self.tasks) == 1 and writers[0] in self.tasks
+        if not self.nameless and ((len(self.tasks) == 1 and writers[0] in self.tasks)
                                   or all(node in writers for node in self.tasks)):
             return self.tasks
         owned: dict[str, list[str]] = {}
@@ -371,11 +372,16 @@ def kept_timeline(cache: TreeCache, storage: Storage, tree: CheckpointTree,
 def timeline(storage: Storage, tree: CheckpointTree, tip: str | None = None) -> Timeline:
     """The timeline of the branch that ends at ``tip`` (the head's by default).
 
-    Reads the branch's checkpoint times (from the tree's records where its kind read them there)
+    Reads the branch's checkpoint times (from the tree's records where it was read with them)
     and who wrote under each checkpoint, without decoding either where the kind can read them
     from its rows' heads and task paths; and the values of the writes on ``messages`` only,
     under the checkpoints that have some.
     """
+    with paused_gc():  # a row per step, none in a cycle
+        return _timeline(storage, tree, tip)
+
+
+def _timeline(storage: Storage, tree: CheckpointTree, tip: str | None) -> Timeline:
     tip = tip or tree.head
     branch = tree.current_branch if tip == tree.head else tree.path_to(tip)
     ns, nodes, details = tree.checkpoint_ns, tree.nodes, tree.details

@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TypeVar
 
+from playground.timetravel.bulk import paused_gc
 from playground.timetravel.limits import limits
 from playground.timetravel.records import CheckpointDetail, CheckpointRecord
 from playground.timetravel.signals import TaskSignal
 from playground.timetravel.storage import Storage
-
 
 _ID = operator.itemgetter(0)  # a record's checkpoint_id
 
@@ -221,16 +221,17 @@ def load_tree(
     Raises:
         UnknownThread: the thread has no checkpoints.
     """
-    records = storage.records(thread_id, checkpoint_ns, times=times)
-    parents = {r.parent_id for r in records}
-    wanted = (
-        [r.checkpoint_id for r in records]
-        if all_details
-        else [r.checkpoint_id for r in records if r.checkpoint_id not in parents]
-    )
-    details = storage.details(thread_id, wanted, checkpoint_ns)
-    signals = storage.signals(thread_id, checkpoint_ns)
-    return build_tree(thread_id, records, details, checkpoint_ns, signals)
+    with paused_gc():  # a record per checkpoint, none in a cycle
+        records = storage.records(thread_id, checkpoint_ns, times=times)
+        parents = {r.parent_id for r in records}
+        wanted = (
+            [r.checkpoint_id for r in records]
+            if all_details
+            else [r.checkpoint_id for r in records if r.checkpoint_id not in parents]
+        )
+        details = storage.details(thread_id, wanted, checkpoint_ns)
+        signals = storage.signals(thread_id, checkpoint_ns)
+        return build_tree(thread_id, records, details, checkpoint_ns, signals)
 
 
 def ensure_details(
