@@ -37,8 +37,9 @@ class CheckpointRecord(NamedTuple):
         metadata_bytes: bytes of the metadata.
         writes_bytes: bytes of pending writes stored under this checkpoint.
         created_at: the checkpoint's stored time (``ts``) as text, unchecked (it comes from
-            the database), where the kind had it at hand with the record (a decoded
-            checkpoint); None where it did not (:meth:`Storage.checkpoint_times` reads it).
+            the database), where the kind read it with the record (records read with
+            ``times``, or a kind that decodes its checkpoints anyway); None where it did not
+            (:meth:`Storage.checkpoint_times` reads it then).
     """
 
     checkpoint_id: str
