@@ -13,6 +13,7 @@ from langgraph.graph.state import CompiledStateGraph
 
 from playground.agent.client import ApiUnavailable
 from playground.agent.planner import find_ticket_id
+from playground.timetravel.runs import with_run
 
 
 @dataclass(frozen=True)
@@ -46,7 +47,8 @@ def _version_of(values: dict) -> str | None:
 def start_turn(graph: CompiledStateGraph, thread_id: str, request: str) -> TurnResult:
     """Turn 1: read the ticket the request names, plan the change, pause before writing."""
     config = thread_config(thread_id)
-    graph.invoke({"request": request, "ticket_id": find_ticket_id(request)}, config)
+    # Marked as a run (its id, its start), so a timeline tells the pause from the write's time.
+    graph.invoke({"request": request, "ticket_id": find_ticket_id(request)}, with_run(config))
     snapshot = graph.get_state(config)
     values, waiting = dict(snapshot.values), tuple(snapshot.next)
     if not waiting:
@@ -83,7 +85,7 @@ def resume(graph: CompiledStateGraph, thread_id: str) -> TurnResult:
         reason = "it has no checkpoints" if not before.values else "it is not paused"
         return TurnResult(thread_id, f"nothing to resume: {reason}", False, dict(before.values))
     try:
-        graph.invoke(None, config)
+        graph.invoke(None, with_run(config))
     except ApiUnavailable as exc:
         return TurnResult(
             thread_id,

@@ -7,7 +7,8 @@ server's documented API, so every action keeps its label and its code path:
 
 - a run, an answer, Continue, Retry, a replay: ``runs.stream`` (``stream_mode`` updates, tasks
   and messages, so tokens stream; ``interrupt_before`` / ``interrupt_after`` for the pauses; a
-  ``Command`` for an answer; ``checkpoint_id`` to run from a past checkpoint);
+  ``Command`` for an answer; ``checkpoint_id`` to run from a past checkpoint; ``metadata``
+  says when the playground started the run, beside the ``run_id`` the server stores);
 - an edit and a fork: ``threads.update_state`` with ``as_node`` and ``checkpoint_id``;
 - Stop: ``runs.cancel`` of the run in flight;
 - the drawing: ``/assistants/{id}/graph`` (xray); the state's keys and the input form:
@@ -36,6 +37,7 @@ from playground.apps.server_store import ServerStore
 from playground.places.server_address import NAME_KEY, ServerError, server_thread_id
 from playground.places.server_client import ServerClient, explain, server_errors
 from playground.timetravel.limits import clip, limits
+from playground.timetravel.runs import RUN_STARTED_KEY, run_metadata
 
 START, END = "__start__", "__end__"
 # What a node name from a server may hold before it is drawn (graphviz reads <...> as markup).
@@ -217,11 +219,18 @@ class ServerGraph:
                          checkpoint_id=checkpoint_id, config=run_config or None,
                          context=dict(settings.context) if settings is not None
                          and settings.context else None,
-                         metadata=(settings.metadata() or None) if settings is not None
-                         else None,
+                         metadata=self._metadata(settings),
                          multitask_strategy=kwargs.get("multitask_strategy", "reject"),
                          on_disconnect="cancel")
         return ServerRun(self, thread_id, arguments)
+
+    @staticmethod
+    def _metadata(settings: Any) -> dict[str, str]:
+        """A run's metadata: its settings, and when the playground started it (the server
+        stores its own ``run_id``; timetravel/runs.py)."""
+        found = dict(settings.metadata()) if settings is not None else {}
+        found[RUN_STARTED_KEY] = run_metadata()[RUN_STARTED_KEY]
+        return found
 
     def invoke(self, input: Any, config: Mapping[str, Any] | None = None, **kwargs: Any) -> Any:
         """A run to its end (or pause); the values at its end."""

@@ -318,7 +318,7 @@ def _seconds(value: float | None) -> str:
 
 
 def _timeline(args: argparse.Namespace) -> int:
-    from playground.timetravel.timeline import read_prices, timeline
+    from playground.timetravel.timeline import EDIT, read_prices, timeline
 
     prices = read_prices(args.prices)
     storage = open_storage(args.db)
@@ -333,28 +333,37 @@ def _timeline(args: argparse.Namespace) -> int:
         sys.stdout.write("\n")
         return 0
     usage = found.usage
+    maybe = found.maybe_paused
     print(f"thread {clip(args.thread, 200)}, branch to #{tree.ordinal(tip)}: ran "
-          f"{found.run_seconds:.3f} s, waited {found.wait_seconds:.3f} s; tokens "
-          f"{usage.input:,} in, {usage.output:,} out"
+          f"{found.run_seconds:.3f} s, waited {found.wait_seconds:.3f} s, idle "
+          f"{found.idle_seconds:.3f} s; tokens {usage.input:,} in, {usage.output:,} out"
           + (f" ({usage.cache_read:,} cache reads)" if usage.cache_read else "")
           + (f"; {usage.without} AI messages carry no usage (not counted)" if usage.without
-             else ""))
+             else "")
+          + (f"; {maybe} step{'s' if maybe != 1 else ''} may include a pause (a new run whose "
+             "start is not recorded)" if maybe else ""))
     print(f"{'#':>5}  {'step':>4}  {'node':<20} {'kind':<5} {'start':>10}  {'took':>10}  "
           f"{'tokens in':>9}  {'out':>7}  note")
     for step in found.steps:
         note = step.note or (f"time unknown: {step.unknown}" if step.unknown else "")
         start = "unknown" if step.start is None else f"{step.start:.3f}"
+        took = "instant" if step.kind == EDIT and step.seconds is not None \
+            else _seconds(step.seconds)
         print(f"{step.ordinal:>5}  {step.step!s:>4}  {clip(step.node, 20):<20} {step.kind:<5} "
-              f"{start:>10}  {_seconds(step.seconds):>10}  {step.usage.input:>9,}  "
+              f"{start:>10}  {took:>10}  {step.usage.input:>9,}  "
               f"{step.usage.output:>7,}  {note}")
     print()
-    print(f"{'node':<20} {'calls':>5}  {'time':>10}  {'share':>6}  {'tokens in':>9}  "
-          f"{'out':>7}  {'model':<24}" + ("  cost" if prices else ""))
+    print(f"{'node':<20} {'calls':>5}  {'time':>10}  {'share':>6}  {'task time':>10}  "
+          f"{'tokens in':>9}  {'out':>7}  {'model':<24}" + ("  cost" if prices else ""))
     for node in found.totals(prices):
         cost = "" if not prices else ("  -" if node.cost is None else f"  {node.cost:.4f}")
         print(f"{clip(node.node, 20):<20} {node.calls:>5}  {node.seconds:>8.3f} s  "
-              f"{node.share:>6.1%}  {node.usage.input:>9,}  {node.usage.output:>7,}  "
-              f"{clip(', '.join(node.usage.models) or '-', 24):<24}{cost}")
+              f"{node.share:>6.1%}  {node.task_seconds:>8.3f} s  {node.usage.input:>9,}  "
+              f"{node.usage.output:>7,}  {clip(', '.join(node.usage.models) or '-', 24):<24}"
+              f"{cost}")
+    print("time: wall time of the steps a node ran in (share: of the running time); task "
+          "time: its tasks' times summed (parallel tasks each count). Waits, idle time and "
+          "instants are no node's.")
     return 0
 
 

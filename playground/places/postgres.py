@@ -97,7 +97,9 @@ _SELECT_THREAD_BLOB_BYTES = (
     "  WHERE checkpoint_ns = '') parts GROUP BY thread_id")
 _SELECT_RECORDS = (
     "SELECT checkpoint_id, parent_checkpoint_id, metadata->>'step' AS step, "
-    "metadata->>'source' AS source, octet_length(checkpoint::text) AS blob, "
+    "metadata->>'source' AS source, left(metadata->>'run_id', 100) AS run_id, "
+    "left(metadata->>'run_started_at', 100) AS run_started, "
+    "octet_length(checkpoint::text) AS blob, "
     "octet_length(metadata::text) AS meta, checkpoint->'channel_versions' AS versions "
     "FROM checkpoints WHERE thread_id = %(thread_id)s AND checkpoint_ns = %(ns)s "
     "ORDER BY checkpoint_id")
@@ -136,6 +138,10 @@ _WRITE_OWNERS = (
 # where no time is that long: parse_time refuses it then).
 _SELECT_TIMES = (
     "SELECT checkpoint_id, left(checkpoint->>'ts', 65) AS ts FROM checkpoints "
+    "WHERE thread_id = %(t)s AND checkpoint_ns = %(ns)s AND checkpoint_id = ANY(%(c)s)")
+# versions_seen["__interrupt__"] (decode.interrupt_seen: where it moves, a run resumed).
+_SELECT_RESUME_MARKS = (
+    "SELECT checkpoint_id, checkpoint->'versions_seen'->'__interrupt__' AS seen FROM checkpoints "
     "WHERE thread_id = %(t)s AND checkpoint_ns = %(ns)s AND checkpoint_id = ANY(%(c)s)")
 _HAS_TASK_PATH = (
     "SELECT count(*) AS n FROM information_schema.columns WHERE table_schema = "
@@ -478,7 +484,8 @@ class PostgresStorage(Storage):
                     row["checkpoint_id"], row["parent_checkpoint_id"], checkpoint_ns,
                     int(step) if step and step.lstrip("-").isdigit() else None, row["source"],
                     (row["blob"] or 0) + introduced, row["meta"] or 0,
-                    int(writes.get(row["checkpoint_id"]) or 0),
+                    int(writes.get(row["checkpoint_id"]) or 0), None, row["run_id"],
+                    row["run_started"],
                 )
             )
         return records
@@ -603,6 +610,15 @@ class PostgresStorage(Storage):
         rows = self._rows(_SELECT_TIMES, {"t": thread_id, "ns": checkpoint_ns,
                                           "c": list(dict.fromkeys(checkpoint_ids))})
         return {row["checkpoint_id"]: row["ts"] for row in rows}
+
+    def resume_marks(self, thread_id: str, checkpoint_ids: Iterable[str],
+                     checkpoint_ns: str = "") -> dict[str, Any]:
+        """Each checkpoint's ``versions_seen["__interrupt__"]``, read by the server from its
+        JSONB row."""
+        rows = self._rows(_SELECT_RESUME_MARKS, {"t": thread_id, "ns": checkpoint_ns,
+                                                 "c": list(dict.fromkeys(checkpoint_ids))})
+        return {row["checkpoint_id"]: row["seen"] if isinstance(row["seen"], dict) else None
+                for row in rows}
 
     def write_owners(self, thread_id: str, checkpoint_ids: Iterable[str],
                      checkpoint_ns: str = "") -> list[tuple[str, str, str, str]]:

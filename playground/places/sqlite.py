@@ -17,6 +17,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 import orjson
@@ -33,10 +34,12 @@ from playground.places.base import (
 )
 from playground.places.settings import sqlite_timeout
 from playground.timetravel.decode import (
+    RESUME_TAIL_BYTES,
     TS_HEAD_BYTES,
     checkpoint_time,
     decode_checkpoint,
     decode_typed,
+    interrupt_seen,
     ts_at_head,
 )
 from playground.timetravel.errors import CheckpointDbError, UnknownThread, UnreadableCheckpoint
@@ -51,6 +54,7 @@ from playground.timetravel.records import (
     state_values,
     task_node,
 )
+from playground.timetravel.runs import RUN_ID_KEY, RUN_STARTED_KEY
 from playground.timetravel.storage import (
     JAVASCRIPT,
     OLDER_PYTHON,
@@ -163,6 +167,10 @@ _SELECT_TIME_HEADS = f"SELECT checkpoint_id, {_TIME_HEAD} FROM checkpoints WHERE
 _SELECT_TIMES = (
     "SELECT checkpoint_id, CASE WHEN type = 'json' THEN checkpoint ELSE "
     "substr(checkpoint, 1, 96) END, type FROM checkpoints WHERE {where}")
+# Each checkpoint's last bytes, where versions_seen sits (decode.interrupt_seen); JSON whole.
+_SELECT_TAILS = (
+    "SELECT checkpoint_id, type, CASE WHEN type = 'json' THEN checkpoint ELSE substr(checkpoint, "
+    f"max(1, length(checkpoint) - {RESUME_TAIL_BYTES - 1})) END FROM checkpoints WHERE {{where}}")
 _WITH_TASK_PATH = {"task_path": "task_path", "order": "task_path, idx"}
 _WITHOUT_TASK_PATH = {"task_path": "''", "order": "rowid"}
 _SELECT_ROW_TYPES = "SELECT DISTINCT type FROM (SELECT type FROM checkpoints LIMIT 50)"
@@ -478,8 +486,9 @@ class SqliteStorage(Storage):
     @_stoppable
     def records(self, thread_id: str, checkpoint_ns: str = "", times: bool = False
                 ) -> list[CheckpointRecord]:
-        """Every checkpoint of a thread and namespace, oldest first, from SQL columns alone;
-        with ``times``, each one's time cut from its blob's first bytes in the same pass (where
+        """Every checkpoint of a thread and namespace, oldest first, from SQL columns alone
+        (the run that wrote each one, and its start, from the metadata parsed anyway); with
+        ``times``, each one's time cut from its blob's first bytes in the same pass (where
         Python's LangGraph puts it: :func:`~playground.timetravel.decode.ts_at_head`).
 
         Raises:
@@ -505,9 +514,12 @@ class SqliteStorage(Storage):
                 meta = {}
             if not isinstance(meta, dict):
                 meta = {}
+            run_id, started = meta.get(RUN_ID_KEY), meta.get(RUN_STARTED_KEY)
             append(record(cid, parent, checkpoint_ns, meta.get("step"), meta.get("source"),
                           blob_bytes or 0, metadata_bytes or 0, writes.get(cid) or 0,
-                          None if head is None else ts_at_head(head)))
+                          None if head is None else ts_at_head(head),
+                          run_id if type(run_id) is str else None,
+                          started if type(started) is str else None))
         if len(records) > limits().max_rows:
             raise _too_many(self.label, f"thread {clip(thread_id, 80)!r} has")
         if not records:
@@ -557,6 +569,15 @@ class SqliteStorage(Storage):
                 time = ts if isinstance(ts, str) else None
             found[cid] = time
         return found
+
+    @_stoppable
+    def resume_marks(self, thread_id: str, checkpoint_ids: Iterable[str],
+                     checkpoint_ns: str = "") -> dict[str, Any]:
+        """Each checkpoint's ``versions_seen["__interrupt__"]``, read from its blob's last
+        bytes, values not decoded (:func:`~playground.timetravel.decode.interrupt_seen`)."""
+        return {cid: interrupt_seen(type_, tail) for cid, type_, tail in self._rows_under(
+            _SELECT_TAILS, _CHECKPOINTS_OF_NAMESPACE, (thread_id, checkpoint_ns),
+            checkpoint_ids)}
 
     @_stoppable
     def write_owners(self, thread_id: str, checkpoint_ids: Iterable[str],

@@ -13,6 +13,10 @@ each checkpoint a run writes records them in its metadata, as JSON text under
 :data:`CONTEXT_KEY` and :data:`CONFIGURABLE_KEY` (LangGraph keeps only plain strings and numbers
 of a run's metadata), so History can show what a run was given, and a thread reopened after a
 restart runs on with the same values.
+
+Every call that writes (run, answer, continue, retry, replay, fork, edit) also records which run
+wrote each checkpoint and when that run started (:func:`playground.timetravel.runs.with_run`),
+so a timeline tells a pause from running time.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from playground.event_loop import EventLoop, shared_loop
+from playground.timetravel.runs import with_run
 
 CONTEXT_KEY = "playground_context"
 CONFIGURABLE_KEY = "playground_configurable"
@@ -110,7 +115,9 @@ class DrivenGraph:
         recorded = self.settings.metadata()
         if recorded:
             config["metadata"] = {**(config.get("metadata") or {}), **recorded}
-        return config
+        # Which run wrote each checkpoint, and when it started: a timeline tells a pause
+        # before a step from the step's running time by it (timetravel/runs.py).
+        return with_run(config)
 
     def _context(self, kwargs: dict[str, Any]) -> dict[str, Any]:
         if self.settings.context is not None and "context" not in kwargs:

@@ -127,6 +127,23 @@ class Tab:
         self._wait_for_run_after(before, f"picking {label!r}")
         return self
 
+    def tree_point(self, ordinal: int):
+        """The history tree's point for checkpoint ``#ordinal`` (a thread of up to
+        :data:`~playground.ui.components.history_tree.SVG_ROWS` checkpoints, drawn as SVG)."""
+        return self.page.locator(
+            f'[data-testid="stVegaLiteChart"] path[aria-label^="#{ordinal} "]').first
+
+    def click_tree(self, ordinal: int) -> Tab:
+        """Click checkpoint ``#ordinal`` in the history tree, where a person's pointer lands
+        (the point's centre), and wait for the run the selection starts."""
+        point = self.tree_point(ordinal)
+        point.wait_for()
+        box = point.bounding_box()
+        before = self.runs
+        self.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        self._wait_for_run_after(before, f"clicking #{ordinal} in the tree")
+        return self
+
     def text(self) -> str:
         """Everything the main area shows, as text (a page with a chat input has no stMain,
         only its block container)."""

@@ -375,6 +375,64 @@ def _msgpack_skip_scalar(data: memoryview, pos: int) -> int | None:
     return end if text is not None else None
 
 
+# versions_seen["__interrupt__"] of a msgpack checkpoint: the key as a 13-byte fixstr.
+_INTERRUPT_SEEN_KEY = b"\xad__interrupt__"
+RESUME_TAIL_BYTES = 65_536  # where a blob's versions_seen is looked for: its last bytes
+
+
+def interrupt_seen(type_: str | None, blob: bytes | None) -> bytes | dict | None:
+    """A checkpoint's ``versions_seen["__interrupt__"]`` as a value that is equal between two
+    checkpoints exactly when the mark is the same, or None where it has none or it cannot be
+    read so.
+
+    LangGraph's loop, when a run resumes (input None or a ``Command``), copies the channel
+    versions into it (verified on LangGraph 1.2.24), so the first checkpoint a resumed run
+    writes holds another one than its parent; every other checkpoint copies its parent's as it
+    is, bytes and order alike. A msgpack blob is not decoded: the key is looked for from the end
+    (``versions_seen`` follows the values), and the bytes of its map of strings and numbers are
+    the value (anything else there, an extension type say, is None; nothing is ever built from
+    them). ``blob`` may be the blob's last bytes only. A JSON blob (LangGraph.js) is parsed
+    whole and gives the map itself.
+    """
+    if not blob:
+        return None
+    if type_ == "json":
+        value = bounded_json_loads(blob)
+        seen = value.get("versions_seen") if isinstance(value, dict) else None
+        found = seen.get("__interrupt__") if isinstance(seen, dict) else None
+        return found if isinstance(found, dict) else None
+    if type_ not in (None, "msgpack"):
+        return None
+    at = blob.rfind(_INTERRUPT_SEEN_KEY)
+    if at < 0:
+        return None
+    start = pos = at + len(_INTERRUPT_SEEN_KEY)
+    sizes, size = _SCALAR_SIZES, len(blob)
+    try:
+        head = blob[pos]
+        if 0x80 <= head <= 0x8F:
+            count, pos = head & 0x0F, pos + 1
+        elif head == 0xDE:
+            count, pos = int.from_bytes(blob[pos + 1:pos + 3]), pos + 3
+        else:
+            return None
+        for _ in range(2 * count):  # keys and values: strings and numbers only, skipped
+            byte = blob[pos]
+            if 0xA0 <= byte <= 0xBF:
+                pos += 1 + (byte & 0x1F)
+            elif byte == 0xD9:
+                pos += 2 + blob[pos + 1]
+            elif byte <= 0x7F or byte >= 0xE0:
+                pos += 1
+            elif byte in sizes:
+                pos += 1 + sizes[byte]
+            else:
+                return None
+    except IndexError:  # cut short
+        return None
+    return blob[start:pos] if pos <= size else None
+
+
 def bounded_json_loads(data: bytes | str) -> Any:
     """``json.loads`` for JSONB columns that never raises: a marker for what it cannot read.
 

@@ -40,6 +40,10 @@ class CheckpointRecord(NamedTuple):
             the database), where the kind read it with the record (records read with
             ``times``, or a kind that decodes its checkpoints anyway); None where it did not
             (:meth:`Storage.checkpoint_times` reads it then).
+        run_id: the run that wrote it, where its metadata records one (``run_id``: a run the
+            playground drove, or an Agent Server's), unchecked; None otherwise.
+        run_started_at: when that run started (``run_started_at``, ISO text, unchecked), where
+            the playground drove it (:mod:`playground.timetravel.runs`); None otherwise.
     """
 
     checkpoint_id: str
@@ -51,6 +55,8 @@ class CheckpointRecord(NamedTuple):
     metadata_bytes: int
     writes_bytes: int
     created_at: str | None = None
+    run_id: str | None = None
+    run_started_at: str | None = None
 
     @property
     def stored_bytes(self) -> int:

@@ -35,6 +35,7 @@ from playground.timetravel.records import (
     state_values,
     task_node,
 )
+from playground.timetravel.runs import run_of
 from playground.timetravel.signals import SIGNAL_CHANNELS, TaskSignal, signals_of
 
 if TYPE_CHECKING:
@@ -299,8 +300,23 @@ class Storage:
             item.checkpoint_id, item.parent_id, checkpoint_ns, _int_or_none(
                 item.metadata.get("step")), _str_or_none(item.metadata.get("source")),
             item.blob_bytes, item.metadata_bytes, sizes.get(item.checkpoint_id, 0),
-            _str_or_none(item.checkpoint.get("ts")))
+            _str_or_none(item.checkpoint.get("ts")), *run_of(item.metadata))
             for item in items]
+
+    def resume_marks(self, thread_id: str, checkpoint_ids: Iterable[str],
+                     checkpoint_ns: str = "") -> dict[str, Any]:
+        """Each checkpoint's ``versions_seen["__interrupt__"]`` (None where it has none, or
+        the kind does not keep it): where a checkpoint's differs from its parent's, a run was
+        resumed there (:func:`playground.timetravel.decode.interrupt_seen`). A timeline asks
+        only for steps that carry no run ids."""
+        wanted = set(checkpoint_ids)
+        found = {}
+        for item in self.stored_checkpoints(thread_id, checkpoint_ns):
+            if item.checkpoint_id in wanted:
+                seen = item.checkpoint.get("versions_seen")
+                mark = seen.get("__interrupt__") if isinstance(seen, dict) else None
+                found[item.checkpoint_id] = mark if isinstance(mark, dict) else None
+        return found
 
     @staticmethod
     def _detail(item: StoredCheckpoint, by_id: dict[str, StoredCheckpoint]) -> CheckpointDetail:

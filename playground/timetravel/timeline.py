@@ -7,10 +7,25 @@ model's name). A step runs between its parent checkpoint and itself; its node (o
 parallel step's nodes, on a row of its own) is the checkpoint's writer; its tokens are those of
 the new AI messages its tasks wrote (the pending writes under the parent).
 
-Time spent waiting for a person is told apart from time spent running: a step after a question
-(``interrupt()``) was answered, and the gap before a new input, are waits. A pause at a
-breakpoint leaves no mark in the checkpoints of a local run, so it is counted as the step's
-time, and said so.
+Running, waiting and idle are told apart (docs/architecture.md, "The timeline"):
+
+- A run the playground drives records its id and start in every checkpoint it writes
+  (:mod:`playground.timetravel.runs`; an Agent Server stores its ``run_id`` too). A step whose
+  checkpoint belongs to another run than its parent was paused first (a breakpoint,
+  ``interrupt()``, a restart, the gap between turns): from the parent's time to the run's start
+  is a wait (:data:`WAIT`), and only the rest is running (:data:`RUN`).
+- Where the run changes and its start is not recorded, or a thread carries no run ids and
+  LangGraph's own resume mark moved (``versions_seen["__interrupt__"]``: the loop copies the
+  channel versions there when a run resumes, verified on LangGraph 1.2.24), the step is running
+  that *may include a pause*, and says so: it is never silently counted as plain running.
+  After an answered question (``interrupt()``) without a recorded start, the step is a wait.
+- The gap before a new input is a wait between turns.
+- An edit, a fork, a replay's fork or an update is an instant (:data:`EDIT`, no duration) at the
+  moment it was made; the time from its parent to it is idle (:data:`IDLE`): neither running
+  nor waiting for a person, kept apart from both totals and from the node table.
+
+A node's share is of the branch's running wall time: a parallel step counts once per node, and
+the sum of its tasks' times is a column of its own (task time), so no share passes 100%.
 
 Untrusted data: a timestamp that is missing, unreadable, out of range or earlier than its
 parent's makes that step's time unknown; a token count that is not a whole number between 0 and
@@ -40,7 +55,9 @@ PRICES_ENV = "PLAYGROUND_PRICES"  # the price table `playground run --prices` na
 MAX_TOKENS = 100_000_000  # per message: more is not a count any model reports
 EARLIEST = dt.datetime(2000, 1, 1, tzinfo=dt.UTC)
 LATEST_AHEAD = dt.timedelta(days=1)  # a time this far past the reader's clock is not real
-RUN, WAIT, EDIT = "run", "wait", "edit"
+RUN, WAIT, EDIT, IDLE = "run", "wait", "edit", "idle"
+KINDS = (RUN, WAIT, IDLE, EDIT)
+MAY_INCLUDE_PAUSE = "may include a pause"
 NEXT_INPUT = "(next input)"  # the row of the wait before a new input
 MESSAGES = "messages"
 SIGNALS = frozenset(SIGNAL_CHANNELS)
@@ -81,11 +98,15 @@ class Step(NamedTuple):
         step: LangGraph's step number.
         node: the node (``update_state``, ``fork``, or what a person was asked, for an edit or
             a wait).
-        kind: ``run``, ``wait`` (for an answer, or between turns) or ``edit``.
+        kind: ``run``; ``wait`` (for an answer, a pause before a step, between turns);
+            ``idle`` (the time before an edit or a fork); ``edit`` (an instant: an edit, a fork,
+            a replay's fork or an update, at the moment it was made, ``start == end``).
         start, end: seconds after the branch's first checkpoint; None when unknown.
         unknown: why the time is unknown, or None.
         usage: the tokens of the AI messages this node wrote in this step.
         note: what else a person should know (``waited for an answer``).
+        maybe_paused: a running step that crossed into a new run whose start is not recorded:
+            its time may include a pause.
     """
 
     checkpoint_id: str
@@ -100,6 +121,7 @@ class Step(NamedTuple):
     usage: Usage = _NO_USAGE
     note: str = ""
     task_id: str = ""  # which task of a parallel step, where the place keeps task ids
+    maybe_paused: bool = False
 
     @property
     def seconds(self) -> float | None:
@@ -112,12 +134,14 @@ class NodeTotals:
     """One node's share of a timeline."""
 
     node: str
-    calls: int
-    seconds: float
+    calls: int  # steps it ran in
+    seconds: float  # wall time of the steps it ran in, each step once
     unknown: int  # steps of this node whose time is unknown
     usage: Usage
-    share: float  # of the branch's known running time
+    share: float  # of the branch's known running wall time: never above 1
     cost: float | None = None
+    task_seconds: float = 0.0  # its tasks' times summed (parallel tasks each count)
+    maybe_paused: int = 0  # its steps whose time may include a pause
 
 
 @dataclass(frozen=True)
@@ -143,8 +167,18 @@ class Timeline:
 
     @property
     def wait_seconds(self) -> float:
-        """Known time spent waiting for a person."""
+        """Known time spent waiting: for a person, paused before a step, between turns."""
         return _step_seconds(s for s in self.steps if s.kind == WAIT)
+
+    @property
+    def idle_seconds(self) -> float:
+        """Known time before edits, forks and replays: neither running nor waiting."""
+        return _step_seconds(s for s in self.steps if s.kind == IDLE)
+
+    @property
+    def maybe_paused(self) -> int:
+        """Steps counted as running whose time may include a pause (start not recorded)."""
+        return len({s.checkpoint_id for s in self.steps if s.maybe_paused})
 
     @property
     def usage(self) -> Usage:
@@ -156,8 +190,10 @@ class Timeline:
 
     def totals(self, prices: Mapping[str, Mapping[str, float]] | None = None
                ) -> list[NodeTotals]:
-        """Per node, slowest first: calls, known seconds, tokens, share of the running time,
-        and the cost when a price table names its models (per million tokens)."""
+        """Per node, slowest first: steps, the wall time of the steps it ran in (a parallel
+        step once), its tasks' time summed, tokens, share of the running wall time (never
+        above 100%), and the cost when a price table names its models (per million tokens).
+        Idle time, instants and the wait before a new input are no node's."""
         by_node: dict[str, list[Step]] = defaultdict(list)
         for step in self.steps:
             if step.kind in (RUN, WAIT) and step.node != NEXT_INPUT:
@@ -166,14 +202,21 @@ class Timeline:
         found = []
         for node, steps in by_node.items():
             ran = [s for s in steps if s.kind == RUN]
-            seconds = sum(s.seconds for s in ran if s.seconds is not None)
+            wall: dict[str, float] = {}
+            for s in ran:
+                if s.seconds is not None:
+                    wall[s.checkpoint_id] = s.seconds  # a step's tasks share its wall time
+            seconds = sum(wall.values())
             usage = Usage()
             for step in steps:  # a node that ran once answered spent its tokens too
                 usage += step.usage
-            found.append(NodeTotals(node, len(steps), seconds,
-                                    sum(1 for s in ran if s.seconds is None), usage,
-                                    seconds / running if running else 0.0,
-                                    cost_of(usage, prices) if prices else None))
+            found.append(NodeTotals(
+                node, len({s.checkpoint_id for s in steps}), seconds,
+                len({s.checkpoint_id for s in ran if s.seconds is None}), usage,
+                min(1.0, seconds / running) if running else 0.0,
+                cost_of(usage, prices) if prices else None,
+                sum(s.seconds for s in ran if s.seconds is not None),
+                len({s.checkpoint_id for s in ran if s.maybe_paused})))
         found.sort(key=lambda totals: totals.seconds, reverse=True)
         return found
 
@@ -184,14 +227,19 @@ class Timeline:
             "thread_id": self.thread_id, "branch_tip": self.branch[-1] if self.branch else None,
             "started_at": self.started_at,
             "run_seconds": round(self.run_seconds, 6), "wait_seconds": round(self.wait_seconds, 6),
+            "idle_seconds": round(self.idle_seconds, 6),
+            "steps_that_may_include_a_pause": self.maybe_paused,
             "tokens": _usage_json(usage),
             "steps": [{"checkpoint_id": s.checkpoint_id, "ordinal": s.ordinal, "step": s.step,
                        "node": s.node, "kind": s.kind, "start": _round(s.start),
                        "end": _round(s.end), "seconds": _round(s.seconds),
                        "unknown": s.unknown, "note": s.note or None,
+                       "may_include_a_pause": s.maybe_paused,
                        "tokens": _usage_json(s.usage)} for s in self.steps],
             "nodes": [{"node": t.node, "calls": t.calls, "seconds": round(t.seconds, 6),
+                       "task_seconds": round(t.task_seconds, 6),
                        "unknown_times": t.unknown, "share": round(t.share, 4),
+                       "steps_that_may_include_a_pause": t.maybe_paused,
                        "tokens": _usage_json(t.usage), "cost": t.cost}
                       for t in self.totals(prices)],
         }
@@ -357,6 +405,44 @@ class _Under:
         return owned
 
 
+def _run_changes(storage: Storage, tree: CheckpointTree, branch: list[str] | tuple[str, ...],
+                 zero: float | None) -> tuple[set[int], dict[int, float]]:
+    """The steps (indexes into ``branch``) whose checkpoint began a new run, and, where that
+    run's start is recorded, the start (seconds after ``zero``, the branch's first time).
+
+    A run is told by the ``run_id`` its checkpoints record (a run the playground drove, or an
+    Agent Server's). Where neither side of a step records one (a stock LangGraph thread), by
+    LangGraph's own mark: a resumed run's first checkpoint holds another
+    ``versions_seen["__interrupt__"]`` than its parent (:meth:`Storage.resume_marks`, read for
+    those steps only). A mark that cannot be read on one side counts as a change: a step is
+    never silently counted as plain running.
+    """
+    nodes = tree.nodes
+    records = [nodes[cid] for cid in branch]
+    crossed: set[int] = set()
+    unmarked: list[int] = []
+    for at in range(1, len(records)):
+        ran, before = records[at].run_id, records[at - 1].run_id
+        if ran is None and before is None:
+            if records[at].source == "loop":  # a resume's first checkpoint is the loop's
+                unmarked.append(at)
+        elif ran != before:
+            crossed.add(at)
+    if unmarked:
+        ids = {branch[at] for at in unmarked} | {branch[at - 1] for at in unmarked}
+        marks = storage.resume_marks(tree.thread_id, ids, tree.checkpoint_ns)
+        crossed.update(at for at in unmarked
+                       if marks.get(branch[at]) != marks.get(branch[at - 1]))
+    starts: dict[int, float] = {}
+    if crossed and zero is not None:
+        known = sorted(at for at in crossed if records[at].run_id is not None)
+        for at, moment in zip(known, parse_times(records[at].run_started_at for at in known),
+                              strict=True):
+            if moment is not None:
+                starts[at] = moment.timestamp() - zero
+    return crossed, starts
+
+
 _STEP_BYTES = 300  # a row of a timeline in memory (a named tuple of ids, numbers, a Usage)
 
 
@@ -441,6 +527,7 @@ def _timeline(storage: Storage, tree: CheckpointTree, tip: str | None) -> Timeli
     origin = next((moment for moment in times if moment is not None), None)
     zero = origin.timestamp() if origin is not None else 0.0
     offsets = [None if moment is None else moment.timestamp() - zero for moment in times]
+    crossed, run_starts = _run_changes(storage, tree, branch, zero if origin else None)
     ordinals = tree.ordinals
     shown_as: dict[tuple[str, ...], tuple[str, ...]] = {}  # writers -> as a person reads them
     label_of: dict[str, str] = {}  # the same, for one node
@@ -465,7 +552,7 @@ def _timeline(storage: Storage, tree: CheckpointTree, tip: str | None) -> Timeli
             continue
         detail = details.get(child)
         one = plain.get(parent)
-        if one is not None and detail is None and source not in _EDITS:
+        if one is not None and detail is None and source not in _EDITS and at not in crossed:
             # The common step: one node ran one task, asked nothing, wrote no messages.
             node, task_id = one
             label = label_of.get(node)
@@ -480,22 +567,43 @@ def _timeline(storage: Storage, tree: CheckpointTree, tip: str | None) -> Timeli
             under.tasks[one[0]] = [one[1]]
         writers = tuple(detail.writers) if detail else under.named()
         if source in _EDITS or not writers:
-            append(Step(child, parent, ordinal, step,
-                        "update_state" if source == "update" else source or "?", EDIT,
-                        start, end, unknown))
+            # An instant at the moment it was made; the time before it is idle.
+            name = "update_state" if source == "update" else source or "?"
+            if start is not None and end > start:
+                append(Step(child, parent, ordinal, step, name, IDLE, start, end,
+                            note=f"idle: nothing ran before this {name}"))
+            append(Step(child, parent, ordinal, step, name, EDIT, end, end, unknown,
+                        note="an instant: made at this moment"))
             continue
         shown = shown_as.get(writers)
         if shown is None:  # __start__ writing a run's input reads as "input"
             shown = shown_as[writers] = step_nodes(writers)
-        # After a question was answered the node ran again: the gap is mostly the wait.
-        kind, note = (WAIT, f"waited for an answer to {under.asked}") if under.asked \
-            else (RUN, "")
+        kind, note, maybe, split = RUN, "", False, False
+        if at in crossed:  # the step began a new run: it was paused before
+            began = run_starts.get(at)
+            if began is not None and start is not None and start < began <= end:
+                # The run's start is known: before it, a wait; from it, running.
+                why = (f"waited for an answer to {under.asked}" if under.asked
+                       else "waiting between runs" if nodes[parent].source in _EDITS
+                       else f"paused before {', '.join(shown)}")
+                append(Step(child, parent, ordinal, step, under.asked or shown[0], WAIT,
+                            start, began, unknown, note=why))
+                start, split = began, True
+            elif start is not None and (began is None or began > end):
+                maybe = True  # a start not recorded (or not believable): never plain running
+        if under.asked and not split:
+            # After a question was answered the node ran again, and the run's start is not
+            # known: the gap is mostly the wait.
+            kind, note, maybe = WAIT, f"waited for an answer to {under.asked}", False
+        elif maybe:
+            note = f"{MAY_INCLUDE_PAUSE}: it began a new run whose start is not recorded"
         tasks = under.tasks_of(writers)
         for node, label in zip(writers, shown, strict=True):
             for task_id in tasks.get(node) or ("",):
                 messages = said.get((parent, task_id)) if said else None
                 append(Step(child, parent, ordinal, step, label, kind, start, end, unknown,
-                            usage_of(messages) if messages else _NO_USAGE, note, task_id))
+                            usage_of(messages) if messages else _NO_USAGE, note, task_id,
+                            maybe))
     started = times[0] if branch else None
     return Timeline(tree.thread_id, branch, started.isoformat() if started else None,
                     tuple(steps))

@@ -1,7 +1,7 @@
 """The checkpoint tree and the inspector, shared by the History and Inspect pages.
 
-Both render a tree from the engine's display model, let the user pick a checkpoint from the tree,
-a slider or previous/next buttons, and show what that checkpoint holds. Actions stay on the pages.
+Both let the user pick a checkpoint (in the history tree, :mod:`.history_tree`, or with a slider
+and previous/next buttons) and show what that checkpoint holds. Actions stay on the pages.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ import streamlit as st
 from playground.places.door import UrlRefused, open_storage
 from playground.timetravel.decode import to_jsonable
 from playground.timetravel.diff import diff_states
-from playground.timetravel.display import tree_view, view_dot
 from playground.timetravel.errors import CheckpointDbError, UnreadableCheckpoint
 from playground.timetravel.messages import conversations, describe
 from playground.timetravel.storage import Storage
@@ -25,7 +24,6 @@ from playground.ui.components.tables import arrow_rows
 from playground.ui.markup import md_escape
 
 SELECTED_KEY = "selected_checkpoint"
-EXPANDED_KEY = "expanded_runs"
 
 
 def namespace_label(namespace: str) -> str:
@@ -81,51 +79,6 @@ def stepper(tree: CheckpointTree, selected: str, key_prefix: str = "") -> str:
         select(chosen, key_prefix)
         st.rerun()
     return chosen
-
-
-def _count(n: int, one: str, many: str | None = None) -> str:
-    return f"{n:,} {one if n == 1 else many or one + 's'}"
-
-
-def tree_chart(source: Storage, tree: CheckpointTree, selected: str,
-               key_prefix: str = "") -> None:
-    """Draw the tree (folded for size), with controls to unfold runs and pick a drawn node."""
-    expanded = st.session_state.setdefault(key_prefix + EXPANDED_KEY, set())
-    view = tree_view(tree, selected=selected, expanded=expanded, storage=source)
-    # Natural size: stretched to the column, a short tree's boxes grow huge.
-    st.graphviz_chart(view_dot(view), width="content")
-    facts = [_count(len(tree), "checkpoint"), _count(len(tree.leaves), "branch", "branches")]
-    if view.folded_runs:
-        facts.append(_count(view.folded_runs, "run") + " folded")
-    if view.hidden:
-        facts.append(f"{view.hidden:,} not drawn")
-    st.caption(" · ".join(facts) + " · red outline: head · yellow: selected · orange: paused"
-               + (" · red: a node failed" if any(n.has_error for n in view.nodes) else ""))
-    runs = [node for node in view.nodes if node.kind == "run"]
-    pick_col, unfold_col = st.columns(2)
-    drawn = [node.members[0] for node in view.nodes if node.kind == "checkpoint"]
-    # "#4 plan" from the node label's first line, which starts with the ordinal.
-    labels = {cid: view.node_for(cid).label.split("\n")[0] for cid in drawn}
-    choice = pick_col.selectbox(
-        "Pick from the tree", drawn, index=drawn.index(selected) if selected in drawn else None,
-        format_func=lambda cid: labels[cid], key=f"{key_prefix}pick-{selected}",
-    )
-    if choice and choice != selected:
-        select(choice, key_prefix)
-        st.rerun()
-    if runs:
-        unfold = unfold_col.selectbox(
-            "Unfold a run", [None, *[run.node_id for run in runs]],
-            format_func=lambda rid: "—" if rid is None else
-            next(r.label.replace("\n", " ") for r in runs if r.node_id == rid),
-            key=f"{key_prefix}unfold",
-        )
-        if unfold:
-            expanded.add(unfold)
-            st.rerun()
-    elif expanded and unfold_col.button("Fold runs again", key=f"{key_prefix}fold"):
-        expanded.clear()
-        st.rerun()
 
 
 def download_thread(target: str, thread_id: str, file_stem: str, key: str,

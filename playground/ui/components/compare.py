@@ -21,6 +21,7 @@ from playground.timetravel.limits import clip
 from playground.timetravel.messages import describe
 from playground.timetravel.storage import Storage
 from playground.timetravel.tree import CheckpointTree
+from playground.ui.components.history_tree import history_tree
 from playground.ui.components.tables import arrow_rows
 from playground.ui.components.timeline_chart import branches_side_by_side
 from playground.ui.markup import md_escape
@@ -123,6 +124,9 @@ def compare_view(storage: Storage, tree: CheckpointTree, key: str) -> BranchComp
     st.markdown(f"**Common ancestor:** {ancestor} · left ends at #{tree.ordinal(left)}"
                 f"{_waiting(comparison.left_next)} · right ends at #{tree.ordinal(right)}"
                 f"{_waiting(comparison.right_next)}")
+    # The two branches in the thread's picture: each line its colour, the ancestor marked.
+    history_tree(storage, tree, None, f"{key}-tree",
+                 compare=(left, right, comparison.ancestor))
     line = comparison.difference_line()
     if comparison.identical:
         st.success(md_escape(line.capitalize()), icon=":material/check_circle:")

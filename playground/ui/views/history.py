@@ -23,9 +23,9 @@ from playground.ui.components.checkpoints import (
     select,
     selected_checkpoint,
     stepper,
-    tree_chart,
 )
 from playground.ui.components.compare import COMPARE, compare_view, open_compare, view_switch
+from playground.ui.components.history_tree import history_tree, tree_navigation
 from playground.ui.components.missing_nodes import missing_nodes_warning
 from playground.ui.components.regression_export import export_test_button
 from playground.ui.components.rerun import (
@@ -263,9 +263,10 @@ def explorer(context: PageContext, namespace: str) -> None:
                 export_test_button(resources.checkpoints_target(), context.thread_id, selected,
                                    tree.ordinal(selected), context.thread, resources.app(),
                                    choice_from_env(), graph.settings, key="history-export-test")
-        left, right = st.columns([1, 1])
+        left, right = st.columns([5, 4])
         with left:
-            tree_chart(source, tree, selected)
+            tree_navigation(source, tree, selected)
+            history_tree(source, tree, selected, "history-tree")
         with right:
             inspector(source, tree, selected)
             if not namespace and not resources.app().builtin:  # the agent has neither

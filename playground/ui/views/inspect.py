@@ -19,9 +19,9 @@ from playground.ui.components.checkpoints import (
     namespace_label,
     selected_checkpoint,
     stepper,
-    tree_chart,
 )
 from playground.ui.components.compare import COMPARE, compare_view, view_switch
+from playground.ui.components.history_tree import history_tree, tree_navigation
 from playground.ui.components.tables import arrow_rows
 from playground.ui.components.timeline_chart import timeline_panel
 from playground.ui.inspect_access import (
@@ -255,7 +255,8 @@ def browse(source: Storage, target: str) -> None:
     stepper(tree, selected, PREFIX)
     left, right = st.columns([1, 1])
     with left:
-        tree_chart(source, tree, selected, PREFIX)
+        tree_navigation(source, tree, selected, PREFIX)
+        history_tree(source, tree, selected, PREFIX + "tree", PREFIX)
     with right:
         inspector(source, tree, selected)
     timeline_panel(source, tree, selected, PREFIX + "timeline", key_prefix=PREFIX)

@@ -10,7 +10,7 @@ from playground.lessons.multitask import STRATEGIES, WHAT_IT_DOES, TwoTabs, play
 from playground.timetravel.errors import CheckpointDbError
 from playground.timetravel.tree import load_tree
 from playground.ui import resources
-from playground.ui.components.checkpoints import tree_chart
+from playground.ui.components.history_tree import history_tree
 from playground.ui.markup import md_escape
 from playground.ui.session import page_context
 
@@ -129,6 +129,7 @@ for name in STRATEGIES:
             except CheckpointDbError as exc:
                 st.caption(f"The thread: {md_escape(exc, 300)}")
             else:
-                tree_chart(source, tree, tree.head, key_prefix=f"{PREFIX}{name}-")
+                history_tree(source, tree, tree.head, f"{PREFIX}{name}-tree",
+                             key_prefix=f"{PREFIX}{name}-")
             st.caption(f"thread {md_escape(play.thread_id, 100)}: open it on History as "
                        f"/{md_escape(play.thread_id, 100)}")

@@ -90,3 +90,64 @@ def test_a_price_table_gives_each_node_its_cost(tmp_path):
     used = Usage(input=1_000_000, output=200_000, messages=2, models=("support-rules",))
     assert cost_of(used, {"support-rules": {"input": 3.0, "output": 15.0}}) == 6.0
     assert cost_of(used, {"other": {"input": 1.0}}) is None
+
+
+def test_a_turn_paused_two_seconds_then_resumed_shows_the_pause_as_a_wait_not_write_time(
+        api_url, tenant, checkpoints):
+    """The ticket agent pauses before ``write``: ``playground turn``, two seconds, then
+    ``playground resume``, each its own process, against the real bundled ticket API."""
+    import time
+
+    common = ["--thread", "paused", "--checkpoints", str(checkpoints), "--api-url", api_url,
+              "--tenant", tenant]
+    first = playground("turn", *common, "raise t7 to high")
+    assert first.returncode == 0, first.stderr
+    time.sleep(2)  # the person reads the proposal: the pause under test
+    second = playground("resume", *common)
+    assert second.returncode == 0, second.stderr
+
+    shown = playground("timeline", str(checkpoints), "--thread", "paused", "--json")
+    assert shown.returncode == 0, shown.stderr
+    found = json.loads(shown.stdout)
+    write = [step for step in found["steps"] if step["node"] == "write"]
+    ran = [step for step in write if step["kind"] == "run"]
+    waited = [step for step in write if step["kind"] == "wait"]
+    assert len(ran) == 1 and ran[0]["seconds"] < 0.5 and not ran[0]["may_include_a_pause"]
+    assert len(waited) == 1 and waited[0]["seconds"] >= 1.5
+    assert waited[0]["note"] == "paused before write"
+    assert found["wait_seconds"] >= 1.5 and found["run_seconds"] < 1.5
+    assert found["steps_that_may_include_a_pause"] == 0
+    nodes = {node["node"]: node for node in found["nodes"]}
+    assert nodes["write"]["seconds"] < 0.5 and nodes["write"]["share"] <= 1
+
+    text = playground("timeline", str(checkpoints), "--thread", "paused").stdout
+    assert any(line.split()[2:4] == ["write", "wait"] and "paused before write" in line
+               for line in text.splitlines())
+
+
+def test_timeline_says_which_step_of_a_stock_thread_may_include_a_pause(saver, tmp_path):
+    """A thread written by stock LangGraph (no run marks), resumed after a breakpoint."""
+    from typing import TypedDict
+
+    from langgraph.graph import END, START, StateGraph
+
+    class Counter(TypedDict):
+        count: int
+
+    builder = StateGraph(Counter)
+    for name in ("read", "write"):
+        builder.add_node(name, lambda state: {"count": state["count"] + 1})
+    builder.add_edge(START, "read")
+    builder.add_edge("read", "write")
+    builder.add_edge("write", END)
+    graph = builder.compile(checkpointer=saver, interrupt_before=["write"])
+    config = {"configurable": {"thread_id": "stock"}}
+    graph.invoke({"count": 0}, config)
+    graph.invoke(None, config)
+
+    shown = playground("timeline", str(tmp_path / "checkpoints.db"), "--thread", "stock")
+    assert shown.returncode == 0, shown.stderr
+    lines = shown.stdout.splitlines()
+    assert "1 step may include a pause" in lines[0]
+    assert any(line.split()[2:4] == ["write", "run"] and "may include a pause" in line
+               for line in lines)

@@ -142,6 +142,10 @@ def pause_graph(saver: BaseCheckpointSaver | None):
     return builder.compile(checkpointer=saver, interrupt_before=["write"])
 
 
+# The pause graph without a saver, for `playground run --graph sample_graphs.py:pause`.
+pause = pause_graph(None)
+
+
 def make_forked(saver: BaseCheckpointSaver, thread_id: str = "forked"):
     """A thread with an update_state fork and a replay fork beside its main line.
 

@@ -17,7 +17,15 @@ from langgraph.graph import END, START, StateGraph, add_messages
 from langgraph.types import Command, Send, interrupt
 
 from playground.places.door import open_storage
-from playground.timetravel.timeline import RUN, WAIT, kept_timeline, parse_time, timeline
+from playground.timetravel.timeline import (
+    EDIT,
+    IDLE,
+    RUN,
+    WAIT,
+    kept_timeline,
+    parse_time,
+    timeline,
+)
 from playground.timetravel.tree import TreeCache, load_tree
 
 SLACK_S = 0.5  # what a busy machine may add to a step, at most, in these tests
@@ -237,7 +245,8 @@ def test_each_step_of_plain_nodes_names_the_task_langgraph_ran_there(saver, path
         cid: ["input" if name == "__start__" else name for name in names]
         for cid, names in ran.items()}
     # The first input is the branch's first checkpoint, no step; the second waited for it.
-    assert [step.node for step in steps if step.kind != RUN] == ["update_state", "(next input)"]
+    assert [(step.node, step.kind) for step in steps if step.kind not in (RUN, IDLE)] == [
+        ("update_state", EDIT), ("(next input)", WAIT)]
     assert all(step.task_id for step in steps if step.kind == RUN)
 
 
@@ -261,3 +270,166 @@ def test_a_kept_timeline_is_read_once_per_state_of_the_thread(saver, path):
     assert grown is not first and len(grown.steps) > len(first.steps)
     assert grown.usage.input == 2 * first.usage.input == 6
 
+
+
+# -- running, waiting, idle (issue 28) ------------------------------------------------------
+
+
+def _paused_before_write(saver):
+    """read -> plan -> write, compiled to pause before write (as the ticket agent does)."""
+    builder = StateGraph(Counter)
+    for name in ("read", "plan", "write"):
+        builder.add_node(name, lambda state: {"count": state["count"] + 1})
+    builder.add_edge(START, "read")
+    builder.add_edge("read", "plan")
+    builder.add_edge("plan", "write")
+    builder.add_edge("write", END)
+    return builder.compile(checkpointer=saver, interrupt_before=["write"])
+
+
+def test_resume_after_a_pause_counts_the_pause_as_a_wait(saver, path):
+    from playground.runtime.driven import driven
+
+    graph = driven(_paused_before_write(saver))  # the playground's runs record their start
+    graph.invoke({"count": 0}, _config("t"))
+    time.sleep(0.8)  # paused before write
+    graph.invoke(None, _config("t"))
+
+    found = _timeline(path, "t")
+    waits = [step for step in found.steps if step.kind == WAIT]
+    assert [(w.node, w.note) for w in waits] == [("write", "paused before write")]
+    assert waits[0].seconds >= 0.8
+    write = [step for step in found.steps if step.node == "write" and step.kind == RUN]
+    assert len(write) == 1 and write[0].seconds < 0.5 and not write[0].maybe_paused
+    assert write[0].start == waits[0].end  # the run began where the wait ended
+    assert found.run_seconds < 0.5 and found.wait_seconds >= 0.8
+    assert found.maybe_paused == 0
+    totals = {t.node: t for t in found.totals()}
+    assert totals["write"].calls == 1 and totals["write"].seconds < 0.5
+
+
+def test_an_answer_with_a_recorded_run_start_is_a_wait_then_the_rerun(saver, path):
+    from playground.runtime.driven import driven
+
+    def review(state: Chat) -> dict:
+        interrupt("ship it?")
+        time.sleep(0.2)  # the node's own work after the answer
+        return {}
+
+    builder = StateGraph(Chat)
+    builder.add_node("review", review)
+    builder.add_edge(START, "review")
+    builder.add_edge("review", END)
+    graph = driven(builder.compile(checkpointer=saver))
+    graph.invoke({"messages": [("user", "go")]}, _config("t"))
+    time.sleep(0.8)
+    graph.invoke(Command(resume="yes"), _config("t"))
+
+    found = _timeline(path, "t")
+    rows = [(step.node, step.kind) for step in found.steps if step.node == "review"]
+    assert rows == [("review", WAIT), ("review", RUN)]
+    wait, rerun = (step for step in found.steps if step.node == "review")
+    assert wait.note == "waited for an answer to review" and wait.seconds >= 0.8
+    assert 0.2 <= rerun.seconds < 0.2 + SLACK_S
+
+
+def test_a_stock_thread_resumed_after_a_breakpoint_says_the_step_may_include_a_pause(
+        saver, path):
+    """No run ids (a stock LangGraph thread): LangGraph's own resume mark
+    (versions_seen["__interrupt__"]) tells which step began the resumed run."""
+    graph = _paused_before_write(saver)
+    graph.invoke({"count": 0}, _config("t"))  # nothing in config["metadata"]
+    time.sleep(0.3)
+    graph.invoke(None, _config("t"))
+
+    found = _timeline(path, "t")
+    flagged = [step for step in found.steps if step.maybe_paused]
+    assert [step.node for step in flagged] == ["write"]
+    assert flagged[0].kind == RUN and "may include a pause" in flagged[0].note
+    assert flagged[0].seconds >= 0.3  # counted, and said to hold the pause
+    assert found.maybe_paused == 1
+    assert {t.node: t.maybe_paused for t in found.totals()}["write"] == 1
+    assert found.to_json()["steps_that_may_include_a_pause"] == 1
+
+
+def test_a_new_run_whose_start_is_not_recorded_may_include_a_pause(saver, path):
+    """An Agent Server stores a run id and no start: the step that began the run is flagged."""
+    graph = _paused_before_write(saver)
+    graph.invoke({"count": 0}, {**_config("t"), "metadata": {"run_id": "first"}})
+    graph.invoke(None, {**_config("t"), "metadata": {"run_id": "second"}})
+
+    found = _timeline(path, "t")
+    assert [step.node for step in found.steps if step.maybe_paused] == ["write"]
+    assert not [step for step in found.steps if step.kind == WAIT and step.node == "write"]
+
+
+def test_a_replay_made_a_minute_later_is_an_instant_after_idle_time(saver, path):
+    import datetime as dt
+    import sqlite3
+
+    builder = StateGraph(Counter)
+    for name in ("read", "plan", "write"):
+        builder.add_node(name, lambda state: {"count": state["count"] + 1})
+    builder.add_edge(START, "read")
+    builder.add_edge("read", "plan")
+    builder.add_edge("plan", "write")
+    builder.add_edge("write", END)
+    graph = builder.compile(checkpointer=saver)
+    graph.invoke({"count": 0}, _config("t"))
+    after_read = next(snapshot for snapshot in graph.get_state_history(_config("t"))
+                      if snapshot.next == ("plan",))
+    graph.invoke(None, after_read.config)  # a replay: a fork, then plan and write again
+    history = [snapshot.config["configurable"]["checkpoint_id"]
+               for snapshot in graph.get_state_history(_config("t"))]
+    fork = next(snapshot.config["configurable"]["checkpoint_id"]
+                for snapshot in graph.get_state_history(_config("t"))
+                if snapshot.metadata["source"] == "fork")
+    replayed = {cid for cid in history if cid >= fork}  # ids are uuid6: by creation time
+    # The replay was made a minute after its checkpoint: its checkpoints' times move on 60 s.
+    with sqlite3.connect(path) as conn:
+        for cid, kind, blob in _stored_rows(conn):
+            if cid in replayed:
+                checkpoint = saver.serde.loads_typed((kind, blob))
+                moved = dt.datetime.fromisoformat(checkpoint["ts"]) + dt.timedelta(seconds=60)
+                checkpoint["ts"] = moved.isoformat()
+                conn.execute("UPDATE checkpoints SET checkpoint = ? WHERE checkpoint_id = ?",
+                             (saver.serde.dumps_typed(checkpoint)[1], cid))
+
+    found = _timeline(path, "t")  # the head's branch: through the replay
+    kinds = [(step.node, step.kind) for step in found.steps]
+    assert ("fork", IDLE) in kinds and ("fork", EDIT) in kinds
+    idle = next(step for step in found.steps if step.kind == IDLE)
+    instant = next(step for step in found.steps if step.kind == EDIT)
+    assert idle.seconds >= 60 and idle.end == instant.start == instant.end  # a moment
+    real = max(step.seconds for step in found.steps if step.kind == RUN)
+    assert real < 5
+    assert all(step.seconds <= real for step in found.steps if step.kind not in (IDLE,))
+    assert found.idle_seconds >= 60
+    assert found.run_seconds < 5 and found.wait_seconds < 5
+    assert "fork" not in {t.node for t in found.totals()}
+    assert found.to_json()["idle_seconds"] >= 60
+
+
+def test_a_send_fan_out_shares_of_wall_time_never_pass_100_percent(saver, path):
+    def research(state: dict) -> dict:
+        time.sleep(0.2)
+        return {"notes": [state["topic"]]}
+
+    builder = StateGraph(Fan)
+    builder.add_node("research", research)
+    builder.add_node("summarize", lambda state: {"notes": ["summary"]})
+    builder.add_conditional_edges(
+        START, lambda state: [Send("research", {"topic": t}) for t in state["topics"]])
+    builder.add_edge("research", "summarize")
+    builder.add_edge("summarize", END)
+    builder.compile(checkpointer=saver).invoke({"topics": ["a", "b", "c"]}, _config("t"))
+
+    found = _timeline(path, "t")
+    totals = {t.node: t for t in found.totals()}
+    assert all(0 <= t.share <= 1.0 for t in totals.values())
+    assert sum(t.share for t in totals.values()) <= 1.0 + 1e-9
+    research = totals["research"]
+    assert research.calls == 1  # one step, three tasks
+    assert research.task_seconds == pytest.approx(3 * research.seconds)  # each task a row
+    nodes = {node["node"]: node for node in found.to_json()["nodes"]}
+    assert nodes["research"]["task_seconds"] > nodes["research"]["seconds"]

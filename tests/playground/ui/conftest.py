@@ -93,6 +93,23 @@ class UiHelpers:
         return matches[0]
 
     @staticmethod
+    def tree(at: AppTest, index: int = 0) -> tuple[dict, list[dict]]:
+        """The spec and rows of the page's ``index``-th history tree chart (one row per
+        checkpoint: ``text`` is its ``#N node``, ``tip`` its branch's label, ``kind``...)."""
+        import json
+
+        import pyarrow as pa
+
+        from playground.ui.components.history_tree import DESCRIPTION
+
+        charts = [chart for chart in at.get("vega_lite_chart")
+                  if json.loads(chart.proto.spec).get("description") == DESCRIPTION]
+        assert len(charts) > index, f"{len(charts)} history tree(s) on the page"
+        chart = charts[index]
+        rows = pa.ipc.open_stream(chart.proto.data.data).read_all().to_pylist()
+        return json.loads(chart.proto.spec), rows
+
+    @staticmethod
     def texts(at: AppTest) -> str:
         """Every message a user reads on the page (markdown, alerts, captions), joined."""
         parts = []

@@ -114,7 +114,7 @@ def test_the_multitask_lesson_shows_a_409_and_what_enqueue_did_in_chromium(studi
     shown = tab.text()
     assert "enqueue: second tab accepted; first run success, second run success" in shown
     assert "second tab: run B success" in shown
-    tab.page.locator("svg g.node").nth(8).wait_for()  # the enqueued thread's tree is drawn
+    tab.tree_point(9).wait_for()  # the enqueued thread's tree is drawn
     tab.shot("agent-server-conflicts")
 
 

@@ -27,7 +27,7 @@ def test_a_js_file_opens_in_inspect_with_its_tree_and_question_in_chromium(
         assert "written by LangGraph.js (JSON)" in tab.text()
 
         tab.select("Thread", "chat")
-        tab.page.locator("svg g.node").nth(4).wait_for()  # drawn in the browser after the run
+        tab.tree_point(13).wait_for()  # drawn in the browser after the run
         assert "13 checkpoints · 3 branches" in tab.text()
 
         tab.select("Thread", "waiting")

@@ -82,9 +82,9 @@ def test_edit_and_fork_grows_a_branch_history_draws_in_chromium(chat_server, bro
     tab.open("history")
 
     assert " · 2 branches · " in tab.text()
-    # The tree is drawn in the browser (d3-graphviz) after the run has finished: wait for it.
-    tab.page.locator("svg g.node").nth(9).wait_for()
-    assert tab.page.locator("svg g.node").count() >= 10
+    # The tree is drawn in the browser after the run has finished: wait for its newest row.
+    tab.tree_point(tab.checkpoints()).wait_for()
+    assert tab.checkpoints() >= 10
 
 
 def test_research_graph_runs_to_its_report_in_chromium(browser, shots, tmp_path):

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import os
-import re
 import sqlite3
 
 import pytest
 
-from tests.playground.ui.conftest import compare_steps
+from tests.playground.ui.conftest import UiHelpers, compare_steps
 
 
 def _count_checkpoints(path) -> int:
@@ -17,7 +16,7 @@ def _count_checkpoints(path) -> int:
 
 
 def _drawn_checkpoints(at) -> int:
-    return len(re.findall(r'"cp_[^"]+" \[', at.get("graphviz_chart")[0].proto.spec))
+    return len(UiHelpers.tree(at)[1])
 
 
 def _tree_size(at) -> int:

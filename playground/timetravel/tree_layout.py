@@ -1,0 +1,348 @@
+"""A thread's checkpoint tree laid out as a git graph: a row per checkpoint, a lane per branch.
+
+Rows follow creation order (a checkpoint's ``#N``), so the picture reads like ``git log
+--graph`` and a long thread is drawn whole, never folded. Each branch is the run of
+checkpoints from a leaf back to where it leaves an older branch (its fork point); it takes the
+lowest lane that is free over its rows, so a thread with a thousand short replays still needs
+only a few lanes. The head's branch is always lane 0.
+
+Every branch tip carries a label a person reads (``head``, ``paused: approve asks "..."``,
+``failed in tools``, ``fork of #3 (edited)``, ``replay of #3``), built from what the tree already
+holds: sources, signals and the leaves' decoded details. Which node wrote each checkpoint comes
+from the writes' owners (task paths, no values decoded), in one pass for the whole thread.
+
+Plain data only: :mod:`playground.ui.components.history_tree` turns a layout into a chart.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from playground.timetravel.bulk import paused_gc
+from playground.timetravel.records import UNKNOWN_NODE, step_nodes
+from playground.timetravel.signals import SIGNAL_CHANNELS
+from playground.timetravel.storage import Storage
+from playground.timetravel.tree import CheckpointTree, TreeCache, ensure_details
+
+# What a checkpoint is, as the picture colours it (the legend names each).
+STEP, INPUT, EDIT, REPLAY, PAUSED, FAILED, BROKEN = (
+    "a node ran", "new input", "edited (update_state)", "replay or fork start", "paused",
+    "failed", "broken parent link")
+KINDS = (STEP, INPUT, EDIT, REPLAY, PAUSED, FAILED, BROKEN)
+QUESTION_CHARS = 32  # of a paused tip's question in its label; the inspector has it whole
+_ROW_BYTES = 400  # a laid-out row in memory, for the tree cache's budget
+_SIGNALS = frozenset(SIGNAL_CHANNELS)
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One checkpoint of the picture.
+
+    Attributes:
+        checkpoint_id: the checkpoint.
+        ordinal: its ``#N`` (creation order, 1 the oldest): the row it is drawn on.
+        lane: the lane of its branch (0 is the head's).
+        parent_ordinal, parent_lane: where its line comes from; None for a root.
+        node: who wrote it, as a person reads it (``plan``; ``new input`` for the input a run
+            was given, ``input`` for the step that applied it; ``update_state``, ``fork``).
+        kind: one of :data:`KINDS`.
+        branch: the index of its branch in :attr:`TreeLayout.branches`.
+        tip: the label of the branch it ends, or "" when it ends none.
+    """
+
+    checkpoint_id: str
+    ordinal: int
+    lane: int
+    parent_ordinal: int | None
+    parent_lane: int | None
+    node: str
+    kind: str
+    branch: int
+    tip: str = ""
+
+
+@dataclass(frozen=True)
+class Branch:
+    """A run of checkpoints from where it leaves an older branch to its tip.
+
+    Attributes:
+        tip: the branch's newest checkpoint (a leaf).
+        first: its oldest checkpoint.
+        fork_point: the checkpoint it leaves (None for a branch that starts at a root).
+        lane: where it is drawn.
+        label: what it is, in words.
+    """
+
+    tip: str
+    first: str
+    fork_point: str | None
+    lane: int
+    label: str
+
+
+@dataclass(frozen=True)
+class TreeLayout:
+    """The whole picture: rows oldest first, branches head's first, and the lanes used."""
+
+    thread_id: str
+    rows: tuple[Row, ...]
+    branches: tuple[Branch, ...]
+    lanes: int
+
+    @property
+    def kinds(self) -> frozenset[str]:
+        """The kinds of checkpoint the thread has (of :data:`KINDS`)."""
+        found = self.__dict__.get("_kinds")
+        if found is None:
+            found = frozenset(row.kind for row in self.rows)
+            object.__setattr__(self, "_kinds", found)
+        return found
+
+    def branch_of(self, row: Row) -> Branch:
+        """The branch a row is drawn on."""
+        return self.branches[row.branch]
+
+    def row(self, checkpoint_id: str) -> Row:
+        """The row of a checkpoint (``rows`` are in ordinal order)."""
+        return self.rows[self._ordinals()[checkpoint_id] - 1]
+
+    def _ordinals(self) -> dict[str, int]:
+        found = self.__dict__.get("_ordinal_index")
+        if found is None:
+            found = {row.checkpoint_id: row.ordinal for row in self.rows}
+            object.__setattr__(self, "_ordinal_index", found)
+        return found
+
+
+def along_branch(layout: TreeLayout, tree: CheckpointTree, checkpoint_id: str,
+                 newer: bool) -> str | None:
+    """The next checkpoint along the branch a checkpoint is drawn on: its parent (older), or
+    its child on the same branch, else its oldest child (newer); None at either end."""
+    if not newer:
+        return tree.parent_of(checkpoint_id)
+    children = tree.children.get(checkpoint_id, ())
+    branch = layout.row(checkpoint_id).branch
+    same = next((kid for kid in children if layout.row(kid).branch == branch), None)
+    return same or (children[0] if children else None)
+
+
+def kept_layout(cache: TreeCache, storage: Storage, tree: CheckpointTree) -> TreeLayout:
+    """:func:`tree_layout`, kept in the tree cache while the thread is unchanged."""
+    return cache.derived(storage, tree, ("layout",), lambda: tree_layout(storage, tree),
+                         lambda found: len(found.rows) * _ROW_BYTES)
+
+
+def tree_layout(storage: Storage | None, tree: CheckpointTree) -> TreeLayout:
+    """Lay ``tree`` out as a git graph.
+
+    Args:
+        storage: where the tree was read; each checkpoint's writer is read from it (the
+            writes' owners, no values). Without it, rows name sources only.
+        tree: the thread's tree.
+    """
+    with paused_gc():  # a row per checkpoint, none in a cycle
+        return _layout(storage, tree)
+
+
+def _layout(storage: Storage | None, tree: CheckpointTree) -> TreeLayout:
+    ordinals = tree.ordinals
+    branches = _branches(tree)
+    lanes = _assign_lanes(tree, branches, ordinals)
+    lane_of: dict[str, int] = {}
+    branch_of: dict[str, int] = {}
+    for index, ((_tip, members, _fork), lane) in enumerate(zip(branches, lanes, strict=True)):
+        for cid in members:
+            lane_of[cid] = lane
+            branch_of[cid] = index
+    writers = _writers(storage, tree) if storage is not None else {}
+    labels = {tip: branch_label(tree, members, fork) for tip, members, fork in branches}
+    errors = {cid for cid, signals in tree.signals.items()
+              if any(signal.kind == "error" for signal in signals)}
+    rows = []
+    for cid, record in tree.nodes.items():
+        parent = tree.parent_of(cid)
+        rows.append(Row(
+            cid, ordinals[cid], lane_of[cid],
+            None if parent is None else ordinals[parent],
+            None if parent is None else lane_of[parent],
+            _node_of(record.source, writers.get(cid)),
+            _kind(tree, cid, record.source, cid in errors),
+            branch_of[cid],
+            labels.get(cid, ""),
+        ))
+    found = tuple(Branch(tip, members[-1], fork, lane, labels[tip])
+                  for (tip, members, fork), lane in zip(branches, lanes, strict=True))
+    return TreeLayout(tree.thread_id, tuple(rows), found, max(lanes, default=0) + 1)
+
+
+def _branches(tree: CheckpointTree) -> list[tuple[str, list[str], str | None]]:
+    """(tip, members newest first, fork point) of each branch: the head's first, then the
+    other leaves oldest first. A branch stops where it meets one already walked."""
+    leaves = [tree.head] + [leaf for leaf in tree.leaves if leaf != tree.head]
+    taken: set[str] = set()
+    found = []
+    for leaf in leaves:
+        members, current = [], leaf
+        while current is not None and current not in taken:
+            members.append(current)
+            taken.add(current)
+            current = tree.parent_of(current)
+        if members:
+            found.append((leaf, members, current))
+    # A checkpoint no leaf reaches cannot exist in a tree (every walk down ends at a leaf),
+    # but a head that is not a leaf can: its descendants are walked as leaves above.
+    return found
+
+
+def _assign_lanes(tree: CheckpointTree, branches: list, ordinals: Mapping[str, int]
+                  ) -> list[int]:
+    """The lowest lane free over each branch's rows (from its fork point to its tip); the
+    head's branch keeps lane 0 over the whole thread."""
+    busy: list[list[tuple[int, int]]] = []  # per lane, the row spans taken
+    lanes = []
+    for index, (tip, members, fork) in enumerate(branches):
+        low = ordinals[fork] if fork is not None else ordinals[members[-1]]
+        span = (low, ordinals[tip])
+        if index == 0:
+            busy.append([(1, len(tree))])
+            lanes.append(0)
+            continue
+        for lane in range(1, len(busy) + 1):
+            if lane == len(busy):
+                busy.append([])
+            if all(span[1] < start or span[0] > end for start, end in busy[lane]):
+                busy[lane].append(span)
+                lanes.append(lane)
+                break
+    return lanes
+
+
+def _writers(storage: Storage, tree: CheckpointTree) -> dict[str, tuple[str, ...]]:
+    """Who wrote each checkpoint a node ran to: the owners of the writes under its parent."""
+    parents = {}
+    for cid, record in tree.nodes.items():
+        parent = tree.parent_of(cid)
+        if parent is not None and record.source == "loop":
+            parents.setdefault(parent, []).append(cid)
+    if not parents:
+        return {}
+    owners: dict[str, dict[str, None]] = defaultdict(dict)
+    nameless: set[str] = set()
+    for parent, node, _task, channel in storage.write_owners(tree.thread_id, list(parents),
+                                                             tree.checkpoint_ns):
+        if channel in _SIGNALS:
+            continue
+        if node == UNKNOWN_NODE:
+            nameless.add(parent)
+        else:
+            owners[parent][node] = None
+    found: dict[str, tuple[str, ...]] = {}
+    unnamed = []
+    for parent, children in parents.items():
+        for child in children:
+            # A parent with several loop children (two runs from one checkpoint) holds both
+            # runs' writes: each child's own writers are in its blob.
+            if len(children) == 1 and parent not in nameless and owners.get(parent):
+                found[child] = step_nodes(tuple(owners[parent]))
+            else:
+                unnamed.append(child)
+    if unnamed:
+        ensure_details(storage, tree, unnamed)
+        for child in unnamed:
+            detail = tree.details.get(child)
+            if detail is not None and detail.writers:
+                found[child] = step_nodes(tuple(detail.writers))
+    return found
+
+
+def _node_of(source: str | None, writers: tuple[str, ...] | None) -> str:
+    if source == "input":
+        return "new input"
+    if source == "update":
+        return "update_state"
+    if source == "fork":
+        return "fork"
+    if writers:
+        return ", ".join(writers)
+    return source or "?"
+
+
+def _kind(tree: CheckpointTree, cid: str, source: str | None, failed: bool) -> str:
+    if cid in tree.broken:
+        return BROKEN
+    if failed:
+        return FAILED
+    if cid in tree.paused:
+        return PAUSED
+    if source == "update":
+        return EDIT
+    if source == "fork":
+        return REPLAY
+    if source == "input":
+        return INPUT
+    return STEP
+
+
+def branch_label(tree: CheckpointTree, members: list[str], fork_point: str | None) -> str:
+    """What a branch is, in words: ``head · paused: approve asks "..." · replay of #3``.
+
+    Args:
+        tree: the thread's tree.
+        members: the branch's checkpoints, newest (its tip) first.
+        fork_point: the checkpoint the branch leaves, or None for one that runs to a root.
+    """
+    tip = members[0]
+    parts = []
+    if tip == tree.head:
+        parts.append("head")
+    signals = tree.signals.get(tip, ())
+    failed = next((s for s in signals if s.kind == "error"), None)
+    asked = next((s for s in signals if s.kind == "interrupt"), None)
+    if failed is not None:
+        parts.append(f"failed in {failed.node or 'a node'}")
+    elif asked is not None:
+        question = asked.text if len(asked.text) <= QUESTION_CHARS \
+            else asked.text[: QUESTION_CHARS - 1] + "…"
+        parts.append(f'paused: {asked.node or "a node"} asks "{question}"')
+    elif tip in tree.paused:
+        detail = tree.details.get(tip)
+        waiting = ", ".join(detail.next) if detail and detail.next else ""
+        parts.append(f"paused before {waiting}" if waiting else "paused")
+    else:
+        parts.append("finished")
+    origin = _origin(tree, members, fork_point)
+    if origin:
+        parts.append(origin)
+    return " · ".join(parts)
+
+
+def _origin(tree: CheckpointTree, members: list[str], fork_point: str | None) -> str:
+    """How a branch was made. A branch that leaves an older one was made by its oldest
+    checkpoint, unless that is the fork point's first child: then it is what was there before
+    the others. The head's branch runs to the root: the newest of its checkpoints that left
+    an older sibling behind made it."""
+    if fork_point is not None:
+        first = members[-1]
+        if first != tree.children[fork_point][0] or \
+                tree.nodes[first].source in ("update", "fork", "input"):
+            return _made(tree, first, fork_point)
+        return f"original run from #{tree.ordinal(fork_point)}"
+    for cid in members:  # newest first
+        parent = tree.parent_of(cid)
+        if parent is not None and tree.children[parent][0] != cid:
+            return _made(tree, cid, parent)
+    return ""
+
+
+def _made(tree: CheckpointTree, cid: str, parent: str) -> str:
+    at = tree.ordinal(parent)
+    source = tree.nodes[cid].source
+    if source == "update":
+        return f"fork of #{at} (edited)"
+    if source == "fork":
+        return f"replay of #{at}"
+    if source == "input":
+        return f"new input from #{at}"
+    return f"branch from #{at}"

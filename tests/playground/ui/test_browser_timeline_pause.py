@@ -1,0 +1,67 @@
+"""The timeline in Chromium tells a pause from running: a turn on the Agent page, two seconds
+before Resume, then History's chart shows ``write`` running briefly after a wait of the pause's
+length. The numbers are read from the chart's marks (their aria-labels carry the tooltip's
+fields), not from a picture."""
+
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+
+from tests.playground.ui.browser import ShotTab, chromium_missing, playground_server
+
+pytestmark = pytest.mark.skipif(
+    chromium_missing() and not os.environ.get("CI"),
+    reason="Debian chromium is not installed (bash .ci/run installs it)",
+)
+
+
+def _marks(chart) -> list[dict[str, str]]:
+    """Each mark's tooltip fields, as Vega-Lite writes them into its aria-label."""
+    found = []
+    for label in chart.locator('[role="graphics-symbol"][aria-label]').evaluate_all(
+            "marks => marks.map(mark => mark.getAttribute('aria-label'))"):
+        fields = dict(part.split(": ", 1) for part in label.split("; ") if ": " in part)
+        found.append(fields)
+    return found
+
+
+def test_a_turn_resumed_after_two_seconds_shows_write_running_briefly_after_a_wait(
+        browser, shots, tmp_path):
+    with playground_server(tmp_path) as url:
+        tab = ShotTab(browser.new_context(viewport={"width": 1400, "height": 2200}), url).open()
+        tab.open("agent").click("Run turn")
+        assert "waiting for the user" in tab.text()
+        tab.page.wait_for_timeout(2000)  # the pause under test: the person reads the proposal
+        tab.click("Resume")
+        assert "resumed with ticket t7" in tab.text()
+
+        tab.open("history")
+        shown = tab.text()
+        heading = re.search(r"Where the time and tokens went · branch to #\d+: ran ([\d.]+) s, "
+                            r"waited ([\d.]+) s, idle ([\d.]+) s", shown)
+        assert heading, shown[:3000]
+        assert float(heading.group(2)) >= 1.5 and float(heading.group(1)) < 1.5
+        # The playground recorded the run's start: no step is left as "may include a pause".
+        assert not re.search(r"\d+ steps? may include a pause", shown)
+        chart = tab.page.locator('[data-testid="stVegaLiteChart"]').last
+        chart.locator('path[role="graphics-symbol"]').first.wait_for()
+        write = [mark for mark in _marks(chart) if mark.get("node") == "write"]
+        running = [float(m["seconds"]) for m in write if m.get("what") == "running"]
+        waiting = [(float(m["seconds"]), m.get("note")) for m in write
+                   if m.get("what") == "waiting"]
+        assert len(running) == 1 and running[0] < 0.5, write
+        assert len(waiting) == 1 and waiting[0][0] >= 1.5 and waiting[0][1] == \
+            "paused before write", write
+
+        # Folding the long wait keeps its real length in the label drawn at the fold.
+        before = tab.runs
+        tab.page.get_by_text("Fold long waits").first.click()
+        tab._wait_for_run_after(before, "folding long waits")
+        assert "1 long wait folded" in tab.text()
+        chart.scroll_into_view_if_needed()
+        tab.page.mouse.move(0, 0)
+        shots.mkdir(parents=True, exist_ok=True)
+        chart.screenshot(path=str(shots / "timeline-pause-folded.png"))
