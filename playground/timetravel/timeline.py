@@ -58,6 +58,7 @@ LATEST_AHEAD = dt.timedelta(days=1)  # a time this far past the reader's clock i
 RUN, WAIT, EDIT, IDLE = "run", "wait", "edit", "idle"
 KINDS = (RUN, WAIT, IDLE, EDIT)
 MAY_INCLUDE_PAUSE = "may include a pause"
+PAUSE_WORTH_SECONDS = 0.5  # a stock step shorter than this is not checked for a resume
 NEXT_INPUT = "(next input)"  # the row of the wait before a new input
 MESSAGES = "messages"
 SIGNALS = frozenset(SIGNAL_CHANNELS)
@@ -406,7 +407,8 @@ class _Under:
 
 
 def _run_changes(storage: Storage, tree: CheckpointTree, branch: list[str] | tuple[str, ...],
-                 zero: float | None) -> tuple[set[int], dict[int, float]]:
+                 zero: float | None, offsets: list[float | None]
+                 ) -> tuple[set[int], dict[int, float]]:
     """The steps (indexes into ``branch``) whose checkpoint began a new run, and, where that
     run's start is recorded, the start (seconds after ``zero``, the branch's first time).
 
@@ -415,7 +417,10 @@ def _run_changes(storage: Storage, tree: CheckpointTree, branch: list[str] | tup
     LangGraph's own mark: a resumed run's first checkpoint holds another
     ``versions_seen["__interrupt__"]`` than its parent (:meth:`Storage.resume_marks`, read for
     those steps only). A mark that cannot be read on one side counts as a change: a step is
-    never silently counted as plain running.
+    never silently counted as plain running. A stock step shorter than
+    :data:`PAUSE_WORTH_SECONDS` is not looked at: a pause inside it could move no total by more
+    than that, and a long thread's steps are mostly milliseconds (reading every blob's mark
+    would double the timeline's cost).
     """
     nodes = tree.nodes
     records = [nodes[cid] for cid in branch]
@@ -424,7 +429,9 @@ def _run_changes(storage: Storage, tree: CheckpointTree, branch: list[str] | tup
     for at in range(1, len(records)):
         ran, before = records[at].run_id, records[at - 1].run_id
         if ran is None and before is None:
-            if records[at].source == "loop":  # a resume's first checkpoint is the loop's
+            start, end = offsets[at - 1], offsets[at]
+            if records[at].source == "loop" and start is not None and end is not None \
+                    and end - start >= PAUSE_WORTH_SECONDS:  # a resume's first is the loop's
                 unmarked.append(at)
         elif ran != before:
             crossed.add(at)
@@ -527,7 +534,8 @@ def _timeline(storage: Storage, tree: CheckpointTree, tip: str | None) -> Timeli
     origin = next((moment for moment in times if moment is not None), None)
     zero = origin.timestamp() if origin is not None else 0.0
     offsets = [None if moment is None else moment.timestamp() - zero for moment in times]
-    crossed, run_starts = _run_changes(storage, tree, branch, zero if origin else None)
+    crossed, run_starts = _run_changes(storage, tree, branch, zero if origin else None,
+                                       offsets)
     ordinals = tree.ordinals
     shown_as: dict[tuple[str, ...], tuple[str, ...]] = {}  # writers -> as a person reads them
     label_of: dict[str, str] = {}  # the same, for one node

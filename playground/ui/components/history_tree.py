@@ -31,9 +31,9 @@ READABLE = 80  # rows at most with their labels drawn
 SVG_ROWS = 2_000
 ROW_PX = 24  # a row's height: room for 12 px text and a ring
 LANE_PX = 18
-CHAR_PX = 7  # an upper estimate of a 12 px character's width, to place and size labels
-LEFT_PX = 10  # the first lane's x
-MAX_WIDTH_PX = 480  # the picture's widest (beside the inspector on a 1440 px page)
+CHAR_PX = 7  # an upper estimate of a 12 px character's width, to place a tip's label
+STRIP_PX = 40  # the overview strip's width, at the view's left
+LEFT_PX = 12  # from the strip to the first lane
 NODE_CHARS = 40
 _KIND_COLOURS = dict(zip(KINDS, ("#4c78a8", "#9ecae9", "#b279a2", "#54a24b", "#f58518",
                                   "#e45756", "#7f7f7f"), strict=True))
@@ -45,41 +45,35 @@ _HANDLED = "history-tree-picked"  # the last pick acted on, per chart key
 DESCRIPTION = "history tree"  # names the chart in its spec (tests and benchmarks find it so)
 
 
-def _lane_x(lane: int) -> int:
-    """A lane's x in pixels (the chart places every mark in pixels: no scale on x)."""
-    return LEFT_PX + lane * LANE_PX
-
-
 def _rows(tree: CheckpointTree, layout: TreeLayout, lines: dict[str, str],
-          rings: dict[str, str]) -> tuple[list[dict], int]:
-    """The chart's rows (one per checkpoint) and the width its labels need, in pixels."""
-    text_x = _lane_x(layout.lanes - 1) + LANE_PX
-    width = 0
+          rings: dict[str, str]) -> list[dict]:
+    """The chart's rows, one per checkpoint, every x in pixels (the chart has no x scale):
+    lanes start right of the overview strip, where the thread has one."""
+    left = (STRIP_PX if len(tree) > VISIBLE else 0) + LEFT_PX
+    text_x = left + layout.lanes * LANE_PX - 6
     rows = []
     nodes = tree.nodes
     for row in layout.rows:
         record = nodes[row.checkpoint_id]
         text = f"#{row.ordinal} {clip(row.node, NODE_CHARS)}"
-        tip_x = text_x + len(text) * CHAR_PX + 10
-        width = max(width, tip_x + len(row.tip) * CHAR_PX if row.tip else text_x + len(
-            text) * CHAR_PX)
         parent = row.parent_ordinal
         rows.append({
-            "id": row.checkpoint_id, "row": row.ordinal, "lane": row.lane,
-            "x": _lane_x(row.lane),
-            "px": None if parent is None else _lane_x(row.parent_lane),
+            "id": row.checkpoint_id, "row": row.ordinal, "ox": 6 + min(row.lane, 5) * 5,
+            "x": left + row.lane * LANE_PX,
+            "px": None if parent is None else left + row.parent_lane * LANE_PX,
             "prow": parent,
             # a line leaves its parent's lane and turns into its own just above the parent
             "bend": None if parent is None else (
                 parent if row.parent_lane == row.lane else min(parent + 0.5, row.ordinal)),
-            "text": text, "textx": text_x, "tip": row.tip or None, "tipx": tip_x,
+            "text": text, "textx": text_x, "tip": row.tip or None,
+            "tipx": text_x + len(text) * CHAR_PX + 10,
             "kind": row.kind, "line": lines.get(row.checkpoint_id, OTHER),
             "ring": rings.get(row.checkpoint_id),
             "node": row.node, "step": record.step, "source": record.source or "?",
             "time": (record.created_at or "")[:23].replace("T", " ") or "unknown",
             "bytes": record.stored_bytes, "branch": layout.branches[row.branch].label,
         })
-    return rows, width + 8
+    return rows
 
 
 def _window(key: str, ordinal: int, total: int) -> tuple[float, float]:
@@ -96,10 +90,12 @@ def _window(key: str, ordinal: int, total: int) -> tuple[float, float]:
     return found
 
 
-def _spec(layout: TreeLayout, needed_px: int, window: tuple[float, float], total: int,
-          pickable: bool, compare: bool) -> dict:
-    lanes = layout.lanes
-    width = min(needed_px, MAX_WIDTH_PX)
+def _spec(layout: TreeLayout, window: tuple[float, float], total: int, pickable: bool,
+          compare: bool) -> dict:
+    """One layered Vega-Lite view as wide as its column (``width: container``, so the labels
+    end in "…" at the page's edge, never cut by it): the overview strip at its left, on a y
+    scale of its own over the whole thread, holds the window (an interval selection that only
+    a drag inside the strip moves); the rows drawn right of it follow the window."""
     shown = min(total, VISIBLE)
     height = shown * ROW_PX
     whole = total > VISIBLE
@@ -107,8 +103,8 @@ def _spec(layout: TreeLayout, needed_px: int, window: tuple[float, float], total
                else {"domain": [0.5, total + 0.5]})
     y = {"field": "row", "type": "quantitative", "axis": None, "scale": y_scale}
     x = {"field": "x", "type": "quantitative", "axis": None, "scale": None}
-    # Zoomed out past READABLE rows (a wide window, or none: the whole thread), labels would
-    # be drawn over each other: they are hidden, and the points shrink to show the shape.
+    # Zoomed out past READABLE rows (a long window: the whole thread), labels would be drawn
+    # over each other: they are hidden, and the points shrink to show the shape.
     rows_shown = (f"(window && window.row ? window.row[1] - window.row[0] : {total})"
                   if whole else str(total))
     readable = f"{rows_shown} <= {READABLE}"
@@ -121,7 +117,7 @@ def _spec(layout: TreeLayout, needed_px: int, window: tuple[float, float], total
                {"field": "node"}, {"field": "step"}, {"field": "source"},
                {"field": "time"}, {"field": "bytes", "title": "stored bytes", "format": ","},
                {"field": "branch", "title": "its branch"}]
-    # One colour scale for the detail and the overview (the legend is drawn once), over the
+    # One colour scale for the rows and the overview (the legend is drawn once), over the
     # kinds this thread has: a legend entry for nothing on the picture only adds to read.
     present = [kind for kind in KINDS if kind in layout.kinds]
     kind_colour = {"field": "kind", "type": "nominal", "title": "checkpoints",
@@ -131,7 +127,8 @@ def _spec(layout: TreeLayout, needed_px: int, window: tuple[float, float], total
     points = {
         "mark": {"type": "circle", "size": {"expr": f"{readable} ? 110 : 16"},
                  "stroke": "white", "strokeWidth": {"expr": f"{readable} ? 1 : 0"},
-                 "opacity": 1, "cursor": "pointer" if pickable else "default"},
+                 "opacity": 1, "clip": True,
+                 "cursor": "pointer" if pickable else "default"},
         "encoding": {
             "x": x, "y": y, "tooltip": tooltip,
             "color": kind_colour,
@@ -140,72 +137,81 @@ def _spec(layout: TreeLayout, needed_px: int, window: tuple[float, float], total
         },
     }
     if pickable:
+        # a click in the overview strip is the end of a drag there, not a pick
         points["params"] = [{"name": "pick", "select": {
-            "type": "point", "fields": ["id"], "on": "click", "nearest": True,
-            "clear": False, "toggle": False}}]
+            "type": "point", "fields": ["id"], "on": f"click[x() > {STRIP_PX if whole else 0}]",
+            "nearest": True, "clear": False, "toggle": False}}]
     ring_domain = [SELECTED, COMMON] if compare else [SELECTED]
-    detail = {
-        "width": width, "height": height,
-        "layer": [
-            {"transform": [{"filter": "datum.prow != null"}],
-             "mark": {"type": "rule", "strokeWidth": 2, "clip": True},
-             "encoding": {"x": {**x, "field": "px"}, "y": {**y, "field": "prow"},
-                          "x2": {"field": "x"}, "y2": {"field": "bend"},
-                          "stroke": stroke}},
-            {"transform": [{"filter": "datum.prow != null"}],
-             "mark": {"type": "rule", "strokeWidth": 2, "clip": True},
-             "encoding": {"x": x, "y": {**y, "field": "bend"}, "y2": {"field": "row"},
-                          "stroke": stroke}},
-            {**points, "mark": {**points["mark"], "clip": True}},
-            {"transform": [{"filter": "datum.ring != null"}],
-             "mark": {"type": "point", "size": 330, "filled": False, "strokeWidth": 2.5,
-                      "clip": True},
-             "encoding": {"x": x, "y": y, "shape": {
-                 "field": "ring", "type": "nominal", "title": "marks",
-                 "scale": {"domain": ring_domain, "range": ["circle", "diamond"][:len(
-                     ring_domain)]},
-                 "legend": _LEGEND},
-                 "color": {"condition": {"test": f"datum.ring === '{COMMON}'",
-                                         "value": _COMMON_COLOUR}, "value": "#111111"}}},
-            {"mark": {"type": "text", "align": "left", "baseline": "middle", "fontSize": 12,
-                      "dx": 4, "clip": True, "color": "#31333f",
-                      "opacity": {"expr": f"{readable} ? 1 : 0"},
-                      "limit": {"expr": f"{width - 4} - datum.textx"},
-                      "cursor": "pointer" if pickable else "default"},
-             "encoding": {"x": {**x, "field": "textx"}, "y": y, "text": {"field": "text"},
-                          "tooltip": tooltip}},
-            {"transform": [{"filter": "datum.tip != null"}],
-             "mark": {"type": "text", "align": "left", "baseline": "middle", "fontSize": 12,
-                      "fontWeight": "bold", "clip": True, "color": "#8a3b00",
-                      "opacity": {"expr": f"{readable} ? 1 : 0"},
-                      # past the picture's edge a label ends in "…" (its tooltip has it all)
-                      "limit": {"expr": f"{width} - datum.tipx"}},
-             "encoding": {"x": {**x, "field": "tipx"}, "y": y, "text": {"field": "tip"},
-                          "tooltip": tooltip}},
-        ],
-    }
-    if not whole:
-        return {**detail, "config": _CONFIG, "description": DESCRIPTION,
-                "usermeta": _renderer(total)}
-    overview = {
-        "width": 44, "height": height,
-        "params": [{"name": "window", "select": {
-            "type": "interval", "encodings": ["y"], "clear": "dblclick",
-            "mark": {"fill": "#888", "fillOpacity": 0.25, "stroke": "#555"}},
-            "value": {"y": list(window)}}],
-        # a scroll control, not content: screen readers skip its ten thousand ticks
-        "mark": {"type": "tick", "orient": "horizontal", "thickness": 1, "size": 6,
-                 "aria": False},
-        "encoding": {
-            "x": {"field": "lane", "type": "quantitative", "axis": None,
-                  "scale": {"domain": [-0.5, max(lanes, 3) - 0.5]}},
-            "y": {"field": "row", "type": "quantitative", "axis": None,
-                  "scale": {"domain": [0.5, total + 0.5]}},
-            "color": kind_colour,
-        },
-    }
-    return {"hconcat": [overview, detail], "spacing": 6, "config": _CONFIG,
+    layers = [
+        {"transform": [{"filter": "datum.prow != null"}],
+         "mark": {"type": "rule", "strokeWidth": 2, "clip": True},
+         "encoding": {"x": {**x, "field": "px"}, "y": {**y, "field": "prow"},
+                      "x2": {"field": "x"}, "y2": {"field": "bend"}, "stroke": stroke}},
+        {"transform": [{"filter": "datum.prow != null"}],
+         "mark": {"type": "rule", "strokeWidth": 2, "clip": True},
+         "encoding": {"x": x, "y": {**y, "field": "bend"}, "y2": {"field": "row"},
+                      "stroke": stroke}},
+        points,
+        {"transform": [{"filter": "datum.ring != null"}],
+         "mark": {"type": "point", "size": 330, "filled": False, "strokeWidth": 2.5,
+                  "clip": True},
+         "encoding": {"x": x, "y": y, "shape": {
+             "field": "ring", "type": "nominal", "title": "marks",
+             "scale": {"domain": ring_domain,
+                       "range": ["circle", "diamond"][:len(ring_domain)]},
+             "legend": _LEGEND},
+             "color": {"condition": {"test": f"datum.ring === '{COMMON}'",
+                                     "value": _COMMON_COLOUR}, "value": "#111111"}}},
+        # past the view's right edge a label ends in "…" (its tooltip has it all)
+        {"mark": {"type": "text", "align": "left", "baseline": "middle", "fontSize": 12,
+                  "dx": 4, "clip": True, "color": "#31333f",
+                  "opacity": {"expr": f"{readable} ? 1 : 0"},
+                  "limit": {"expr": "max(width - datum.textx - 4, 0)"},
+                  "cursor": "pointer" if pickable else "default"},
+         "encoding": {"x": {**x, "field": "textx"}, "y": y, "text": {"field": "text"},
+                      "tooltip": tooltip}},
+        {"transform": [{"filter": "datum.tip != null"}],
+         "mark": {"type": "text", "align": "left", "baseline": "middle", "fontSize": 12,
+                  "fontWeight": "bold", "clip": True, "color": "#8a3b00",
+                  "opacity": {"expr": f"{readable} ? 1 : 0"},
+                  "limit": {"expr": "max(width - datum.tipx, 0)"}},
+         "encoding": {"x": {**x, "field": "tipx"}, "y": y, "text": {"field": "tip"},
+                      "tooltip": tooltip}},
+    ]
+    # fit-x: as wide as the column, and as tall as its rows (legends below, not in the rows)
+    spec = {"width": "container", "height": height, "config": _CONFIG,
+            "autosize": {"type": "fit-x", "contains": "padding"},
             "description": DESCRIPTION, "usermeta": _renderer(total)}
+    if not whole:
+        return {**spec, "layer": layers}
+    # The overview: every checkpoint a tick in the strip, on a y scale of the whole thread.
+    # Its window is an interval selection moved only by a drag inside the strip (anywhere
+    # else a press is a click on a checkpoint), and drawn as the ticks inside it, darker.
+    inside = f"x() <= {STRIP_PX}"
+    whole_y = {"field": "row", "type": "quantitative", "axis": None,
+               "scale": {"domain": [0.5, total + 0.5]}}
+    ticks = {"type": "tick", "orient": "horizontal", "thickness": 1, "size": 10,
+             "aria": False}  # a scroll control, not content: screen readers skip it
+    strip_x = {"field": "ox", "type": "quantitative", "axis": None, "scale": None}
+    overview = [
+        {"data": {"values": [{}]},  # the strip's ground, so it reads as a control
+         "mark": {"type": "rect", "color": "#f0f2f6", "cornerRadius": 3, "aria": False},
+         "encoding": {"x": {"value": 2}, "x2": {"value": STRIP_PX - 4}, "y": {"value": 0},
+                      "y2": {"value": height}}},
+        {"params": [{"name": "window", "value": {"y": list(window)}, "select": {
+            "type": "interval", "encodings": ["y"], "clear": False,
+            "on": f"[pointerdown[{inside}], window:pointerup] > window:pointermove!",
+            "translate": f"[pointerdown[{inside}], window:pointerup] > window:pointermove!",
+            "zoom": f"wheel![{inside}]",
+            "mark": {"fillOpacity": 0, "strokeOpacity": 0, "cursor": "ns-resize"}}}],
+         "mark": ticks,
+         "encoding": {"x": strip_x, "y": whole_y, "color": kind_colour}},
+        {"transform": [{"filter": {"param": "window", "empty": False}}],
+         "mark": {**ticks, "color": "#222222", "thickness": 2},
+         "encoding": {"x": strip_x, "y": whole_y}},
+    ]
+    return {**spec, "layer": overview + layers,
+            "resolve": {"scale": {"y": "independent"}}}
 
 
 def _renderer(rows: int) -> dict:
@@ -265,13 +271,13 @@ def history_tree(storage: Storage, tree: CheckpointTree, selected: str | None, k
     """
     layout = kept_layout(resources.tree_cache(), storage, tree)
     lines, rings = _highlights(tree, layout, selected, compare)
-    rows, needed_px = _rows(tree, layout, lines, rings)
+    rows = _rows(tree, layout, lines, rings)
     # the window opens on the selection, or on Compare's right branch
     at = tree.ordinal(selected or (compare[1] if compare else tree.head))
     window = _window(key, at, len(tree))
     pickable = compare is None
-    spec = _spec(layout, needed_px, window, len(tree), pickable, compare is not None)
-    event = st.vega_lite_chart(arrow_rows(rows), spec, width="content", key=f"{key}-chart",
+    spec = _spec(layout, window, len(tree), pickable, compare is not None)
+    event = st.vega_lite_chart(arrow_rows(rows), spec, width="stretch", key=f"{key}-chart",
                                on_select="rerun" if pickable else "ignore",
                                selection_mode=["pick"] if pickable else None)
     facts = [f"{len(tree):,} checkpoint{'s' if len(tree) != 1 else ''}",

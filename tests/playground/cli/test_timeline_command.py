@@ -6,10 +6,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
+from playground.timetravel.timeline import PAUSE_WORTH_SECONDS
 from playground.ui.inspect_access import SAMPLES_DIR
 
 SAMPLE = SAMPLES_DIR / "sample-app.sqlite"
@@ -96,7 +98,6 @@ def test_a_turn_paused_two_seconds_then_resumed_shows_the_pause_as_a_wait_not_wr
         api_url, tenant, checkpoints):
     """The ticket agent pauses before ``write``: ``playground turn``, two seconds, then
     ``playground resume``, each its own process, against the real bundled ticket API."""
-    import time
 
     common = ["--thread", "paused", "--checkpoints", str(checkpoints), "--api-url", api_url,
               "--tenant", tenant]
@@ -143,6 +144,7 @@ def test_timeline_says_which_step_of_a_stock_thread_may_include_a_pause(saver, t
     graph = builder.compile(checkpointer=saver, interrupt_before=["write"])
     config = {"configurable": {"thread_id": "stock"}}
     graph.invoke({"count": 0}, config)
+    time.sleep(PAUSE_WORTH_SECONDS + 0.1)  # a pause long enough to be worth telling
     graph.invoke(None, config)
 
     shown = playground("timeline", str(tmp_path / "checkpoints.db"), "--thread", "stock")

@@ -20,6 +20,7 @@ from playground.places.door import open_storage
 from playground.timetravel.timeline import (
     EDIT,
     IDLE,
+    PAUSE_WORTH_SECONDS,
     RUN,
     WAIT,
     kept_timeline,
@@ -339,14 +340,14 @@ def test_a_stock_thread_resumed_after_a_breakpoint_says_the_step_may_include_a_p
     (versions_seen["__interrupt__"]) tells which step began the resumed run."""
     graph = _paused_before_write(saver)
     graph.invoke({"count": 0}, _config("t"))  # nothing in config["metadata"]
-    time.sleep(0.3)
+    time.sleep(PAUSE_WORTH_SECONDS + 0.1)  # a pause long enough to be worth telling
     graph.invoke(None, _config("t"))
 
     found = _timeline(path, "t")
     flagged = [step for step in found.steps if step.maybe_paused]
     assert [step.node for step in flagged] == ["write"]
     assert flagged[0].kind == RUN and "may include a pause" in flagged[0].note
-    assert flagged[0].seconds >= 0.3  # counted, and said to hold the pause
+    assert flagged[0].seconds >= PAUSE_WORTH_SECONDS  # counted, and said to hold the pause
     assert found.maybe_paused == 1
     assert {t.node: t.maybe_paused for t in found.totals()}["write"] == 1
     assert found.to_json()["steps_that_may_include_a_pause"] == 1

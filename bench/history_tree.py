@@ -1,0 +1,159 @@
+"""History in Chromium with the git-graph tree, against History as it was with the Graphviz tree.
+
+The baseline is the History page of :data:`BEFORE_TREE` (the last commit before the history tree,
+whose tree is Graphviz's layout drawn by d3-graphviz, folded past 200 nodes), checked out into a
+temporary git worktree and served by the same Python, on the same thread files, in the same run.
+
+Each round opens History on the thread in a fresh tab and measures, from the navigation's start
+(``performance.now()`` of the new document), the moment the tree's last visible row is drawn:
+
+- the git graph: the label of the bottom row of its window (``#979 plan`` on 1,000 checkpoints),
+  painted by Vega: a ``<text>`` added to the page (SVG) or a ``fillText`` call (canvas);
+- the Graphviz tree: its bottom node, the head (``#1000 write``), a ``<text>`` d3-graphviz adds.
+
+Goals (issue 28): History on 1,000 checkpoints at most 0.5x the Graphviz page and at most 1.2 s;
+on 10,000, drawn whole, at most 2x the 1,000 figure.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from bench.engine_scale import make_thread
+
+ROOT = Path(__file__).resolve().parents[1]
+BEFORE_TREE = "5c43441"  # the last commit whose History draws the Graphviz tree
+ROUNDS = 3
+SMALL, LARGE = 200, 2_000  # turns of five checkpoints: 1,000 and 10,000
+# Set before the page loads: the first moment a text starting with the target is drawn, as SVG
+# text (a node added to the page) or on a canvas.
+_WATCH = """(() => {
+  const target = %(target)s;
+  window.__drawn = undefined;
+  const hit = () => { window.__drawn ??= performance.now(); };
+  const fill = CanvasRenderingContext2D.prototype.fillText;
+  CanvasRenderingContext2D.prototype.fillText = function (text, ...rest) {
+    if (typeof text === 'string' && text.startsWith(target)) hit();
+    return fill.call(this, text, ...rest);
+  };
+  new MutationObserver((changes) => {
+    if (window.__drawn !== undefined) return;
+    for (const change of changes) for (const node of change.addedNodes) {
+      const texts = node.nodeType === 1 ? [node, ...node.querySelectorAll('text')] : [];
+      if (texts.some(t => t.tagName === 'text' && (t.textContent || '').startsWith(target)))
+        return hit();
+    }
+  }).observe(document, {subtree: true, childList: true});
+})()"""
+
+
+def _worktree(folder: Path) -> Path | None:
+    try:
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(folder),
+                        BEFORE_TREE], capture_output=True, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        return None  # no git, or a shallow clone without that commit
+    return folder
+
+
+def _drop_worktree(folder: Path) -> None:
+    subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(folder)],
+                   capture_output=True)
+
+
+def _seconds(browser, home: Path, target: str, code: Path | None) -> float:
+    """Best of ROUNDS: History opened on thread ``big`` to the first drawing of ``target``,
+    on the playground at ``code`` (a worktree), or this one."""
+    import json
+
+    from playground.testing.browser import Tab, playground_server
+
+    spec = f"{ROOT / 'bench' / 'engine_scale.py'}:graph"
+    env = {"PYTHONPATH": str(code)} if code else None
+    best = None
+    with playground_server(home, "--graph", spec, env=env) as url:
+        for _ in range(ROUNDS):
+            tab = Tab(browser.new_page(viewport={"width": 1440, "height": 1600}), url)
+            tab.open()  # the session and its room first, as a user arrives
+            tab.page.add_init_script(_WATCH % {"target": json.dumps(target)})
+            tab.page.goto(f"{url}/history?thread=/big&room={tab.room}")
+            tab.page.wait_for_function("window.__drawn !== undefined", timeout=120_000)
+            took = tab.page.evaluate("window.__drawn") / 1000
+            best = took if best is None else min(best, took)
+            tab.page.close()
+    return best
+
+
+def _bottom_row(checkpoints: int) -> str:
+    """The label of the window's bottom row when History opens on the head (newest at the
+    top): see :func:`playground.ui.components.history_tree._window`."""
+    from playground.ui.components.history_tree import VISIBLE
+
+    nodes = ("new input", "input", "read", "plan", "write")  # a turn's five checkpoints
+    bottom = max(1, checkpoints - VISIBLE + 1)
+    return f"#{bottom} {nodes[(bottom - 1) % 5]}"
+
+
+def run() -> dict:
+    """History on 1,000 and 10,000 checkpoints, git graph against Graphviz."""
+    from playwright.sync_api import sync_playwright
+
+    from playground.testing.browser import ARGS, CHROMIUM, chromium_missing
+
+    name = "History opened on a 1,000-checkpoint thread, to the tree's last visible row drawn"
+    if chromium_missing():
+        return {"rows": [{"name": name, "ours": "not run", "baseline_value": "-",
+                          "baseline": "Debian chromium is not installed", "ratio": "n/a",
+                          "goal": "<= 0.5x and <= 1.2 s"}]}
+    with tempfile.TemporaryDirectory() as tmp:
+        before = _worktree(Path(tmp) / "before")
+        try:
+            homes = {}
+            for turns in (SMALL, LARGE):
+                home = Path(tmp) / f"t{turns}"
+                home.mkdir()
+                print(f"  a {turns * 5:,}-checkpoint thread ...", file=sys.stderr)
+                make_thread(home / "checkpoints.sqlite", turns)
+                homes[turns] = home
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+                found = {}
+                for turns, home in homes.items():
+                    n = turns * 5
+                    print(f"  History on {n:,} checkpoints in Chromium ...", file=sys.stderr)
+                    found[("ours", n)] = _seconds(browser, home, _bottom_row(n), None)
+                    if before is not None:
+                        found[("graphviz", n)] = _seconds(browser, home, f"#{n} ", before)
+                browser.close()
+        finally:
+            if before is not None:
+                _drop_worktree(before)
+    small, large = found[("ours", 1_000)], found[("ours", 10_000)]
+    old_small = found.get(("graphviz", 1_000))
+    old_large = found.get(("graphviz", 10_000))
+    baseline = f"History at {BEFORE_TREE} (the Graphviz tree), same thread, same run"
+    return {"rows": [{
+        "name": name, "ours": f"{small * 1000:.0f} ms",
+        "baseline_value": "not run" if old_small is None else f"{old_small * 1000:.0f} ms",
+        "baseline": baseline if old_small else f"commit {BEFORE_TREE} is not in this clone",
+        "ratio": "n/a" if old_small is None else round(small / old_small, 3),
+        "goal": "<= 0.5x and <= 1.2 s"}, {
+        "name": "History opened on a 10,000-checkpoint thread, drawn whole, to the tree's last "
+                "visible row drawn",
+        "ours": f"{large * 1000:.0f} ms", "baseline_value": f"{small * 1000:.0f} ms",
+        "baseline": "ours on 1,000 checkpoints, same run", "ratio": round(large / small, 3),
+        "goal": "<= 2x"}, {
+        "name": "the Graphviz page on 10,000 checkpoints (folded to 200 nodes), for reference",
+        "ours": f"{large * 1000:.0f} ms",
+        "baseline_value": "not run" if old_large is None else f"{old_large * 1000:.0f} ms",
+        "baseline": baseline if old_large else "not run",
+        "ratio": "n/a" if old_large is None else round(large / old_large, 3),
+        "goal": "report"}]}
+
+
+if __name__ == "__main__":
+    for row in run()["rows"]:
+        print(row)
