@@ -23,6 +23,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from bench.worktree import check_out, drop
+
 ROOT = Path(__file__).resolve().parents[1]
 BEFORE_GUARDS = "a24dd0b"  # the last commit before the guards of hostile reads
 
@@ -80,20 +82,6 @@ def _measure(code_root: Path, big: Path, chat: Path, chat_thread: str) -> dict[s
     result = subprocess.run([sys.executable, "-c", MEASURE, str(big), str(chat), chat_thread],
                             cwd=code_root, env=env, capture_output=True, text=True, check=True)
     return json.loads(result.stdout.strip().splitlines()[-1])
-
-
-def _worktree(folder: Path) -> Path | None:
-    try:
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(folder),
-                        BEFORE_GUARDS], capture_output=True, check=True)
-    except (OSError, subprocess.CalledProcessError):
-        return None  # no git, or a shallow clone without that commit
-    return folder
-
-
-def _drop_worktree(folder: Path) -> None:
-    subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(folder)],
-                   capture_output=True)
 
 
 def _deadline_rows(big: Path) -> list[dict]:
@@ -194,7 +182,7 @@ def run() -> dict:
         make_thread(big, 2000)
         _chat_thread(chat, 60)
         chat_thread = "chat"
-        before_root = _worktree(Path(tmp) / "before")
+        before_root = check_out(BEFORE_GUARDS, Path(tmp) / "before")
         rows = []
         if before_root is None:
             rows.append({"name": "the guards on honest reads", "ours": "not run",
@@ -205,7 +193,7 @@ def run() -> dict:
                 after = _measure(ROOT, big, chat, chat_thread)
                 before = _measure(before_root, big, chat, chat_thread)
             finally:
-                _drop_worktree(before_root)
+                drop(before_root)
             for key, name in ROWS:
                 rows.append({"name": f"{name}, with the guards", "ours": f"{after[key]:.1f} ms",
                              "baseline_value": f"{before[key]:.1f} ms",

@@ -17,12 +17,12 @@ on 10,000, drawn whole, at most 2x the 1,000 figure.
 
 from __future__ import annotations
 
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 from bench.engine_scale import make_thread
+from bench.worktree import check_out, drop
 
 ROOT = Path(__file__).resolve().parents[1]
 BEFORE_TREE = "5c43441"  # the last commit whose History draws the Graphviz tree
@@ -48,20 +48,6 @@ _WATCH = """(() => {
     }
   }).observe(document, {subtree: true, childList: true});
 })()"""
-
-
-def _worktree(folder: Path) -> Path | None:
-    try:
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(folder),
-                        BEFORE_TREE], capture_output=True, check=True)
-    except (OSError, subprocess.CalledProcessError):
-        return None  # no git, or a shallow clone without that commit
-    return folder
-
-
-def _drop_worktree(folder: Path) -> None:
-    subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(folder)],
-                   capture_output=True)
 
 
 def _seconds(browser, home: Path, target: str, code: Path | None) -> float:
@@ -109,7 +95,7 @@ def run() -> dict:
                           "baseline": "Debian chromium is not installed", "ratio": "n/a",
                           "goal": "<= 0.5x and <= 1.2 s"}]}
     with tempfile.TemporaryDirectory() as tmp:
-        before = _worktree(Path(tmp) / "before")
+        before = check_out(BEFORE_TREE, Path(tmp) / "before")
         try:
             homes = {}
             for turns in (SMALL, LARGE):
@@ -130,7 +116,7 @@ def run() -> dict:
                 browser.close()
         finally:
             if before is not None:
-                _drop_worktree(before)
+                drop(before)
     small, large = found[("ours", 1_000)], found[("ours", 10_000)]
     old_small = found.get(("graphviz", 1_000))
     old_large = found.get(("graphviz", 10_000))

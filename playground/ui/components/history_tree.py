@@ -5,12 +5,12 @@ branch tip labelled in words (:mod:`playground.timetravel.tree_layout`). Clickin
 selects it (Streamlit returns the chart's point selection); the Up and Down keys move the
 selection along its branch; a box takes a checkpoint's ``#N`` or id to jump to.
 
-A long thread is drawn whole. The chart shows a window of rows; beside it, a narrow overview of
-the whole thread holds the window as a grey brush: drag it to scroll, drag across the overview
-for another window, click the overview's empty space to see the whole thread at once. Both
-views are one Vega-Lite chart, so scrolling never reruns the page; the window opens around the
-selection. Everything drawn comes from the database and reaches the page as data (Vega text),
-never as markup.
+A long thread is drawn whole. The chart shows a window of rows; at its left, a strip of the
+whole thread holds the window (its ticks drawn dark): drag them to scroll, or drag across the
+strip for other rows, its whole length for the whole thread's shape. The strip and the rows are
+one Vega-Lite view, so scrolling never reruns the page; the window opens around the selection.
+Everything drawn comes from the database and reaches the page as data (Vega text), never as
+markup.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from playground.timetravel.storage import Storage
 from playground.timetravel.tree import CheckpointTree
 from playground.timetravel.tree_layout import KINDS, TreeLayout, along_branch, kept_layout
 from playground.ui import resources
-from playground.ui.components.checkpoints import select
+from playground.ui.components.checkpoints import select, select_picked
 from playground.ui.components.tables import arrow_rows
 from playground.ui.markup import md_escape
 
@@ -41,7 +41,6 @@ SELECTED_BRANCH, LEFT_BRANCH, RIGHT_BRANCH, OTHER = (
     "selected branch", "left branch", "right branch", "other branches")
 SELECTED, COMMON = "selected", "common ancestor"
 _COMMON_COLOUR = "#7a4cc2"
-_HANDLED = "history-tree-picked"  # the last pick acted on, per chart key
 DESCRIPTION = "history tree"  # names the chart in its spec (tests and benchmarks find it so)
 
 
@@ -141,7 +140,7 @@ def _spec(layout: TreeLayout, window: tuple[float, float], total: int, pickable:
         points["params"] = [{"name": "pick", "select": {
             "type": "point", "fields": ["id"], "on": f"click[x() > {STRIP_PX if whole else 0}]",
             "nearest": True, "clear": False, "toggle": False}}]
-    ring_domain = [SELECTED, COMMON] if compare else [SELECTED]
+    ring_domain = [COMMON] if compare else [SELECTED]
     layers = [
         {"transform": [{"filter": "datum.prow != null"}],
          "mark": {"type": "rule", "strokeWidth": 2, "clip": True},
@@ -158,7 +157,7 @@ def _spec(layout: TreeLayout, window: tuple[float, float], total: int, pickable:
          "encoding": {"x": x, "y": y, "shape": {
              "field": "ring", "type": "nominal", "title": "marks",
              "scale": {"domain": ring_domain,
-                       "range": ["circle", "diamond"][:len(ring_domain)]},
+                       "range": ["diamond"] if compare else ["circle"]},
              "legend": _LEGEND},
              "color": {"condition": {"test": f"datum.ring === '{COMMON}'",
                                      "value": _COMMON_COLOUR}, "value": "#111111"}}},
@@ -226,15 +225,6 @@ _CONFIG = {"view": {"stroke": None}, "legend": {"labelFontSize": 12, "titleFontS
                                                  "labelLimit": 220, "symbolSize": 90}}
 
 
-def _picked(event: object) -> str | None:
-    selection = getattr(event, "selection", None) or {}
-    picks = selection.get("pick") if isinstance(selection, dict) else None
-    if isinstance(picks, list) and picks and isinstance(picks[0], dict):
-        found = picks[0].get("id")
-        return found if isinstance(found, str) else None
-    return None
-
-
 def _highlights(tree: CheckpointTree, layout: TreeLayout, selected: str | None,
                 compare: tuple[str, str, str | None] | None
                 ) -> tuple[dict[str, str], dict[str, str]]:
@@ -286,17 +276,13 @@ def history_tree(storage: Storage, tree: CheckpointTree, selected: str | None, k
         facts.append("click a checkpoint to open it; Newer and Older (the Up and Down keys) "
                      "move along its branch")
     if len(tree) > VISIBLE:
-        facts.append("drag the strip at the left to scroll; drag across it for more rows; "
-                     "double-click it for the whole thread")
+        facts.append("the strip at the left is the whole thread, its dark ticks the rows shown: "
+                     "drag them to scroll, or drag across the strip to show other rows (its "
+                     "whole length for the whole thread's shape)")
     st.caption(" · ".join(facts))
     if not pickable:
         return
-    picked = _picked(event)
-    if picked and picked != st.session_state.get(f"{_HANDLED}-{key}") and picked in tree.nodes:
-        st.session_state[f"{_HANDLED}-{key}"] = picked
-        if picked != selected:
-            select(picked, key_prefix)
-            st.rerun()
+    select_picked(event, "id", tree, selected, key, key_prefix)
 
 
 def _go_to(tree: CheckpointTree, key: str, key_prefix: str) -> None:

@@ -5,12 +5,13 @@ One lane per node. Running time is blue, and a step that may include a pause (it
 run whose start is not recorded) is a paler blue with a dashed outline; a wait (for an answer,
 paused before a step, between turns) is grey; the idle time before an edit or a fork is pale and
 dashed; an edit or a fork is an instant, drawn as a tick at its moment; the slowest running steps
-are outlined red; every kind is in the legend. Brushing a range of the chart zooms to it (a
-double click resets); "Fold long waits" folds each wait or idle stretch longer than the running
-time to a short gap, marked with its real length, by shifting the later bars (here, not in the
-browser). Selecting a bar selects its checkpoint in the tree. Past :data:`MAX_MARKS` steps the
-chart draws buckets of steps per lane instead of one mark each (the table still counts every
-step). Everything shown comes from the database: Vega-Lite draws it as data, never as markup.
+are outlined red; every kind is in the legend. A range brushed across the chart is shown alone
+(**Whole branch** gives the rest back); "Fold long waits" folds each wait or idle stretch longer
+than the running time to a short gap, marked with its real length, by shifting the later bars
+(here, not in the browser). Selecting a bar selects its checkpoint in the tree. Past
+:data:`MAX_MARKS` steps the chart draws buckets of steps per lane instead of one mark each (the
+table still counts every step). Everything shown comes from the database: Vega-Lite draws it as
+data, never as markup.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from playground.timetravel.timeline import (
 )
 from playground.timetravel.tree import CheckpointTree
 from playground.ui import resources
-from playground.ui.components.checkpoints import select
+from playground.ui.components.checkpoints import select_picked
 from playground.ui.components.tables import arrow_rows
 from playground.ui.markup import md_escape
 
@@ -46,8 +47,8 @@ MAX_MARKS = 1_000  # past this many steps, the chart draws buckets
 SLOWEST = 3  # running steps outlined as the slowest
 FOLD_GAP = 0.15  # a folded wait's width, as a share of the branch's running time
 FONT_PX = 12  # the smallest text on the chart
-_HANDLED = "timeline-picked"  # the last pick acted on, per chart key
 MAYBE = "running, may include a pause"
+ZOOM = "zoom"  # the chart's brush: a range to show alone
 WHAT = {RUN: "running", WAIT: "waiting", IDLE: "idle", EDIT: "edit or fork (an instant)"}
 _DOMAIN = [WHAT[RUN], MAYBE, WHAT[WAIT], WHAT[IDLE], WHAT[EDIT]]
 _RANGE = ["#4c78a8", "#9ecae9", "#a0a0a0", "#e6e6e6", "#f58518"]
@@ -151,23 +152,28 @@ def _axis_title(folded: bool) -> str:
             (" (long waits folded)" if folded else ""))
 
 
-def _spec(lanes: int, labels: Iterable[dict] = (), folded: bool = False) -> dict:
+def _spec(lanes: int, labels: Iterable[dict] = (), folded: bool = False,
+          span: tuple[float, float] | None = None) -> dict:
     tooltip = [{"field": "at", "title": "checkpoint"}, {"field": "lane", "title": "node"},
                {"field": "what"}, {"field": "seconds", "format": ".3f"},
                {"field": "note"}, {"field": "tokens in"}, {"field": "tokens out"}]
     y = {"field": "lane", "type": "nominal", "title": None, "sort": None}
     x = {"field": "from", "type": "quantitative", "title": _axis_title(folded)}
+    if span is not None:  # zoomed: the range brushed, and bars outside it clipped
+        x["scale"] = {"domain": list(span), "nice": False, "zero": False}
     color = {"field": "what", "type": "nominal", "title": None,
              "scale": {"domain": _DOMAIN, "range": _RANGE}}
     dashed = "datum.kind === 'idle' || datum.maybe"
     bars = {
         "transform": [{"filter": f"datum.kind !== '{EDIT}'"}],
-        # pick: a bar selects its checkpoint (Streamlit returns it); zoom: brushing the x
-        # axis zooms the chart to that range, in the browser, without a rerun.
+        # pick: a click on a bar selects its checkpoint; zoom: a drag across the chart
+        # brushes a range, which the page then shows alone (both come back with on_select).
         "params": [{"name": "pick", "select": {"type": "point", "fields": ["checkpoint"]}},
-                   {"name": "zoom", "select": {"type": "interval", "encodings": ["x"]},
-                    "bind": "scales"}],
-        "mark": {"type": "bar", "height": 16, "cornerRadius": 2, "cursor": "pointer"},
+                   {"name": ZOOM, "select": {"type": "interval", "encodings": ["x"],
+                                             "zoom": False, "translate": False,
+                                             "mark": {"fill": "#888", "fillOpacity": 0.2}}}],
+        "mark": {"type": "bar", "height": 16, "cornerRadius": 2, "cursor": "pointer",
+                 "clip": True},
         "encoding": {
             "y": y, "x": x, "x2": {"field": "to"}, "color": color,
             "stroke": {"condition": [{"test": "datum.slowest", "value": "#d62728"},
@@ -182,7 +188,8 @@ def _spec(lanes: int, labels: Iterable[dict] = (), folded: bool = False) -> dict
     }
     instants = {
         "transform": [{"filter": f"datum.kind === '{EDIT}'"}],
-        "mark": {"type": "tick", "thickness": 3, "size": 22, "cursor": "pointer"},
+        "mark": {"type": "tick", "thickness": 3, "size": 22, "cursor": "pointer",
+                 "clip": True},
         "encoding": {"y": y, "x": x, "color": color, "tooltip": tooltip,
                      "opacity": {"condition": {"param": "pick", "value": 1, "empty": True},
                                  "value": 0.35}},
@@ -192,12 +199,12 @@ def _spec(lanes: int, labels: Iterable[dict] = (), folded: bool = False) -> dict
     if labels:  # a fold: a dashed rule across the lanes, and how long it really was
         data = {"values": labels}
         layers.append({"data": data, "mark": {"type": "rule", "strokeDash": [2, 2],
-                                              "color": "#5f5f5f"},
+                                              "color": "#5f5f5f", "clip": True},
                        "encoding": {"x": {"field": "at", "type": "quantitative"}}})
-        # Inside the plot: a chart zoomed by its scales clips what is drawn outside.
+        # Inside the plot: a zoomed chart clips what is drawn outside its range.
         layers.append({"data": data, "mark": {"type": "text", "fontSize": FONT_PX,
                                               "dx": 3, "align": "left", "baseline": "top",
-                                              "color": "#333333"},
+                                              "color": "#333333", "clip": True},
                        "encoding": {"x": {"field": "at", "type": "quantitative"},
                                     "y": {"value": 1}, "text": {"field": "label"}}})
     return {
@@ -209,13 +216,31 @@ def _spec(lanes: int, labels: Iterable[dict] = (), folded: bool = False) -> dict
     }
 
 
-def _picked(event: object) -> str | None:
+def _zoomed(key: str, tip: str, folded: bool) -> tuple[float, float] | None:
+    """The range brushed on this chart, for this branch drawn this way; None for the whole
+    branch. A **Whole branch** button gives the whole branch back."""
+    span = st.session_state.get(f"{key}-span")
+    if not span or span[0] != (tip, folded):
+        return None
+    st.button("Whole branch", icon=":material/zoom_out:", key=f"{key}-whole",
+              on_click=st.session_state.pop, args=(f"{key}-span", None),
+              help="Show the branch's whole time again")
+    return span[1]
+
+
+def _zoom_to(event: object, key: str, tip: str, folded: bool) -> None:
+    """A range brushed on the chart: the page shows it alone from its next run."""
     selection = getattr(event, "selection", None) or {}
-    picks = selection.get("pick") if isinstance(selection, dict) else None
-    if isinstance(picks, list) and picks and isinstance(picks[0], dict):
-        found = picks[0].get("checkpoint")
-        return found if isinstance(found, str) else None
-    return None
+    brushed = selection.get(ZOOM) if isinstance(selection, dict) else None
+    extent = brushed.get("from") if isinstance(brushed, dict) else None
+    if not (isinstance(extent, list) and len(extent) == 2
+            and all(isinstance(v, int | float) for v in extent)):
+        return
+    low, high = sorted(float(v) for v in extent)
+    if high - low <= 0 or not math.isfinite(high - low):
+        return
+    st.session_state[f"{key}-span"] = ((tip, folded), (round(low, 6), round(high, 6)))
+    st.rerun()
 
 
 def timeline_panel(storage: Storage, tree: CheckpointTree, selected: str, key: str,
@@ -237,18 +262,15 @@ def timeline_panel(storage: Storage, tree: CheckpointTree, selected: str, key: s
         if fold:
             rows, labels = fold_long_waits(rows, found.run_seconds)
         lanes = len({row["lane"] for row in rows})
-        # The rows go as an Arrow table: a list of dicts would go through pandas first.
-        # Only the pick reruns the page: brushing to zoom stays in the browser.
-        event = st.vega_lite_chart(arrow_rows(rows), _spec(lanes, labels, bool(labels)),
-                                   width="stretch", on_select="rerun", selection_mode=["pick"],
-                                   key=f"{key}-chart")
-        picked = _picked(event)
-        if picked and picked != st.session_state.get(f"{_HANDLED}-{key}") \
-                and picked in tree.nodes:
-            st.session_state[f"{_HANDLED}-{key}"] = picked
-            if picked != selected:
-                select(picked, key_prefix)
-                st.rerun()
+        span = _zoomed(key, tip, bool(labels))
+        # The rows go as an Arrow table: a list of dicts would go through pandas first. The
+        # chart's key changes with its range, so a new range starts with no brush drawn.
+        event = st.vega_lite_chart(arrow_rows(rows), _spec(lanes, labels, bool(labels), span),
+                                   width="stretch", on_select="rerun",
+                                   selection_mode=["pick", ZOOM],
+                                   key=f"{key}-chart-{span}")
+        _zoom_to(event, key, tip, bool(labels))
+        select_picked(event, "checkpoint", tree, selected, key, key_prefix)
     st.caption(md_escape(" · ".join(_notes(found, unknown, labels))))
     prices = _prices()
     totals = found.totals(prices)
@@ -281,7 +303,8 @@ def _notes(found: Timeline, unknown: int, labels: list[dict]) -> list[str]:
                      "not counted")
     notes.append("blue: running; grey: waiting (an answer, a pause before a step, the next "
                  "input); pale, dashed: idle before an edit or a fork; orange ticks: edits and "
-                 "forks; red outline: the slowest steps; brush to zoom, double-click to reset; "
+                 "forks; red outline: the slowest steps; drag across the chart to see that "
+                 "range alone; "
                  "share: of the running wall time, task time: the tasks' times summed")
     return notes
 

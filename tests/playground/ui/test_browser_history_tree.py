@@ -146,3 +146,24 @@ def test_a_ten_thousand_checkpoint_thread_is_drawn_whole_and_reaches_its_first(
         tab.page.keyboard.press("ArrowUp")  # and on along the branch from there
         tab._wait_for_run_after(before, "pressing Up")
         assert "Checkpoint #2" in tab.text()
+
+
+def test_a_range_brushed_on_the_timeline_is_shown_alone_until_whole_branch(forked_chat,
+                                                                            browser):
+    tab = _history(browser, *forked_chat)
+    timeline = tab.page.locator(CHART).nth(1)  # the tree first, then the timeline
+    timeline.locator("path[role='graphics-symbol']").first.wait_for()
+    timeline.scroll_into_view_if_needed()  # a pointer reaches only what is on the screen
+    box = timeline.bounding_box()
+    y = box["y"] + 30  # on the first lane
+
+    before = tab.runs
+    tab.page.mouse.move(box["x"] + box["width"] * 0.45, y)
+    tab.page.mouse.down()
+    tab.page.mouse.move(box["x"] + box["width"] * 0.75, y, steps=8)
+    tab.page.mouse.up()
+    tab._wait_for_run_after(before, "brushing a range")
+
+    assert tab.page.get_by_role("button", name="Whole branch").is_visible()
+    tab.click("Whole branch")
+    assert not tab.page.get_by_role("button", name="Whole branch").is_visible()

@@ -1,5 +1,5 @@
 """The timeline chart's rows and spec: every kind drawn apart and in the legend, long waits
-folded server-side, zoom by brushing that never reruns the page."""
+folded server-side, a brushed range shown alone."""
 
 from __future__ import annotations
 
@@ -44,7 +44,10 @@ def test_each_kind_is_drawn_apart_and_named_in_the_legend():
     assert "note" in [field["field"] for field in bars["encoding"]["tooltip"]]
     names = {param["name"]: param for param in bars["params"]}
     assert names["pick"]["select"]["type"] == "point"
-    assert names["zoom"]["bind"] == "scales" and names["zoom"]["select"]["encodings"] == ["x"]
+    assert names["zoom"]["select"]["type"] == "interval"  # a brush across the time axis
+    assert names["zoom"]["select"]["encodings"] == ["x"]
+    zoomed = _spec(3, span=(1.0, 2.5))["layer"][0]["encoding"]["x"]["scale"]["domain"]
+    assert zoomed == [1.0, 2.5]
     fonts = spec["config"]
     assert min(fonts["axis"].values()) >= 12 and fonts["legend"]["labelFontSize"] >= 12
     assert FONT_PX >= 12
