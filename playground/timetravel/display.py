@@ -1,9 +1,10 @@
-"""A drawable view of a checkpoint tree that stays readable at any size.
+"""A checkpoint tree folded for Graphviz: ``playground history --dot`` and the race lesson's
+picture. (The pages draw a thread's history as a git graph: :mod:`.tree_layout`.)
 
 Past about 200 nodes a drawn tree is unreadable (Streamlit scales it to the page width, with no
 zoom). The view therefore keeps every checkpoint that carries meaning (roots, forks, the first
 checkpoint of each branch, leaves, the head, the selection, paused ones) and folds each linear run
-between them into one node ("... 37 steps") that the user can expand. If that is still too many,
+between them into one node ("... 37 steps"; ``expanded`` unfolds one). If that is still too many,
 the view draws the most relevant nodes and one summary node for the rest.
 
 Highlights use colour and pen width, never shape: d3-graphviz hides a node whose shape changes

@@ -4,6 +4,7 @@ every kind's records, and LangGraph's own resume mark read without decoding valu
 from __future__ import annotations
 
 import datetime as dt
+import time
 from typing import TypedDict
 
 import ormsgpack
@@ -73,7 +74,7 @@ def test_the_resume_mark_is_read_as_strings_and_numbers_only():
 def test_run_marks_and_resume_marks_read_the_same_on_every_database_kind(database):
     """SQLite and Postgres: a marked run's records carry its id and start; a stock thread's
     resumed step is found by LangGraph's own mark and said to maybe include a pause."""
-    from playground.timetravel.timeline import timeline
+    from playground.timetravel.timeline import PAUSE_WORTH_SECONDS, timeline
     from playground.timetravel.tree import load_tree
 
     graph = _graph(database.saver)
@@ -82,6 +83,7 @@ def test_run_marks_and_resume_marks_read_the_same_on_every_database_kind(databas
     graph.invoke(None, with_run(marked))
     stock = {"configurable": {"thread_id": "stock"}}
     graph.invoke({"count": 0}, stock)
+    time.sleep(PAUSE_WORTH_SECONDS + 0.1)  # a pause long enough to be looked for
     graph.invoke(None, stock)
 
     with database.storage() as storage:

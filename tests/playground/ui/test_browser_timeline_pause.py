@@ -1,7 +1,7 @@
 """The timeline in Chromium tells a pause from running: a turn on the Agent page, two seconds
 before Resume, then History's chart shows ``write`` running briefly after a wait of the pause's
-length. The numbers are read from the chart's marks (their aria-labels carry the tooltip's
-fields), not from a picture."""
+length; the same for a breakpoint held on the Run page. The numbers are read from the chart's
+marks (their aria-labels carry the tooltip's fields), not from a picture."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import re
 import pytest
 
 from tests.playground.ui.browser import ShotTab, chromium_missing, playground_server
+from tests.playground.ui.conftest import EXAMPLES
 
 pytestmark = pytest.mark.skipif(
     chromium_missing() and not os.environ.get("CI"),
@@ -65,3 +66,28 @@ def test_a_turn_resumed_after_two_seconds_shows_write_running_briefly_after_a_wa
         tab.page.mouse.move(0, 0)
         shots.mkdir(parents=True, exist_ok=True)
         chart.screenshot(path=str(shots / "timeline-pause-folded.png"))
+
+
+def test_a_breakpoint_held_two_seconds_on_run_is_a_wait_before_the_node(browser, tmp_path):
+    """``Pause before`` tools on the Run page, two seconds, ``Continue``: History's timeline
+    shows tools running briefly after a wait, not a two-second tools."""
+    with playground_server(tmp_path, "--graph", f"{EXAMPLES}/support_chat.py:graph") as url:
+        tab = ShotTab(browser.new_context(viewport={"width": 1400, "height": 2200}), url).open()
+        tab.page.get_by_text("Breakpoints and settings").click()
+        tab.choose("Pause before", "tools")
+        tab.say("Where is my order A17?")
+        assert "Paused before tools." in tab.text()
+        tab.page.wait_for_timeout(2000)  # the pause under test: the person looks at the state
+        tab.click("Continue")
+        assert "Finished." in tab.text()
+
+        tab.open("history")
+        chart = tab.page.locator('[data-testid="stVegaLiteChart"]').last
+        chart.locator('path[role="graphics-symbol"]').first.wait_for()
+        tools = [mark for mark in _marks(chart) if mark.get("node") == "tools"]
+        running = [float(m["seconds"]) for m in tools if m.get("what") == "running"]
+        waiting = [(float(m["seconds"]), m.get("note")) for m in tools
+                   if m.get("what") == "waiting"]
+        assert len(running) == 1 and running[0] < 0.5, tools
+        assert len(waiting) == 1 and waiting[0][0] >= 1.5 and waiting[0][1] == \
+            "paused before tools", tools
