@@ -28,7 +28,7 @@ from playground.ui.markup import md_escape
 
 VISIBLE = 22  # rows in the window at once
 READABLE = 80  # rows at most with their labels drawn
-SVG_ROWS = 2_000
+SVG_ROWS = 200
 ROW_PX = 24  # a row's height: room for 12 px text and a ring
 LANE_PX = 18
 CHAR_PX = 7  # an upper estimate of a 12 px character's width, to place a tip's label
@@ -123,7 +123,17 @@ def _spec(layout: TreeLayout, window: tuple[float, float], total: int, pickable:
                    "scale": {"domain": present,
                              "range": [_KIND_COLOURS[kind] for kind in present]},
                    "legend": _LEGEND}
+    # Only the rows in the window are marks (a line, where it crosses the window): Vega
+    # filters them again as the window moves, and a long thread's picture costs what its
+    # window holds, not what the thread does.
+    if whole:
+        low, high = "window.row[0] - 1", "window.row[1] + 1"
+        near = f"(!window.row || (datum.row >= {low} && datum.row <= {high}))"
+        crossing = f"(!window.row || (datum.row >= {low} && datum.prow <= {high}))"
+    else:
+        near = crossing = "true"
     points = {
+        "transform": [{"filter": near}],
         "mark": {"type": "circle", "size": {"expr": f"{readable} ? 110 : 16"},
                  "stroke": "white", "strokeWidth": {"expr": f"{readable} ? 1 : 0"},
                  "opacity": 1, "clip": True,
@@ -142,16 +152,16 @@ def _spec(layout: TreeLayout, window: tuple[float, float], total: int, pickable:
             "nearest": True, "clear": False, "toggle": False}}]
     ring_domain = [COMMON] if compare else [SELECTED]
     layers = [
-        {"transform": [{"filter": "datum.prow != null"}],
+        {"transform": [{"filter": f"datum.prow != null && {crossing}"}],
          "mark": {"type": "rule", "strokeWidth": 2, "clip": True},
          "encoding": {"x": {**x, "field": "px"}, "y": {**y, "field": "prow"},
                       "x2": {"field": "x"}, "y2": {"field": "bend"}, "stroke": stroke}},
-        {"transform": [{"filter": "datum.prow != null"}],
+        {"transform": [{"filter": f"datum.prow != null && {crossing}"}],
          "mark": {"type": "rule", "strokeWidth": 2, "clip": True},
          "encoding": {"x": x, "y": {**y, "field": "bend"}, "y2": {"field": "row"},
                       "stroke": stroke}},
         points,
-        {"transform": [{"filter": "datum.ring != null"}],
+        {"transform": [{"filter": f"datum.ring != null && {near}"}],
          "mark": {"type": "point", "size": 330, "filled": False, "strokeWidth": 2.5,
                   "clip": True},
          "encoding": {"x": x, "y": y, "shape": {
@@ -162,14 +172,15 @@ def _spec(layout: TreeLayout, window: tuple[float, float], total: int, pickable:
              "color": {"condition": {"test": f"datum.ring === '{COMMON}'",
                                      "value": _COMMON_COLOUR}, "value": "#111111"}}},
         # past the view's right edge a label ends in "…" (its tooltip has it all)
-        {"mark": {"type": "text", "align": "left", "baseline": "middle", "fontSize": 12,
+        {"transform": [{"filter": near}],
+         "mark": {"type": "text", "align": "left", "baseline": "middle", "fontSize": 12,
                   "dx": 4, "clip": True, "color": "#31333f",
                   "opacity": {"expr": f"{readable} ? 1 : 0"},
                   "limit": {"expr": "max(width - datum.textx - 4, 0)"},
                   "cursor": "pointer" if pickable else "default"},
          "encoding": {"x": {**x, "field": "textx"}, "y": y, "text": {"field": "text"},
                       "tooltip": tooltip}},
-        {"transform": [{"filter": "datum.tip != null"}],
+        {"transform": [{"filter": f"datum.tip != null && {near}"}],
          "mark": {"type": "text", "align": "left", "baseline": "middle", "fontSize": 12,
                   "fontWeight": "bold", "clip": True, "color": "#8a3b00",
                   "opacity": {"expr": f"{readable} ? 1 : 0"},
