@@ -29,6 +29,15 @@ def _marks(chart) -> list[dict[str, str]]:
     return found
 
 
+def _runs_and_waits(chart, node: str) -> tuple[list[float], list[tuple[float, str]], list]:
+    """The timeline's running seconds and its (seconds, note) waits on ``node``'s lane."""
+    chart.locator('path[role="graphics-symbol"]').first.wait_for()
+    marks = [mark for mark in _marks(chart) if mark.get("node") == node]
+    running = [float(m["seconds"]) for m in marks if m.get("what") == "running"]
+    waiting = [(float(m["seconds"]), m.get("note")) for m in marks if m.get("what") == "waiting"]
+    return running, waiting, marks
+
+
 def test_a_turn_resumed_after_two_seconds_shows_write_running_briefly_after_a_wait(
         browser, shots, tmp_path):
     with playground_server(tmp_path) as url:
@@ -48,11 +57,7 @@ def test_a_turn_resumed_after_two_seconds_shows_write_running_briefly_after_a_wa
         # The playground recorded the run's start: no step is left as "may include a pause".
         assert not re.search(r"\d+ steps? may include a pause", shown)
         chart = tab.page.locator('[data-testid="stVegaLiteChart"]').last
-        chart.locator('path[role="graphics-symbol"]').first.wait_for()
-        write = [mark for mark in _marks(chart) if mark.get("node") == "write"]
-        running = [float(m["seconds"]) for m in write if m.get("what") == "running"]
-        waiting = [(float(m["seconds"]), m.get("note")) for m in write
-                   if m.get("what") == "waiting"]
+        running, waiting, write = _runs_and_waits(chart, "write")
         assert len(running) == 1 and running[0] < 0.5, write
         assert len(waiting) == 1 and waiting[0][0] >= 1.5 and waiting[0][1] == \
             "paused before write", write
@@ -83,11 +88,7 @@ def test_a_breakpoint_held_two_seconds_on_run_is_a_wait_before_the_node(browser,
 
         tab.open("history")
         chart = tab.page.locator('[data-testid="stVegaLiteChart"]').last
-        chart.locator('path[role="graphics-symbol"]').first.wait_for()
-        tools = [mark for mark in _marks(chart) if mark.get("node") == "tools"]
-        running = [float(m["seconds"]) for m in tools if m.get("what") == "running"]
-        waiting = [(float(m["seconds"]), m.get("note")) for m in tools
-                   if m.get("what") == "waiting"]
+        running, waiting, tools = _runs_and_waits(chart, "tools")
         assert len(running) == 1 and running[0] < 0.5, tools
         assert len(waiting) == 1 and waiting[0][0] >= 1.5 and waiting[0][1] == \
             "paused before tools", tools
