@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench screenshots workshop clean
+.PHONY: run test lint bench screenshots workshop clean frontend
 
 REPLICAS ?= 3
 PORT ?= 8500
@@ -41,6 +41,11 @@ $(SERVER_VENV)/.installed: $(SERVER_REQS)
 test: $(STAMP) $(JS_STAMP) $(SERVER_VENV)/.installed
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
+
+# The history tree's drawing: d3, built by Vite into playground/ui/components/assets (committed,
+# so installing the playground needs no Node). Run after changing frontend/history_tree/src.
+frontend:
+	cd frontend/history_tree && npm ci --no-audit --no-fund --loglevel=error && npm run build
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -8,8 +8,8 @@ Each round opens History on the thread in a new tab of one browser profile (its 
 first visit that is not counted, as a person's is) and measures, from the navigation's start
 (``performance.now()`` of the new document), the moment the tree's last visible row is drawn:
 
-- the git graph: the label of the bottom row of its window (``#979 plan`` on 1,000 checkpoints),
-  painted by Vega: a ``<text>`` added to the page (SVG) or a ``fillText`` call (canvas);
+- the git graph: the label of the last row in view (``#979 plan`` on 1,000 checkpoints), its
+  text set in the page by the tree's drawing;
 - the Graphviz tree: its bottom node, the head (``#1000 write``), a ``<text>`` d3-graphviz adds.
 
 Goals (issue 28): History on 1,000 checkpoints at most 0.5x the Graphviz page and at most 1.2 s;
@@ -40,12 +40,16 @@ _WATCH = """(() => {
     if (typeof text === 'string' && text.startsWith(target)) hit();
     return fill.call(this, text, ...rest);
   };
+  const starts = (node) => (node.textContent || '').startsWith(target);
   new MutationObserver((changes) => {
     if (window.__drawn !== undefined) return;
     for (const change of changes) for (const node of change.addedNodes) {
-      const texts = node.nodeType === 1 ? [node, ...node.querySelectorAll('text')] : [];
-      if (texts.some(t => t.tagName === 'text' && (t.textContent || '').startsWith(target)))
-        return hit();
+      // an SVG <text> (the Graphviz tree), or the git graph's row label (text set in a span)
+      if (node.nodeType === 3 && node.parentElement?.classList.contains('ht-name')
+          && starts(node)) return hit();
+      const texts = node.nodeType === 1 ? [node, ...node.querySelectorAll('text, .ht-name')] : [];
+      if (texts.some(t => (t.tagName === 'text' || t.classList?.contains('ht-name'))
+                          && starts(t))) return hit();
     }
   }).observe(document, {subtree: true, childList: true});
 })()"""
@@ -80,8 +84,8 @@ def _seconds(browser, home: Path, target: str, code: Path | None) -> float:
 
 
 def _bottom_row(checkpoints: int) -> str:
-    """The label of the window's bottom row when History opens on the head (newest at the
-    top): see :func:`playground.ui.components.history_tree._window`."""
+    """The label of the last row in view when History opens on the head (newest at the top,
+    :data:`~playground.ui.components.history_tree.VISIBLE` rows in view)."""
     from playground.ui.components.history_tree import VISIBLE
 
     nodes = ("new input", "input", "read", "plan", "write")  # a turn's five checkpoints

@@ -128,16 +128,16 @@ class Tab:
         return self
 
     def tree_point(self, ordinal: int):
-        """The history tree's point for checkpoint ``#ordinal`` (a thread of up to
-        :data:`~playground.ui.components.history_tree.SVG_ROWS` checkpoints, drawn as SVG)."""
-        return self.page.locator(
-            f'[data-testid="stVegaLiteChart"] path[aria-label^="#{ordinal} "]').first
+        """The history tree's row for checkpoint ``#ordinal`` (drawn while it is scrolled into
+        view: a thread's newest 22 rows when the page opens on its head)."""
+        return self.page.locator(f'.ht-row[aria-label^="#{ordinal} "]').first
 
     def click_tree(self, ordinal: int) -> Tab:
-        """Click checkpoint ``#ordinal`` in the history tree, where a person's pointer lands
-        (the point's centre), and wait for the run the selection starts."""
-        point = self.tree_point(ordinal)
-        point.wait_for()
+        """Click checkpoint ``#ordinal`` in the history tree where a person's pointer lands,
+        on its point, and wait for the run the selection starts."""
+        row = self.tree_point(ordinal)
+        row.wait_for()
+        point = self.page.locator(f'.ht-points circle[data-id="{row.get_attribute("data-id")}"]')
         box = point.bounding_box()
         before = self.runs
         self.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)

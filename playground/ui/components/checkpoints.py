@@ -21,6 +21,7 @@ from playground.timetravel.tree import CheckpointTree, ensure_details
 from playground.ui import resources
 from playground.ui.components.conversation import conversation
 from playground.ui.components.tables import arrow_rows
+from playground.ui.components.text_block import text_block
 from playground.ui.markup import md_escape
 
 SELECTED_KEY = "selected_checkpoint"
@@ -223,7 +224,7 @@ def inspector(source: Storage, tree: CheckpointTree, selected: str) -> None:
             st.caption("No diff: one of the two checkpoints cannot be read.")
         else:
             changes = diff_states(before, values)
-            st.code("\n".join(changes.lines()) or "no differences", language="diff")
+            text_block("\n".join(changes.lines()) or "no differences")
     with tabs["Writes"]:
         writes = source.pending_writes(tree.thread_id, selected, tree.checkpoint_ns)
         if writes:

@@ -23,6 +23,7 @@ from playground.timetravel.storage import Storage
 from playground.timetravel.tree import CheckpointTree
 from playground.ui.components.history_tree import history_tree
 from playground.ui.components.tables import arrow_rows
+from playground.ui.components.text_block import text_block
 from playground.ui.components.timeline_chart import branches_side_by_side
 from playground.ui.markup import md_escape
 
@@ -148,7 +149,7 @@ def compare_view(storage: Storage, tree: CheckpointTree, key: str) -> BranchComp
                    "passes.")
     st.markdown("**Final state, left → right**")
     lines = comparison.final.lines()
-    st.code("\n".join(lines) if lines else "(the same)", language=None)
+    text_block("\n".join(lines) if lines else "(the same)")
     return comparison
 
 

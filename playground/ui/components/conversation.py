@@ -11,6 +11,7 @@ import streamlit as st
 
 from playground.timetravel.decode import to_jsonable
 from playground.timetravel.messages import ChatMessage, ChatTurn, turns
+from playground.ui.components.text_block import text_block
 from playground.ui.markup import md_escape
 
 # st.chat_message names "user" and "assistant" get Streamlit's own avatars.
@@ -40,7 +41,7 @@ def _bubble(turn: ChatTurn, key: str, actions: Actions | None, raw: bool) -> Non
         if message.role == "tool":
             st.caption(f"tool result · {md_escape(message.name or 'tool', 200)}"
                        + (" · error" if message.status == "error" else ""))
-            st.code(message.text or "(empty)", language=None, wrap_lines=True)
+            text_block(message.text or "(empty)")
         elif message.role == "system":
             st.caption("system prompt")
             st.markdown(md_escape(message.text) if message.text else "_(empty)_")
@@ -53,7 +54,7 @@ def _bubble(turn: ChatTurn, key: str, actions: Actions | None, raw: bool) -> Non
             if reply is None:
                 st.caption("no result stored yet")
             else:
-                st.code(reply.text or "(empty)", language=None, wrap_lines=True)
+                text_block(reply.text or "(empty)")
         if raw:
             st.json(to_jsonable(message.raw), expanded=False)
         if actions is not None:

@@ -13,6 +13,7 @@ import json
 import streamlit as st
 
 from playground.runtime.review import Choice, ReviewRequest
+from playground.ui.components.text_block import text_block
 from playground.ui.markup import md_escape
 
 _LABELS = {"approve": "Approve", "edit": "Edit", "reject": "Reject", "respond": "Respond"}
@@ -26,7 +27,7 @@ def review_controls(request: ReviewRequest, key: str) -> list[Choice]:
             st.markdown(f":material/rule: Review **{md_escape(action.name)}**"
                         + (f": {md_escape(action.description)}" if action.description else ""))
             shown = json.dumps(dict(action.args), indent=2, default=str)
-            st.code(shown, language="json")
+            text_block(shown)
             decision = st.radio("Decision", action.allowed, horizontal=True,
                                 format_func=lambda d: _LABELS.get(d, d),
                                 key=f"{key}-{index}-decision")

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import streamlit as st
 
 from playground.runtime.store_log import StoreChange
+from playground.ui.components.text_block import text_block
 
 
 def store_diff(changes: Sequence[StoreChange]) -> str:
@@ -25,4 +26,4 @@ def store_changes_panel(changes: Sequence[StoreChange], title: str, empty: str =
     changed = len(changes) - added - removed
     st.markdown(f":material/database: **{title}**: {added} added, {changed} changed, "
                 f"{removed} removed")
-    st.code(store_diff(changes), language="diff", wrap_lines=True)
+    text_block(store_diff(changes))

@@ -17,6 +17,7 @@ from playground.apps.json_text import JsonRefused, parse_json
 from playground.event_loop import shared_loop
 from playground.ui import resources
 from playground.ui.components.tables import arrow_rows
+from playground.ui.components.text_block import text_block
 from playground.ui.markup import md_escape
 from playground.ui.session import flash, page_context, show_flash
 
@@ -70,7 +71,7 @@ with tree_col:
                 branch = "  " * (depth - 1) + ("└ " if depth > 1 else "")
                 lines.append(branch + namespace[depth - 1])
     if lines:
-        st.code("\n".join(lines), language=None)
+        text_block("\n".join(lines))
     picked = st.selectbox("Namespace", namespaces, format_func=_path, key=PREFIX + "namespace",
                           index=0 if namespaces else None)
 

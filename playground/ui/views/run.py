@@ -48,6 +48,7 @@ from playground.ui.components.review import review_controls
 from playground.ui.components.run_settings import settings_form
 from playground.ui.components.stale import refused_as_stale, unseen_thread
 from playground.ui.components.store_changes import store_changes_panel
+from playground.ui.components.text_block import text_block
 from playground.ui.markup import md_escape
 from playground.ui.session import THREAD_KEY, flash, page_context, show_flash
 
@@ -447,7 +448,7 @@ with right:
     store_changes_panel(last_store, "Store writes of the last run")
     if last_log:
         with st.expander(f"Last run · {len(last_log)} steps", icon=":material/list:"):
-            st.code("\n".join(last_log), language=None, wrap_lines=True)
+            text_block("\n".join(last_log))
 
 if app.has_messages:
     said = st.chat_input("Message", key=PREFIX + "message", **guarded("Message", "on_submit"))

@@ -11,6 +11,7 @@ from playground.timetravel.errors import CheckpointDbError
 from playground.timetravel.tree import load_tree
 from playground.ui import resources
 from playground.ui.components.history_tree import history_tree
+from playground.ui.components.text_block import text_block
 from playground.ui.markup import md_escape
 from playground.ui.session import page_context
 
@@ -119,9 +120,8 @@ for name in STRATEGIES:
         left, right = st.columns([3, 2])
         with left:
             _timeline(play)
-            # Code, not markdown: the server's words are shown as they are.
-            st.code("\n".join(f"{at:6.2f} s  {text}" for at, text in play.events),
-                    language=None)
+            # Text, not markdown: the server's words are shown as they are.
+            text_block("\n".join(f"{at:6.2f} s  {text}" for at, text in play.events))
         with right:
             source = resources.own_storage()
             try:

@@ -94,20 +94,27 @@ class UiHelpers:
 
     @staticmethod
     def tree(at: AppTest, index: int = 0) -> tuple[dict, list[dict]]:
-        """The spec and rows of the page's ``index``-th history tree chart (one row per
-        checkpoint: ``text`` is its ``#N node``, ``tip`` its branch's label, ``kind``...)."""
+        """The data and rows of the page's ``index``-th history tree (one row per checkpoint,
+        oldest first: ``node`` is what wrote it, ``tip`` its branch's label, ``kind`` its
+        kind's name, ``id`` the checkpoint id...)."""
         import json
 
-        import pyarrow as pa
+        from playground.ui.components.history_tree import ROW_FIELDS
 
-        from playground.ui.components.history_tree import DESCRIPTION
+        drawings = [element.proto for element in at.get("bidi_component")
+                    if element.proto.component_name == "playground.history_tree"]
+        assert len(drawings) > index, f"{len(drawings)} history tree(s) on the page"
+        data = json.loads(drawings[index].json)
+        rows = [dict(zip(ROW_FIELDS, row, strict=True)) for row in data["rows"]]
+        for row in rows:
+            row["kind"] = data["kinds"][row["kind"]][0]
+        return data, rows
 
-        charts = [chart for chart in at.get("vega_lite_chart")
-                  if json.loads(chart.proto.spec).get("description") == DESCRIPTION]
-        assert len(charts) > index, f"{len(charts)} history tree(s) on the page"
-        chart = charts[index]
-        rows = pa.ipc.open_stream(chart.proto.data.data).read_all().to_pylist()
-        return json.loads(chart.proto.spec), rows
+    @staticmethod
+    def blocks(at: AppTest) -> str:
+        """Every text block on the page (what text_block shows: a diff, a tool's result, the
+        store's namespaces), joined."""
+        return "\n".join(str(element.value) for element in at.text)
 
     @staticmethod
     def texts(at: AppTest) -> str:

@@ -26,7 +26,7 @@ pytestmark = pytest.mark.skipif(
     reason="Debian chromium is not installed (bash .ci/run installs it)",
 )
 
-CHART = '[data-testid="stVegaLiteChart"]'
+TREE = ".ht"
 
 
 @pytest.fixture(scope="module")
@@ -84,22 +84,39 @@ def test_arrow_keys_move_the_selection_along_the_branch(forked_chat, browser):
 def test_branch_labels_and_the_legend_are_drawn_in_readable_text(forked_chat, browser, shots):
     tab = _history(browser, *forked_chat, shots)
     tab.tree_point(tab.checkpoints()).wait_for()
-    chart = tab.page.locator(CHART).first
+    tree = tab.page.locator(TREE).first
 
-    drawn = " | ".join(chart.locator("text").evaluate_all("els => els.map(e => e.textContent)"))
+    drawn = tree.inner_text()
 
     assert "head · finished · fork of #" in drawn and "(edited)" in drawn
     assert "finished · original run from #" in drawn
     for entry in ("checkpoints", "a node ran", "new input", "edited (update_state)", "lines",
                   "selected branch", "other branches", "marks", "selected"):
         assert entry in drawn, entry
-    # 12 px labels, and the picture is drawn at its own size (not shrunk to fit)
-    sizes = chart.locator("text").evaluate_all(
+    # 12 px text or larger, and no label runs past the tree's right edge
+    sizes = tree.locator(".ht-row, .ht-legend").evaluate_all(
         "els => els.map(e => parseFloat(getComputedStyle(e).fontSize))")
     assert min(sizes) >= 12
-    svg = chart.locator("svg").first
-    assert abs(svg.bounding_box()["width"] - float(svg.get_attribute("width"))) < 1
+    right = tree.bounding_box()["x"] + tree.bounding_box()["width"]
+    for row in tree.locator(".ht-row").all():
+        box = row.bounding_box()
+        assert box["x"] + box["width"] <= right + 1
     tab.shot("history-tree")
+
+
+def test_hovering_a_checkpoint_shows_its_id_node_step_source_time_and_size(forked_chat,
+                                                                          browser):
+    tab = _history(browser, *forked_chat)
+    row = tab.tree_point(3)
+    row.hover()
+
+    tooltip = tab.page.locator(".ht-tooltip")
+    tooltip.wait_for()
+    said = tooltip.inner_text()
+    for field in ("checkpoint", "id", "node", "step", "source", "time", "stored bytes",
+                  "its branch"):
+        assert field in said, field
+    assert row.get_attribute("data-id") in said and "#3 " in said
 
 
 def _long_thread(path, thread_id: str, checkpoints: int) -> None:
@@ -133,12 +150,22 @@ def test_a_ten_thousand_checkpoint_thread_is_drawn_whole_and_reaches_its_first(
         tab.open("history?thread=/long")
         assert "10,000 checkpoints · 1 branch" in tab.text()
         assert "Checkpoint #10000" in tab.text()
-        tab.page.locator(f"{CHART} canvas").first.wait_for()  # drawn (a canvas at this size)
+        tab.tree_point(10_000).wait_for()  # drawn, its newest rows in view
+        assert tab.page.locator(".ht-row").count() < 60  # only the rows in view are elements
+        # a press at the foot of the strip (the whole thread) scrolls to the oldest rows,
+        # without a run of the page
+        strip = tab.page.locator(".ht-strip").bounding_box()
+        runs = tab.runs
+        tab.page.mouse.click(strip["x"] + strip["width"] / 2, strip["y"] + strip["height"] - 1)
+        tab.tree_point(1).wait_for()
+        assert tab.runs == runs
 
         tab.type_into("Go to checkpoint", "#1")
 
         shown = tab.text()
         assert re.search(r"Checkpoint #1(?!\d)", shown)
+        tab.tree_point(1).wait_for()  # the tree scrolled to it
+        assert tab.tree_point(1).get_attribute("aria-selected") == "true"
         # none of the old tree's notes: a run folded, checkpoints left out
         assert not re.search(r"collapsed|runs? folded|[\d,]+ not drawn", shown)
         tab.page.evaluate("document.activeElement.blur()")  # as a click away from the box
@@ -151,7 +178,7 @@ def test_a_ten_thousand_checkpoint_thread_is_drawn_whole_and_reaches_its_first(
 def test_a_range_brushed_on_the_timeline_is_shown_alone_until_whole_branch(forked_chat,
                                                                             browser):
     tab = _history(browser, *forked_chat)
-    timeline = tab.page.locator(CHART).nth(1)  # the tree first, then the timeline
+    timeline = tab.page.locator('[data-testid="stVegaLiteChart"]').first
     timeline.locator("path[role='graphics-symbol']").first.wait_for()
     timeline.scroll_into_view_if_needed()  # a pointer reaches only what is on the screen
     box = timeline.bounding_box()

@@ -148,7 +148,7 @@ def test_compare_shows_a_fork_against_its_original_step_by_step(paused, ui):
     assert list(steps["right node"]) == ["update_state", "write"]
     assert list(steps["left node"]) == ["-", "write"]
     assert list(steps["paths"]) == ["the paths part", "the paths meet again"]
-    final = paused.code[0].value
+    final = UiHelpers.blocks(paused)
     assert "'high' -> 'low'" in final  # the tickets' priority each write set
     # back to the tree: the view switch keeps the page as it was
     paused.segmented_control(key="history-view").set_value("Explore").run()
@@ -211,7 +211,7 @@ def test_rerun_after_a_routing_change_opens_compare_where_the_new_branch_parts(
                                              "call_model"]
     assert list(steps["paths"])[2:4] == ["the paths part", "the paths meet again"]
     assert _count_checkpoints(os.environ["PLAYGROUND_CHECKPOINTS"]) > stored  # a new branch
-    assert "(the same)" in at.code[0].value  # the same answers, by another way
+    assert "(the same)" in UiHelpers.blocks(at)  # the same answers, by another way
 
 
 def test_rerun_stops_where_the_recording_has_no_reply_and_says_why(graph_app, ui, tmp_path):
@@ -301,7 +301,7 @@ def test_compare_of_an_edited_message_fork_of_the_support_example_shows_the_mess
     steps = compare_steps(at)
     assert list(steps["right node"])[:2] == ["update_state", "triage"]
     assert "Where is my order B22?" in steps["right wrote"][0]  # the edit, not the original
-    final = at.code[0].value
+    final = UiHelpers.blocks(at)
     assert "- human: Where is my order A17?" in final
     assert "+ human: Where is my order B22?" in final
     assert "+ tool call lookup_order(order_id='B22')" in final

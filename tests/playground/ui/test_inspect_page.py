@@ -225,7 +225,7 @@ def test_compare_on_inspect_shows_the_edited_message_fork_message_by_message(pag
     steps = compare_steps(page)
     assert list(steps["paths"])[:1] == ["the paths part"]
     assert "human: Please refund B22" in steps["right wrote"][0]
-    final = page.code[0].value
+    final = UiHelpers.blocks(page)
     assert "- human: Please refund A17" in final and "+ human: Please refund B22" in final
     assert "+ tool call refund(order_id='B22', amount=12.5)" in final
 

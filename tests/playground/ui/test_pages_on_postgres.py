@@ -9,6 +9,8 @@ import os
 
 import pytest
 
+from tests.playground.ui.conftest import UiHelpers
+
 URL = os.environ.get("PLAYGROUND_TEST_DATABASE_URL")
 pytestmark = pytest.mark.skipif(not URL, reason="PLAYGROUND_TEST_DATABASE_URL is not set")
 
@@ -65,6 +67,6 @@ def test_an_async_graph_with_a_store_runs_on_postgres_and_memory_lists_it(app, c
         assert "Noted, I will remember that." in ui.texts(at)
         assert "Store writes of the last run**: 1 added" in ui.texts(at)
         at.switch_page("views/memory.py").run()
-        assert "memories\n  └ anonymous" in at.code[0].value
+        assert "memories\n  └ anonymous" in UiHelpers.blocks(at)
         at.switch_page("views/history.py").run()
         assert not at.exception

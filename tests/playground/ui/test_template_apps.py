@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from tests.playground.ui.conftest import EXAMPLES, rendered
+from tests.playground.ui.conftest import EXAMPLES, UiHelpers, rendered
 
 REACT = EXAMPLES / "react_agent" / "langgraph.json"
 MEMORY = EXAMPLES / "memory_chat" / "langgraph.json"
@@ -118,7 +118,7 @@ def test_memory_chat_keeps_facts_in_the_store_and_run_shows_the_writes(config_ap
 
     assert "Store writes of the last run**: 1 added, 0 changed, 0 removed" in ui.texts(at)
     assert '+ memories/anonymous/i-like-green-tea = {"fact": "I like green tea"}' in \
-        at.code[0].value
+        UiHelpers.blocks(at)
     _say(at, "what do you know about me?")
     assert "Here is what I know about you: I like green tea; name: Ana." in ui.texts(at)
 
@@ -145,7 +145,7 @@ def test_memory_page_shows_the_namespaces_and_items_a_run_stored(config_app, ui)
     at.switch_page("views/memory.py").run()
 
     assert not at.exception
-    assert "memories\n  └ ana" in at.code[0].value
+    assert "memories\n  └ ana" in UiHelpers.blocks(at)
     table = at.dataframe[0].value
     assert list(table["key"]) == ["name"]
     assert '"fact": "name: Ana"' in table["value"][0]
