@@ -82,8 +82,8 @@ def draw_graph(
         graph: a compiled graph (anything with ``get_graph()``).
         waiting_at: nodes the thread will run next; drawn filled amber and bold.
         interrupt_before: nodes with a breakpoint before them (default: the compiled list);
-            marked ``⏸`` before the name, with an amber incoming edge.
-        interrupt_after: nodes with a breakpoint after them; marked ``⏸`` after the name.
+            marked "pause before" after the name, with an amber incoming edge.
+        interrupt_after: nodes with a breakpoint after them; marked "pause after".
         xray: draw the nodes inside subgraphs.
         running: the node running now (``sub/node`` for a subgraph's node); drawn green.
         failed: the node that raised; drawn red.
@@ -131,10 +131,11 @@ def _node(dot: graphviz.Digraph, node_id: str, waiting: bool, running: bool, fai
     label = {START: "start", END: "end"}.get(node_id, node_id.rpartition("/")[2])
     if subgraph:
         label = f"{label} ▸"
+    # Words, not a pause symbol: a machine without a font for U+23F8 draws it as an empty box.
     if pause_before:
-        label = f"⏸ {label}"
+        label = f"{label} · pause before"
     if pause_after:
-        label = f"{label} ⏸"
+        label = f"{label} · pause after"
     if failed:
         fill, pen, width = _FAILED_FILL, "#c62828", "3"
     elif running:
