@@ -84,7 +84,6 @@ function build(parent) {
 
 function show(view, data) {
   const first = view.data === null;
-  const before = view.data;
   view.data = data;
   const total = data.rows.length;
   const height = Math.min(total, data.visible) * ROW;
@@ -103,7 +102,7 @@ function show(view, data) {
   const at = total - data.at; // the row's index from the top
   const top = list.scrollTop / ROW;
   const inView = at >= top + 1 && at <= top + data.visible - 2;
-  if (first || !inView || (before && before.rows.length !== total && !inView)) {
+  if (first || !inView) {
     list.scrollTop = Math.max(at - data.visible / 2 + 0.5, 0) * ROW;
   }
   drawRows(view);

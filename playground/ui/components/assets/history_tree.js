@@ -1,4 +1,4 @@
-// built from src/history_tree.js sha256:337057a3fcbf29747c44926eca98795fa5235ad3b94fd39101ba31f7de06e6b5
+// built from src/history_tree.js sha256:a1c3e6cae6b361f556f15ad21ed4a34bbf1a56985afe1aa5b2d85b424af5a3b1
 // node_modules/d3-selection/dist/d3-selection.mjs
 var e = "http://www.w3.org/1999/xhtml", t = {
 	svg: "http://www.w3.org/2000/svg",
@@ -637,12 +637,12 @@ function pt(e) {
 	}), t.node();
 }
 function mt(e, t) {
-	let n = e.data === null, r = e.data;
+	let n = e.data === null;
 	e.data = t;
-	let i = t.rows.length, a = Math.min(i, t.visible) * K, o = i > t.visible;
-	e.graphWidth = J + Math.max(t.lanes - 1, 0) * q + J, e.root.classed("ht-pickable", t.pickable), e.list.style("height", `${a}px`), e.spacer.style("height", `${i * K}px`), e.graph.attr("width", e.graphWidth), e.strip.style("display", o ? null : "none").attr("width", dt).attr("height", a), _t(e, a), yt(e);
-	let s = e.list.node(), c = i - t.at, l = s.scrollTop / K, u = c >= l + 1 && c <= l + t.visible - 2;
-	(n || !u || r && r.rows.length !== i && !u) && (s.scrollTop = Math.max(c - t.visible / 2 + .5, 0) * K), Q(e);
+	let r = t.rows.length, i = Math.min(r, t.visible) * K, a = r > t.visible;
+	e.graphWidth = J + Math.max(t.lanes - 1, 0) * q + J, e.root.classed("ht-pickable", t.pickable), e.list.style("height", `${i}px`), e.spacer.style("height", `${r * K}px`), e.graph.attr("width", e.graphWidth), e.strip.style("display", a ? null : "none").attr("width", dt).attr("height", i), _t(e, i), yt(e);
+	let o = e.list.node(), s = r - t.at, c = o.scrollTop / K, l = s >= c + 1 && s <= c + t.visible - 2;
+	(n || !l) && (o.scrollTop = Math.max(s - t.visible / 2 + .5, 0) * K), Q(e);
 }
 var Z = (e) => J + e * q;
 function Q(e) {
