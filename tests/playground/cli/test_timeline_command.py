@@ -128,20 +128,9 @@ def test_a_turn_paused_two_seconds_then_resumed_shows_the_pause_as_a_wait_not_wr
 
 def test_timeline_says_which_step_of_a_stock_thread_may_include_a_pause(saver, tmp_path):
     """A thread written by stock LangGraph (no run marks), resumed after a breakpoint."""
-    from typing import TypedDict
+    from tests.playground.timetravel.sample_graphs import counting_chain
 
-    from langgraph.graph import END, START, StateGraph
-
-    class Counter(TypedDict):
-        count: int
-
-    builder = StateGraph(Counter)
-    for name in ("read", "write"):
-        builder.add_node(name, lambda state: {"count": state["count"] + 1})
-    builder.add_edge(START, "read")
-    builder.add_edge("read", "write")
-    builder.add_edge("write", END)
-    graph = builder.compile(checkpointer=saver, interrupt_before=["write"])
+    graph = counting_chain(saver, ("read", "write"), interrupt_before=("write",))
     config = {"configurable": {"thread_id": "stock"}}
     graph.invoke({"count": 0}, config)
     time.sleep(PAUSE_WORTH_SECONDS + 0.1)  # a pause long enough to be worth telling

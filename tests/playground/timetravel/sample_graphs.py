@@ -142,6 +142,22 @@ def pause_graph(saver: BaseCheckpointSaver | None):
     return builder.compile(checkpointer=saver, interrupt_before=["write"])
 
 
+class Counter(TypedDict):
+    count: int
+
+
+def counting_chain(saver: BaseCheckpointSaver | None, nodes: tuple[str, ...] = ("read", "plan",
+                   "write"), interrupt_before: tuple[str, ...] = ()):
+    """``nodes`` in a chain from START to END, each adding one to ``count``, compiled to pause
+    before ``interrupt_before``: the plainest steps a thread can have."""
+    builder = StateGraph(Counter)
+    for name in nodes:
+        builder.add_node(name, lambda state: {"count": state["count"] + 1})
+    for source, target in zip((START, *nodes), (*nodes, END), strict=True):
+        builder.add_edge(source, target)
+    return builder.compile(checkpointer=saver, interrupt_before=list(interrupt_before))
+
+
 # The pause graph without a saver, for `playground run --graph sample_graphs.py:pause`.
 pause = pause_graph(None)
 

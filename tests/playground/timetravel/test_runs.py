@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import datetime as dt
 import time
-from typing import TypedDict
 
 import ormsgpack
-from langgraph.graph import END, START, StateGraph
 
 from playground.places.door import open_storage
 from playground.places.saver_object import SaverStorage
@@ -16,20 +14,11 @@ from playground.runtime.driven import driven
 from playground.timetravel.decode import interrupt_seen
 from playground.timetravel.runs import RUN_ID_KEY, RUN_STARTED_KEY, run_of, with_run
 from playground.timetravel.timeline import parse_time
-
-
-class Counter(TypedDict):
-    count: int
+from tests.playground.timetravel.sample_graphs import counting_chain
 
 
 def _graph(saver):
-    builder = StateGraph(Counter)
-    for name in ("read", "write"):
-        builder.add_node(name, lambda state: {"count": state["count"] + 1})
-    builder.add_edge(START, "read")
-    builder.add_edge("read", "write")
-    builder.add_edge("write", END)
-    return builder.compile(checkpointer=saver, interrupt_before=["write"])
+    return counting_chain(saver, ("read", "write"), interrupt_before=("write",))
 
 
 def test_each_run_the_playground_drives_marks_every_checkpoint_it_writes(saver, tmp_path):

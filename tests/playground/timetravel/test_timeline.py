@@ -28,6 +28,7 @@ from playground.timetravel.timeline import (
     timeline,
 )
 from playground.timetravel.tree import TreeCache, load_tree
+from tests.playground.timetravel.sample_graphs import Counter, counting_chain
 
 SLACK_S = 0.5  # what a busy machine may add to a step, at most, in these tests
 
@@ -216,10 +217,6 @@ def test_crafted_times_in_langgraphs_own_layout_are_unknown_and_never_crash(save
     assert sum(1 for step in found.steps if step.unknown) == 3  # and the step after the far one
 
 
-class Counter(TypedDict):
-    count: int
-
-
 def test_each_step_of_plain_nodes_names_the_task_langgraph_ran_there(saver, path):
     """Steps of one node each, asking nothing and writing no messages (most of a long
     thread), across two runs and an edit: each row is the task LangGraph ran there."""
@@ -278,14 +275,7 @@ def test_a_kept_timeline_is_read_once_per_state_of_the_thread(saver, path):
 
 def _paused_before_write(saver):
     """read -> plan -> write, compiled to pause before write (as the ticket agent does)."""
-    builder = StateGraph(Counter)
-    for name in ("read", "plan", "write"):
-        builder.add_node(name, lambda state: {"count": state["count"] + 1})
-    builder.add_edge(START, "read")
-    builder.add_edge("read", "plan")
-    builder.add_edge("plan", "write")
-    builder.add_edge("write", END)
-    return builder.compile(checkpointer=saver, interrupt_before=["write"])
+    return counting_chain(saver, interrupt_before=("write",))
 
 
 def test_resume_after_a_pause_counts_the_pause_as_a_wait(saver, path):
@@ -368,14 +358,7 @@ def test_a_replay_made_a_minute_later_is_an_instant_after_idle_time(saver, path)
     import datetime as dt
     import sqlite3
 
-    builder = StateGraph(Counter)
-    for name in ("read", "plan", "write"):
-        builder.add_node(name, lambda state: {"count": state["count"] + 1})
-    builder.add_edge(START, "read")
-    builder.add_edge("read", "plan")
-    builder.add_edge("plan", "write")
-    builder.add_edge("write", END)
-    graph = builder.compile(checkpointer=saver)
+    graph = counting_chain(saver)
     graph.invoke({"count": 0}, _config("t"))
     after_read = next(snapshot for snapshot in graph.get_state_history(_config("t"))
                       if snapshot.next == ("plan",))
