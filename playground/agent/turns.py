@@ -35,6 +35,12 @@ class TurnResult:
     next: tuple[str, ...] = ()
 
 
+
+def write_refused(outcome: str) -> bool:
+    """Whether the agent's ``outcome`` says its write did not happen: an HTTP status (``412:
+    ticket is at v4...``) or ``not ...`` (nothing to write)."""
+    return outcome[:3].isdigit() or outcome.startswith("not ")
+
 def thread_config(thread_id: str) -> dict:
     """The config that addresses a thread's newest checkpoint."""
     return {"configurable": {"thread_id": thread_id}}
@@ -113,7 +119,7 @@ def resume(graph: CompiledStateGraph, thread_id: str) -> TurnResult:
         # paused before the write again, so report it as turn 1 does.
         return _paused(thread_id, values, waiting)
     outcome = values.get("outcome") or ""
-    ok = not (outcome[:3].isdigit() or outcome.startswith("not "))
     return TurnResult(
-        thread_id, f"resumed with ticket {values.get('ticket_id')}: {outcome}", ok, values, waiting
+        thread_id, f"resumed with ticket {values.get('ticket_id')}: {outcome}",
+        not write_refused(outcome), values, waiting,
     )

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import streamlit as st
+from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
 from playground.agent.client import TicketClient
 from playground.places.door import is_transient
@@ -76,25 +77,34 @@ def page_context() -> PageContext:
     return PageContext(workspace)
 
 
+def _here() -> tuple[str, str]:
+    """The page this run draws and the session's thread: where a result belongs."""
+    ctx = get_script_run_ctx()
+    return (ctx.page_script_hash if ctx else ""), (
+        st.session_state.get(THREAD_KEY) or DEFAULT_THREAD)
+
+
 def flash(kind: str, text: str) -> None:
-    """Keep an outcome to show after the rerun, and pop a toast now.
+    """Keep an action's outcome for :func:`show_flash` to say, once, on this page for this
+    thread (in this run, or the one an ``st.rerun()`` starts).
 
     ``text`` is plain text (it often quotes a database's or an exception's words): it is shown
     escaped, never as markdown.
     """
-    st.session_state.flash = (kind, text)
-    st.toast(md_escape(text, 400), icon={
-        "success": ":material/check_circle:", "error": ":material/error:",
-        "warning": ":material/warning:"}.get(kind, ":material/info:"))
+    st.session_state.flash = (kind, text, *_here())
 
 
 def show_flash() -> None:
-    """Show the outcome kept by :func:`flash`, in words, where the page wants it."""
-    kept = st.session_state.get("flash")
-    if kept:
-        kind, text = kept
-        getattr(st, kind if kind in ("success", "error", "warning") else "info")(
-            md_escape(text))
+    """Say the outcome kept by :func:`flash`, in words, where the page wants it: only on the
+    page and thread it happened to, and only once (the next run, or another page, does not
+    repeat it). A result that is no success is never drawn green: the caller says its kind."""
+    kept = st.session_state.pop("flash", None)
+    if not kept:
+        return
+    kind, text, page, thread = kept
+    if (page, thread) != _here():
+        return  # made on another page or for another thread: not this page's news
+    getattr(st, kind if kind in ("success", "error", "warning") else "info")(md_escape(text))
 
 
 def no_checkpoints_yet(thread: str, then: str = "") -> None:

@@ -6,6 +6,7 @@ import json
 
 import streamlit as st
 
+from playground.agent.turns import write_refused
 from playground.apps.launch import choice_from_env
 from playground.apps.state_fields import EditRefused, describe_hint, graph_nodes, state_fields
 from playground.event_loop import shared_loop
@@ -71,13 +72,20 @@ def _config(thread_id: str, checkpoint_id: str) -> dict:
                              "checkpoint_id": checkpoint_id}}
 
 
+def _refused_write(outcome: object) -> bool:
+    """The ticket agent's run ended in a refused write (its 412): said, but never as a
+    success. (Another graph's ``outcome`` key is its own business.)"""
+    return resources.app().builtin and isinstance(outcome, str) and write_refused(outcome)
+
+
 def _after_run(tree: CheckpointTree, what: str, result, origin: str) -> None:
     outcome = result.values.get("outcome")
     where = f"paused before {', '.join(result.next)}" if result.next else "finished"
     # From a checkpoint that already had children the run grows a sibling branch; from a leaf
     # it simply carries that branch on.
     branch = "on a new branch" if tree.children.get(origin) else "continuing this branch"
-    flash("success", f"{what}: {len(result.new_checkpoint_ids)} new checkpoints {branch}, "
+    flash("warning" if _refused_write(outcome) else "success",
+          f"{what}: {len(result.new_checkpoint_ids)} new checkpoints {branch}, "
           f"{where}" + (f"; outcome: {outcome}" if outcome else ""))
     select(result.head_config["configurable"]["checkpoint_id"])
 
@@ -108,8 +116,8 @@ def _resume_head(graph, tree: CheckpointTree) -> None:
     thread_id = tree.thread_id
     result = resume_thread(graph, thread_id)
     outcome = result.values.get("outcome") if result.ok else None
-    flash("success" if result.ok else "error",
-          result.line + (f"; outcome: {outcome}" if outcome else ""))
+    kind = "error" if not result.ok else "warning" if _refused_write(outcome) else "success"
+    flash(kind, result.line + (f"; outcome: {outcome}" if outcome else ""))
     select(graph.get_state({"configurable": {"thread_id": thread_id}})
            .config["configurable"]["checkpoint_id"])
 

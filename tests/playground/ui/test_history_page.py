@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from tests.playground.ui.conftest import UiHelpers, compare_steps
+from tests.playground.ui.conftest import UiHelpers, compare_steps, rendered
 
 
 def _count_checkpoints(path) -> int:
@@ -326,3 +326,28 @@ def test_rerun_is_off_on_the_tip_of_a_branch_and_on_before_it(paused, ui):
     ui.button(paused, "Previous").click().run()
 
     assert not ui.button(paused, "Re-run on current code").disabled
+
+
+def test_a_fork_whose_write_is_refused_with_412_is_no_success(paused, ui, client_for):
+    colleague = client_for(paused, actor="sam")
+    colleague.patch_ticket("t7", {"priority": "urgent"}, colleague.get_ticket("t7").etag)
+    changes = next(t for t in paused.text_input if t.label.startswith("changes"))
+    changes.input('{"priority": "low"}')
+
+    ui.button(paused, "Fork with edit").click().run()
+
+    assert not paused.exception
+    assert not paused.success  # no green box for a refused write
+    warned = " ".join(rendered(str(w.value)) for w in paused.warning)
+    assert "Forked #4" in warned and "outcome: 412" in warned
+
+
+def test_a_result_is_said_once_on_its_own_page_and_thread(paused, ui):
+    ui.button(paused, "Replay from here").click().run()
+    assert "Replayed from #4" in ui.texts(paused)
+
+    paused.switch_page("views/schema.py").run()
+    assert "Replayed from #" not in ui.texts(paused)  # another page: not its news
+    paused.switch_page("views/history.py").run()
+    assert "Replayed from #" not in ui.texts(paused)  # said once, not again on return
+    assert not paused.toast  # and said in the page, not also in a toast over it
