@@ -12,6 +12,7 @@ import sys
 
 from playground.apps.errors import AppLoadError
 from playground.cli import agent, engine, serve
+from playground.timetravel.errors import UnknownThread
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -31,7 +32,18 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``playground`` console script."""
     args = build_parser().parse_args(argv)
     try:
-        return args.handler(args)
+        try:
+            return args.handler(args)
+        except UnknownThread:
+            # A page shows a thread by its name (thread-1); the playground stores it inside its
+            # room (43d16b7762/thread-1). The name is taken when one stored thread has it.
+            stored = engine.stored_thread_named(args)
+            if stored is None:
+                raise
+            print(f"playground {args.command}: thread {args.thread!r} is stored as "
+                  f"{stored!r}; reading that one", file=sys.stderr)
+            args.thread = stored
+            return args.handler(args)
     except (*engine.USER_ERRORS, AppLoadError) as exc:
         print(f"playground {args.command}: {exc}", file=sys.stderr)
         return 2

@@ -32,6 +32,34 @@ from playground.timetravel.tree import CheckpointTree, load_tree
 USER_ERRORS: tuple[type[Exception], ...] = (CheckpointDbError, ValueError, OSError)
 
 
+def stored_thread_named(args: argparse.Namespace) -> str | None:
+    """The one thread of ``args.db`` a page would show as ``args.thread``: ``room/NAME`` (the
+    playground keeps each room's threads under its code), or ``NAME`` for ``/NAME`` (a page's
+    way to name a thread the app wrote itself). None when no thread, or several, have it; the
+    caller then reports the name as unknown (several: each stored id is said).
+
+    Raises:
+        ValueError: several rooms hold a thread of that name (the message lists them).
+    """
+    name = getattr(args, "thread", None)
+    if not name or getattr(args, "command", "") == "import":  # import names a new thread
+        return None
+    storage = open_storage(args.db)
+    try:
+        ids = storage.thread_ids()
+    finally:
+        storage.close()
+    if name.startswith("/") and name[1:] in ids:
+        return name[1:]
+    found = [thread for thread in ids if thread.endswith("/" + name)]
+    if len(found) > 1:
+        listed = ", ".join(clip(thread, 80) for thread in found[:5])
+        raise ValueError(f"no thread {clip(name, 80)!r}; {len(found)} rooms hold a thread of "
+                         f"that name ({listed}{', ...' if len(found) > 5 else ''}): give one "
+                         "of those ids")
+    return found[0] if found else None
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the engine's subcommands to the ``playground`` parser."""
 
