@@ -15,8 +15,9 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
+# `make run PORT=8600` serves on that port; without it, on 8501 or the next free port.
 run: $(STAMP)
-	$(BIN)/playground run
+	$(BIN)/playground run $(if $(filter command line,$(origin PORT)),--port $(PORT))
 
 # LangGraph.js, to make and read back the JS fixtures: installed where npm is (the tests that
 # need it are skipped elsewhere; bash .ci/run installs Node).

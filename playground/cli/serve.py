@@ -14,11 +14,15 @@ from pathlib import Path
 
 from playground.places.door import DEFAULT_CHECKPOINTS, open_place
 
+DEFAULT_PORT = 8501
+_PORTS_TRIED = 20  # past the default, when it is taken
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add ``run`` to the ``playground`` parser."""
     run = sub.add_parser("run", help="start the web playground (Streamlit)")
-    run.add_argument("--port", type=int, default=8501)
+    run.add_argument("--port", type=int, help=f"port to serve on (default {DEFAULT_PORT}, or the "
+                     "next free one when it is taken)")
     run.add_argument("--host", default="127.0.0.1", help="address to bind (loopback by default; "
                      "any other asks for the access token the room URL carries)")
     run.add_argument("--no-token", action="store_true",
@@ -57,6 +61,7 @@ def _run(args: argparse.Namespace) -> int:
 
     if args.graph_name and not args.config:
         raise ValueError("--graph-name picks a graph of a langgraph.json: give --config too")
+    args.port = _port(args)
     if args.server:
         return _run_on_server(args)
     choice = AppChoice(args.graph, args.config, args.graph_name)
@@ -107,6 +112,41 @@ def _run_on_server(args: argparse.Namespace) -> int:
     app_env.update(_prices(args))
     return serve(host=args.host, port=args.port, api_url=args.api_url,
                  checkpoints=None, database=None, app_env=app_env)
+
+
+def _port_free(host: str, port: int) -> bool:
+    """Whether a server may listen on ``host:port`` now (as Streamlit's does, reusing an
+    address a closed connection still holds)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError:
+            return False
+    return True
+
+
+def _port(args: argparse.Namespace) -> int:
+    """The port to serve on: the one asked for (refused in one line when it is taken), else
+    the default or, when another server holds it, the next free one, said on the terminal.
+
+    Raises:
+        ValueError: ``--port`` names a port that is taken, or none near the default is free.
+    """
+    how = "choose another with `make run PORT=8600` or `playground run --port 8600`"
+    if args.port is not None:
+        if not _port_free(args.host, args.port):
+            raise ValueError(f"port {args.port} is taken (another server listens there): {how}")
+        return args.port
+    for port in range(DEFAULT_PORT, DEFAULT_PORT + _PORTS_TRIED):
+        if _port_free(args.host, port):
+            if port != DEFAULT_PORT:
+                print(f"port {DEFAULT_PORT} is taken, so the playground takes {port} ({how})",
+                      flush=True)
+            return port
+    raise ValueError(f"ports {DEFAULT_PORT} to {DEFAULT_PORT + _PORTS_TRIED - 1} are all taken: "
+                     f"{how}")
 
 
 def _prices(args: argparse.Namespace) -> dict[str, str]:
