@@ -130,8 +130,14 @@ class ServerStorage(Storage):
         entries: list[dict] = []
         pages = self.client.history_pages(server_thread_id(thread_id), PAGE, limits().max_rows,
                                           checkpoint_ns)
-        for page in self.client.call(list, pages):
-            entries += [entry for entry in page if _checkpoint_id(entry)]
+        try:
+            for page in self.client.call(list, pages):
+                entries += [entry for entry in page if _checkpoint_id(entry)]
+        except ServerError as exc:
+            # No such thread yet (422: not even a thread id): no history, as a file's thread
+            # with no checkpoints has none, and every page shows its empty view.
+            if exc.status not in (404, 422):
+                raise
         entries.reverse()
         self._history[(thread_id, checkpoint_ns)] = entries
         self._index.update((_checkpoint_id(entry), entry) for entry in entries)
@@ -153,14 +159,8 @@ class ServerStorage(Storage):
         held = self._stored.get((thread_id, checkpoint_ns))
         if held is not None:
             return held
-        try:
-            entries = self.entries(thread_id, checkpoint_ns)
-        except ServerError as exc:
-            if exc.status in (404, 422):  # no such thread (422: not even a thread id)
-                return []
-            raise
         found = []
-        for entry in entries:
+        for entry in self.entries(thread_id, checkpoint_ns):
             values = entry.get("values")
             metadata = entry.get("metadata")
             parent = entry.get("parent_checkpoint")

@@ -127,3 +127,11 @@ def test_the_key_never_reaches_a_page_or_the_log_in_chromium(studio, browser):
         pages.append(tab.page.content())
     assert all(KEY not in page for page in pages)
     assert KEY not in (studio[1] / "playground.log").read_text()
+
+
+def test_history_of_a_thread_with_no_run_yet_is_the_empty_view_in_chromium(studio, browser):
+    tab = _tab(browser, studio, path="history?graph=support_chat&thread=never-run")
+
+    shown = tab.text()
+    assert "has no checkpoints yet" in shown
+    assert "could not be read" not in shown and "404" not in shown
