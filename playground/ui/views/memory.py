@@ -53,9 +53,16 @@ prefix_text = st.text_input("Namespace prefix", key=PREFIX + "prefix",
 prefix = _parse_prefix(prefix_text)
 namespaces = loop.run(store.alist_namespaces(prefix=prefix or None, limit=SHOWN_NAMESPACES))
 show_flash()
-if not namespaces:
-    st.info("No items" + (f" under {md_escape(_path(prefix))}" if prefix else "") + " yet: "
-            "run the graph, or add one below.", icon=":material/info:")
+if not namespaces and prefix:
+    st.info(f"No items under {md_escape(_path(prefix))}.", icon=":material/info:")
+elif not namespaces:
+    # Most graphs never use a store: running them fills nothing here. Say so, and how a graph
+    # gets one, rather than send the person to run it.
+    st.info(f"{md_escape(app.name)}'s store is empty: no run has written to it. The playground "
+            "gives every graph a long-term store (beside its checkpoints); a node uses it by "
+            "taking a `store: BaseStore` argument, through `runtime.store`, or with "
+            "`get_store()`, and calling `put`. A graph whose nodes do none of these keeps "
+            "nothing here. You can also add an item below.", icon=":material/info:")
 
 tree_col, items_col = st.columns([2, 3])
 with tree_col:

@@ -8,7 +8,7 @@ from playground.ui import resources
 
 app = resources.app()
 st.title(":material/history: Time-travel playground")
-st.markdown(
+INTRO = (
     "A LangGraph agent that edits tickets through a REST API, and every checkpoint it keeps, "
     "in plain view. The agent **reads** a ticket, **plans** a change, **pauses**, and on the "
     "next turn **writes** it back with the version it read (`If-Match`). Its state holds only "
@@ -59,6 +59,7 @@ def tour(steps: list[tuple[str, str, str]]) -> None:
 
 
 if not app.builtin:
+    # The page speaks of the graph this server runs; the ticket agent is another server's.
     st.markdown(
         f"This server runs **your graph**, `{app.name}` (`{app.spec}`), on your machine: no "
         "account, and nothing leaves it. Every run checkpoints to the playground's saver, so "
@@ -70,6 +71,7 @@ if not app.builtin:
                "server is started without --graph: `make run`.")
     st.stop()
 
+st.markdown(INTRO)
 st.subheader("Guided tour")
 tour(TOUR)
 

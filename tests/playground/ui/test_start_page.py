@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from tests.playground.ui.conftest import EXAMPLES
+
 
 def test_start_page_renders_the_numbered_tour_without_exception(app, ui):
     at = app()
@@ -32,3 +34,12 @@ def test_invalid_room_code_in_the_url_is_replaced_by_a_private_room(app):
 
     assert not at.exception
     assert at.query_params["room"] != "../../etc"
+
+
+def test_the_start_page_of_a_graph_of_yours_speaks_of_that_graph(graph_app, ui):
+    at = graph_app(f"{EXAMPLES}/support_chat.py:graph")
+    at.switch_page("views/start.py").run()
+
+    shown = ui.texts(at)
+    assert "This server runs **your graph**" in shown
+    assert "edits tickets" not in shown and "**reads** a ticket" not in shown

@@ -173,7 +173,7 @@ def test_memory_page_deletes_an_item(config_app, ui):
     ui.button(at, "Delete item").click().run()
 
     assert "Deleted memories/anonymous/name." in ui.texts(at)
-    assert "No items yet" in ui.texts(at)
+    assert "store is empty: no run has written to it" in ui.texts(at)
 
 
 def test_history_shows_what_a_step_wrote_to_the_store(config_app, ui):
