@@ -55,6 +55,7 @@ from playground.ui.session import THREAD_KEY, flash, page_context, show_flash
 PREFIX = "run-"
 LOG_KEY = PREFIX + "log"  # {thread_id: (lines of the last run, its outcome)}
 IN_FLIGHT_KEY = PREFIX + "in-flight"  # the run streaming now, for the next page run to halt
+STOPPED_KEY = PREFIX + "stopped"  # Stop was clicked: the next page run says so
 STALE_KEY = PREFIX + "stale"  # set by a control's callback: this run's click was refused
 SHOWN_LOG = 200
 TOKEN_REDRAW_S = 0.05  # a streaming message is redrawn at most this often (each redraw is a delta)
@@ -202,6 +203,10 @@ def draw(running: str | None = None, done: RunOutcome | None = None) -> None:
 draw()
 
 
+def _stopped() -> None:
+    st.session_state[STOPPED_KEY] = True
+
+
 def stream(run: GraphRun, what: str) -> None:
     """Show a run as it goes (messages token by token, each node's update, the graph
     highlighting the node that runs), keep its log for the next page run, and rerun to show
@@ -209,6 +214,9 @@ def stream(run: GraphRun, what: str) -> None:
     lines: list[str] = []
     streaming: dict[str | None, list] = {}  # message id -> [placeholder, text, calls, drawn at]
     st.session_state[IN_FLIGHT_KEY] = run
+    stop_slot.button("Stop", icon=":material/stop_circle:", key=PREFIX + "stop",
+                     on_click=_stopped,
+                     help="Stops the run between two steps; every finished step is kept.")
     with right, st.status(f"{what}…", expanded=True) as status:
         for step in run:
             if step.kind == "token":
@@ -291,8 +299,9 @@ def reload_graph() -> None:
 with right:
     show_flash()
     stop_col, status_col, reload_col = st.columns([1, 3.2, 1.6], vertical_alignment="center")
-    if stop_col.button("Stop", icon=":material/stop_circle:", key=PREFIX + "stop",
-                       help="Stops a run between two steps; every finished step is kept."):
+    # Stop is drawn here only while a run streams (stream() puts it in this slot).
+    stop_slot = stop_col.empty()
+    if st.session_state.pop(STOPPED_KEY, False):
         # The click itself ended the run in progress (Streamlit stops a script when a widget
         # changes); this run only says so.
         st.warning("Stopped: the thread keeps every step that finished; Continue goes on.",

@@ -278,3 +278,12 @@ def test_a_tabs_own_actions_one_after_another_are_not_refused(graph_app, ui):
     assert "refused" not in ui.texts(at)
     assert counts == sorted(set(counts))  # each action ran and wrote its checkpoints
     assert "Your order B22 is processing." in ui.texts(at)
+
+
+def test_stop_is_offered_only_while_a_run_streams(graph_app):
+    at = graph_app(CHAT)
+    assert "Stop" not in {b.label for b in at.button}  # a new thread: nothing runs
+
+    _say(at, "Where is my order A17?")
+
+    assert "Stop" not in {b.label for b in at.button}  # the run finished: nothing to stop
