@@ -224,12 +224,23 @@ def describe_hint(hint: Any) -> str:
     if origin is Annotated:
         return describe_hint(args[0])
     if origin is Union or origin is types.UnionType:
+        if all(_is_message_class(member) for member in args):
+            return "message"  # AnyMessage: a dozen message classes a person reads as one
         return " | ".join(describe_hint(member) for member in args)
     if origin is Literal:
         return " | ".join(repr(choice) for choice in args)
     if origin is not None and args:
         return f"{getattr(origin, '__name__', str(origin))}[{', '.join(map(describe_hint, args))}]"
     return getattr(hint, "__name__", str(hint).replace("typing.", ""))
+
+
+def _is_message_class(hint: Any) -> bool:
+    """A LangChain message class (``HumanMessage``, ``AIMessageChunk``...), even tagged."""
+    from langchain_core.messages import BaseMessage
+
+    if typing.get_origin(hint) is Annotated:
+        hint = typing.get_args(hint)[0]
+    return isinstance(hint, type) and issubclass(hint, BaseMessage)
 
 
 def _kind(value: Any) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import operator
+import typing
 from typing import Annotated, Any, Literal, TypedDict
 
 import pytest
@@ -201,3 +202,14 @@ def test_edit_as_langgraph_pseudo_node_is_refused(agent, pseudo) -> None:
     # update_state takes these, but "__copy__" drops the values: none of them is an edit
     with pytest.raises(EditRefused, match=f"unknown node '{pseudo}' for as_node"):
         validate_edit(agent, {"priority": "high"}, pseudo)
+
+
+def test_a_messages_field_is_typed_as_a_list_of_messages_not_a_dozen_classes():
+    from langchain_core.messages import AnyMessage, HumanMessage
+
+    from playground.apps.state_fields import describe_hint
+
+    hints = typing.get_type_hints(MessagesState, include_extras=True)
+    assert describe_hint(hints["messages"]) == "list[message]"
+    assert describe_hint(list[AnyMessage]) == "list[message]"
+    assert describe_hint(HumanMessage | None) == "HumanMessage | None"  # one class stays named
