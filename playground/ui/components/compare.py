@@ -135,15 +135,27 @@ def compare_view(storage: Storage, tree: CheckpointTree, key: str) -> BranchComp
         st.warning(md_escape(line[0].upper() + line[1:]), icon=":material/difference:")
     branches_side_by_side(storage, tree, left, right)
     if comparison.pairs:
-        st.dataframe(arrow_rows(_rows(comparison)), hide_index=True, width="stretch",
-                     key=f"{key}-steps", column_config={
-                         "#": st.column_config.NumberColumn(width=40),
-                         "": st.column_config.TextColumn(width=110),
-                         "paths": st.column_config.TextColumn(width=140),
-                         "left node": st.column_config.TextColumn(width=100),
-                         "right node": st.column_config.TextColumn(width=100),
-                         "left wrote": st.column_config.TextColumn(width="medium"),
-                         "right wrote": st.column_config.TextColumn(width="medium")})
+        rows = _rows(comparison)
+        picked = st.dataframe(
+            arrow_rows(rows), hide_index=True, width="stretch", key=f"{key}-steps",
+            on_select="rerun", selection_mode="single-row", column_config={
+                "#": st.column_config.NumberColumn(width=40),
+                "": st.column_config.TextColumn(width=110),
+                "paths": st.column_config.TextColumn(width=140),
+                "left node": st.column_config.TextColumn(width=100),
+                "right node": st.column_config.TextColumn(width=100),
+                "left wrote": st.column_config.TextColumn(width="medium"),
+                "right wrote": st.column_config.TextColumn(width="medium")})
+        # A cell holds what fits; the picked step's writes are shown whole below.
+        chosen = [i for i in picked.selection.rows if i < len(rows)]
+        if chosen:
+            step = rows[chosen[0]]
+            st.markdown(f"**Step {step['#']}**: what each side wrote")
+            for side in ("left", "right"):
+                st.caption(f"{side}: {md_escape(step[f'{side} node'], 200)}")
+                text_block(step[f"{side} wrote"] or "(nothing)")
+        else:
+            st.caption("Click a step to read what each side wrote, whole.")
     else:
         st.caption("No steps after the common ancestor: one branch ends where the other "
                    "passes.")

@@ -73,14 +73,13 @@ def conversation(messages: list[ChatMessage], key: str, actions: Actions | None 
     """
     chat = turns(messages)
     hidden, first = max(len(chat) - shown, 0), 0
-    count_col, raw_col = st.columns([3, 1], vertical_alignment="center")
-    # The stored value of every message, one click away (drawn only when asked: it is long).
-    raw = raw_col.toggle("Raw values", key=f"{key}-raw", help="Each message as stored: the "
-                         "plain data the safe decoder read, with the type it claims.")
     if hidden and not st.toggle(f"Show {hidden:,} earlier turns", key=f"{key}-all"):
         chat, first = chat[hidden:], hidden
     calls = sum(len(turn.results) for turn in chat)
-    count_col.caption(f"{len(messages):,} messages · {calls:,} tool calls shown with their "
-                      "results")
+    st.caption(f"{len(messages):,} messages · {calls:,} tool calls shown with their results")
+    # The stored value of every message, one click away (drawn only when asked: it is long).
+    # On a line of its own: in a narrow column beside the count its label was cut short.
+    raw = st.toggle("Raw values", key=f"{key}-raw", help="Each message as stored: the plain "
+                    "data the safe decoder read, with the type it claims.")
     for index, turn in enumerate(chat, first):  # keys by position in the whole conversation
         _bubble(turn, f"{key}-{index}", actions, raw)

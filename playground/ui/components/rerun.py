@@ -44,13 +44,13 @@ def rerun_controls(tree: CheckpointTree, selected: str, key: str, on_click, args
     st.markdown(f"**{RERUN}**: run the graph as it is loaded now from this checkpoint into a "
                 "new branch, fed the inputs, answers and model replies this branch recorded "
                 f"(to #{tree.ordinal(tip)}), then compare the two.")
-    tools_col, real_col = st.columns(2)
-    tools = tools_col.toggle(TOOLS_FROM_RECORDING, key=f"{key}-tools",
-                             help="Off: tools run for real. On: each tool call gets the result "
-                             "the branch recorded for the same tool and arguments.")
-    real = real_col.toggle(REAL_MODEL_AFTER, key=f"{key}-real-model",
-                           help="Off: a model call the recording holds no reply for stops the "
-                           "re-run. On: from there on the real model answers.")
+    # One toggle per line: side by side, a half column cut their labels short.
+    tools = st.toggle(TOOLS_FROM_RECORDING, key=f"{key}-tools",
+                      help="Off: tools run for real. On: each tool call gets the result the "
+                      "branch recorded for the same tool and arguments.")
+    real = st.toggle(REAL_MODEL_AFTER, key=f"{key}-real-model",
+                     help="Off: a model call the recording holds no reply for stops the "
+                     "re-run. On: from there on the real model answers.")
     st.button(RERUN, icon=":material/model_training:", key=f"{key}-go", disabled=at_tip,
               width="stretch", on_click=on_click, args=args,
               help="This is the tip of its branch: nothing after it was recorded. Pick a "

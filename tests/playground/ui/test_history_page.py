@@ -351,3 +351,17 @@ def test_a_result_is_said_once_on_its_own_page_and_thread(paused, ui):
     paused.switch_page("views/history.py").run()
     assert "Replayed from #" not in ui.texts(paused)  # said once, not again on return
     assert not paused.toast  # and said in the page, not also in a toast over it
+
+
+def test_a_compared_step_picked_in_the_table_shows_what_each_side_wrote_whole(paused, ui):
+    ui.button(paused, "Previous").click().run()
+    ui.button(paused, "Replay from here").click().run()  # a second branch beside the first
+    paused.segmented_control(key="history-view").set_value("Compare").run()
+    assert "Click a step to read what each side wrote, whole." in ui.texts(paused)
+
+    # a click on the table's first row, as the browser reports it
+    paused.session_state["history-compare-steps"] = {"selection": {"rows": [0], "columns": []}}
+    paused.run()
+
+    assert "**Step 1**: what each side wrote" in ui.texts(paused)
+    assert "left: " in ui.texts(paused) and "right: " in ui.texts(paused)
