@@ -51,10 +51,16 @@ st.caption(
 )
 with st.expander("Try this", icon=":material/school:"):
     st.markdown(
-        "1. **Run turn** on agent conflict-a: it reads the ticket at v1 and pauses.\n"
-        "2. **Simulate concurrent edit**: the colleague reads v1 and writes v2.\n"
-        "3. **Resume** conflict-a: it still sends v1, so the API answers 412 and says why.\n"
-        "4. **Re-read and re-plan**, then **Resume**: the agent reads v2 and its write goes in.\n"
+        # No version numbers here: a room's tickets move on with every write on every page,
+        # and the cards below show the real ones.
+        "1. **Run turn** on agent conflict-a: it reads the ticket at its current version (its "
+        "ETag) and pauses.\n"
+        "2. **Simulate concurrent edit**: the colleague writes the ticket, which moves to the "
+        "next version.\n"
+        "3. **Resume** conflict-a: it still sends the version it read, so the API answers 412 "
+        "and says why.\n"
+        "4. **Re-read and re-plan**, then **Resume**: the agent reads the new version and its "
+        "write goes in.\n"
         "5. Same without the colleague: run both agents, resume one, then the other.\n"
         "6. Below the timeline: one paused thread resumed twice at the same moment."
     )

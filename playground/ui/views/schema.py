@@ -206,7 +206,7 @@ with st.container(border=True):
         st.markdown(f"**Threads of this room the {NEW} schema cannot resume** (find_stranded)")
         st.dataframe(
             [{"thread": workspace.thread_name(t.thread_id),
-              "paused": "yes: stuck now" if t.paused else "no: its next resume will be",
+              "stuck": "now (paused)" if t.paused else "at its next resume",
               "unknown channels": ", ".join(t.unknown_channels),
               "suggested repair": ", ".join(f"{s.old} -> {s.new} ({s.reason})"
                                             for s in t.suggestions) or "none"}
