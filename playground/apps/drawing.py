@@ -88,7 +88,7 @@ def draw_graph(
         running: the node running now (``sub/node`` for a subgraph's node); drawn green.
         failed: the node that raised; drawn red.
 
-    Conditional edges are dashed and labelled "if"; plain edges are solid.
+    Conditional edges are dashed; plain edges are solid.
     """
     drawn = graph.get_graph(xray=1 if xray else 0)
     ids = {_dot_id(node_id) for node_id in drawn.nodes}
@@ -110,7 +110,11 @@ def draw_graph(
         target = dot
         if prefix:
             target = graphviz.Digraph(name=f"cluster_{prefix}", graph_attr={
-                "label": f"{prefix} (subgraph)", "style": "dashed,rounded", "color": "#8a8a8a",
+                # Its name alone, at the box's top right: edges enter near the top middle,
+                # and a name as wide as the box was crossed by them. (The Run page's caption
+                # says a dashed box is a subgraph.)
+                "label": prefix.rpartition("/")[2], "labeljust": "r", "style": "dashed,rounded",
+                "color": "#8a8a8a",
                 "fontname": "Helvetica", "fontsize": "11"})
         for node_id in members:
             _node(target, node_id, node_id in waiting, node_id in now, node_id in broken,
@@ -118,7 +122,9 @@ def draw_graph(
         if prefix:
             dot.subgraph(target)
     for edge in drawn.edges:
-        attrs = {"style": "dashed", "label": "if"} if edge.conditional else {}
+        # Dashed, with no label: an "if" on each was drawn over other edges; the Run page's
+        # caption says what a dashed arrow is.
+        attrs = {"style": "dashed"} if edge.conditional else {}
         if edge.target in before:
             attrs["color"] = "#c77d00"
         dot.edge(_dot_id(edge.source), _dot_id(edge.target), **attrs)

@@ -162,6 +162,9 @@ last_log, last_failure, last_store = st.session_state.get(LOG_KEY, {}).get(
 left, right = st.columns([2, 3])
 with left:
     drawing = st.empty()
+    st.caption("Dashed arrows: the node before picks at run time (a conditional edge). Amber: "
+               "into a node with a pause before it. A subgraph is a dashed box; its name is at "
+               "its top right.")
 
 
 def _refuse_if_moved(what: str, seen: CheckpointTree) -> None:
