@@ -36,6 +36,40 @@ class ShotTab(Tab):
         assert match, f"no checkpoint count on the page:\n{shown[:3000]}"
         return int(match.group(1).replace(",", ""))
 
+    def banners(self) -> list[str]:
+        """The text of every alert box the page shows (success, info, warning, error)."""
+        return [text.strip() for text in self.page.locator(
+            '[data-testid="stMain"] [data-testid="stAlert"]').all_inner_texts()]
+
+    def cut_labels(self) -> list[str]:
+        """Every text on the page cut short by "…" (CSS ellipsis) where it matters: a widget's
+        label, a paragraph, a caption. The history tree's rows are left out: they are cut by
+        design at the column's edge, and hovering one shows its whole text."""
+        return self.page.evaluate("""() => [...document.querySelectorAll(
+            '[data-testid="stMain"] *')].filter(el => {
+              if (el.closest('.ht') || !el.textContent.trim()) return false;
+              const style = getComputedStyle(el);
+              return style.textOverflow === 'ellipsis' && el.scrollWidth > el.clientWidth + 1
+                     && el.getClientRects().length > 0;
+            }).map(el => el.textContent.trim())""")
+
+    def reads_as_one_page(self, before: list[str] = ()) -> list[str]:
+        """Check what a newcomer reads after an action: no banner of the page before (its
+        texts in ``before``, given right after moving to another page; a box that says where
+        the thread stands may stay on its own page), no green box for a failed outcome, no
+        label cut short. Returns this page's banners, for the next check."""
+        now = self.banners()
+        stale = [text for text in before if text in now]
+        assert not stale, f"banners of the page before still show: {stale}"
+        green = self.page.locator('[data-testid="stAlertContentSuccess"]').all_inner_texts()
+        # an outcome that is an HTTP refusal, a failure, or a "Not done" (an explanation may
+        # still speak of a 412 that did not happen)
+        failed = [text for text in green if re.search(
+            r"outcome: [45]\d\d|\bfailed\b|^\W*(?:\w+\W+)?not\b", text, re.IGNORECASE)]
+        assert not failed, f"a success box reports a failed outcome: {failed}"
+        assert not self.cut_labels(), f"cut short: {self.cut_labels()}"
+        return now
+
     def shot(self, name: str) -> None:
         """Save a full-page screenshot as ``<shots>/<name>.png`` and check it is not blank."""
         self.page.mouse.move(0, 0)  # no hover tooltip in the picture

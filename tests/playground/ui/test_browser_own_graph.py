@@ -56,6 +56,31 @@ def test_chat_question_answer_and_resume_in_chromium(chat_server, browser, shots
     assert "Refunded $40.00 for order A17." in tab.text()
 
 
+def test_the_support_chat_walked_as_a_newcomer_reads_one_page_at_a_time(browser, tmp_path):
+    """Issue 29's walk of the debugger, at 1440 px and on a phone: after each action, no
+    banner of the page before, no green box for a failure, no label cut short."""
+    with playground_server(tmp_path, "--graph", f"{EXAMPLES}/support_chat.py:graph") as url:
+        for width in (1440, 390):
+            context = browser.new_context(viewport={"width": width, "height": 1900})
+            tab = ShotTab(context, url).open()
+            seen = tab.reads_as_one_page()
+            tab.say("Please refund A17")
+            seen = tab.reads_as_one_page()
+            _fill(tab, "Answer", "yes")
+            tab.click("Resume")
+            assert "Refunded $40.00 for order A17." in tab.text()
+            seen = tab.reads_as_one_page()
+            for page in ("history", "memory", "sizes", "start", "run"):
+                tab.open(page)
+                assert "Traceback" not in tab.text()
+                seen = tab.reads_as_one_page(seen)
+            tab.open("history").click("Previous").click("Replay from here")
+            seen = tab.reads_as_one_page(seen)
+            tab.segment("Compare")
+            seen = tab.reads_as_one_page()
+            context.close()
+
+
 def test_pause_before_then_continue_in_chromium(chat_server, browser):
     tab = _tab(browser, chat_server)
     tab.page.get_by_text("Breakpoints and settings").click()

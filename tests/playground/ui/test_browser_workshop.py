@@ -39,32 +39,46 @@ def test_full_workshop_path_in_chromium(server, browser, shots):
     context = browser.new_context(viewport={"width": 1400, "height": 2300})
     tab = ShotTab(context, server, shots).open()
     tab.shot("start")
+    # After each action: no banner of the step before, no green box for a failure, no label
+    # cut short (issue 29's walk).
+    seen = tab.reads_as_one_page()
 
     tab.open("agent").click("Run turn")
     assert 'read t7 at "v1", proposed {"priority": "high"}' in tab.text()
+    seen = tab.reads_as_one_page()
     tab.shot("agent")
     tab.click("Restart process")
     assert "Process restarted" in tab.text()
+    seen = tab.reads_as_one_page()
     tab.click("Resume")
     assert 'resumed with ticket t7: priority is high at "v2"' in tab.text()
+    seen = tab.reads_as_one_page()
 
-    tab.open("conflicts").click("Run turn").click("Simulate concurrent edit").click("Resume")
+    tab.open("conflicts")
+    seen = tab.reads_as_one_page(seen)  # the Agent page's "resumed with ticket" stays there
+    for action in ("Run turn", "Simulate concurrent edit", "Resume"):
+        tab.click(action)
+        seen = tab.reads_as_one_page()
     assert "412" in tab.text()
     assert "changed t7 after the agent read it" in tab.text()
     tab.shot("conflicts")
     tab.click("Resume one paused thread twice at once")  # its own fragment, then the page
     assert "2 branches from the paused checkpoint" in tab.text()
     assert "agent conflict-race" in tab.text()  # its writes are on the timeline above
+    seen = tab.reads_as_one_page()
 
     tab.open("history")
+    seen = tab.reads_as_one_page(seen)
     before = tab.checkpoints()
     tab.click("Previous").click("Previous").click("Replay from here")
     after_replay = tab.checkpoints()
     assert after_replay > before
     assert "new checkpoints on a new branch" in tab.text()
+    seen = tab.reads_as_one_page()
     tab.page.get_by_label(re.compile(r"^changes")).fill('{"priority": "low"}')
     tab.click("Fork with edit")
     assert tab.checkpoints() > after_replay
+    seen = tab.reads_as_one_page()  # a fork whose write got a 412 is no green box
     tab.tree_point(tab.checkpoints()).wait_for()  # the newest row, drawn after the run
     tab.shot("history")
     tab.segment("Compare")  # the two newest branches, the fork's and the replay's
@@ -76,9 +90,11 @@ def test_full_workshop_path_in_chromium(server, browser, shots):
     for page in ("sizes", "schema"):
         tab.open(page)
         assert "Traceback" not in tab.text()
+        seen = tab.reads_as_one_page(seen)  # History's fork message stays on History
         tab.shot(page)
 
     tab.open("inspect").click("Open")  # the bundled sample database, read-only
+    seen = tab.reads_as_one_page(seen)
     assert "sample-app.sqlite" in tab.text() and "Checkpoint #" in tab.text()
     # Its newest thread is the support chat, paused at the refund approval: a conversation.
     shown = tab.text()
