@@ -195,6 +195,41 @@ def fork_with_edit(
     return _result(graph, config, checkpoint_id, before)
 
 
+# The roles whose text the fork form edits as text; an AI message's tool calls and a tool's
+# result stay as they were (their structure is not text a person types).
+EDITABLE_ROLES = {"human": "HumanMessage", "system": "SystemMessage", "ai": "AIMessage"}
+
+
+def edited_messages(shown: Any, texts: Mapping[str, str]) -> list[Any]:
+    """Real LangChain messages for the conversation ``shown`` (as the safe decoder read it)
+    whose text the form changed: each keeps its id, so ``add_messages`` puts it in the place
+    of the message it edits.
+
+    Args:
+        shown: the decoded list of messages the form showed.
+        texts: the text typed for each message, by message id.
+
+    Raises:
+        EditRefused: a changed message cannot be written back as text (an AI message with
+            tool calls, a tool's result); nothing is written then.
+    """
+    from langchain_core import messages as lc
+
+    from playground.timetravel.messages import message_list
+
+    edited = []
+    for message in message_list(shown) or ():
+        text = texts.get(message.id or "")
+        if text is None or text == message.text:
+            continue
+        if message.role not in EDITABLE_ROLES or message.tool_calls:
+            raise EditRefused(f"messages: a {message.role} message"
+                              f"{' with tool calls' if message.tool_calls else ''} keeps its "
+                              "text; edit a human, system or plain AI message")
+        edited.append(getattr(lc, EDITABLE_ROLES[message.role])(content=text, id=message.id))
+    return edited
+
+
 def fork_from_form(
     graph: Any,
     thread_id: str,
@@ -203,6 +238,7 @@ def fork_from_form(
     shown: Mapping[str, Any],
     extra_text: str,
     as_node: str | None,
+    message_texts: Mapping[str, Mapping[str, str]] | None = None,
 ) -> tuple[dict[str, Any], ReplayResult]:
     """Fork a checkpoint of a thread with what History's "Edit this state and fork" form holds.
 
@@ -219,6 +255,8 @@ def fork_from_form(
         shown: the values the form showed, by state key.
         extra_text: the "Other keys" text, a JSON object (``{}`` for none).
         as_node: the node the edit acts as; None lets LangGraph infer the last writer.
+        message_texts: for a conversation field, the text typed for each message, by
+            message id (:func:`edited_messages`); those fields are not in ``typed``.
 
     Returns:
         The edit that was written, by key, and the new branch.
@@ -234,6 +272,10 @@ def fork_from_form(
         value = parse_json(text, key, needs_quotes=STRINGS_NEED_QUOTES, refuse=EditRefused)
         if value != shown.get(key):
             changes[key] = value
+    for key, texts in (message_texts or {}).items():
+        edited = edited_messages(shown.get(key), texts)
+        if edited:
+            changes[key] = edited
     changes.update(parse_json(extra_text, refuse=EditRefused))
     config = {"configurable": {"thread_id": thread_id, "checkpoint_ns": "",
                                "checkpoint_id": checkpoint_id}}

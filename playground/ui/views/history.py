@@ -12,8 +12,14 @@ from playground.apps.state_fields import EditRefused, describe_hint, graph_nodes
 from playground.event_loop import shared_loop
 from playground.runtime.driven import settings_in
 from playground.runtime.store_log import changes_of
-from playground.runtime.time_travel import fork_from_form, replay_from, resume_thread
+from playground.runtime.time_travel import (
+    EDITABLE_ROLES,
+    fork_from_form,
+    replay_from,
+    resume_thread,
+)
 from playground.timetravel.errors import UnknownThread
+from playground.timetravel.messages import message_list
 from playground.timetravel.recording import record_branch
 from playground.timetravel.tree import CheckpointTree
 from playground.ui import resources
@@ -122,6 +128,38 @@ def _resume_head(graph, tree: CheckpointTree) -> None:
            .config["configurable"]["checkpoint_id"])
 
 
+def _is_conversation(hint: object, value: object) -> bool:
+    """A ``list[message]`` field holding a conversation: edited as one, message by message."""
+    return describe_hint(hint) == "list[message]" and bool(message_list(value))
+
+
+def _conversation_fields(key: str, value: object, selected: str) -> None:
+    """A conversation in the fork form: each message's text as text (its role above it); the
+    parts that are not text (tool calls, a tool's result) shown, not edited."""
+    st.markdown(f"**{md_escape(key)}** · list[message]: edit a message's text")
+    for number, message in enumerate(message_list(value) or (), 1):
+        label = f"{number} · {message.role}"
+        if message.role in EDITABLE_ROLES and not message.tool_calls and message.id:
+            st.text_area(label, value=message.text, height=68,
+                         key=f"message-{key}-{selected}-{message.id}")
+        else:
+            shown = " / ".join(message.lines(200))
+            st.caption(f"{md_escape(label)}: {md_escape(shown, 400)} (kept as it is)")
+
+
+def _message_texts(fields: dict, values: dict, checkpoint_id: str) -> dict[str, dict[str, str]]:
+    """What the conversation fields hold: each message's text as typed, by message id."""
+    state = st.session_state
+    found = {}
+    for key, hint in fields.items():
+        if _is_conversation(hint, values.get(key)):
+            prefix = f"message-{key}-{checkpoint_id}-"
+            found[key] = {message.id: state[prefix + message.id]
+                          for message in message_list(values.get(key)) or ()
+                          if message.id and prefix + message.id in state}
+    return found
+
+
 def _fork(graph, tree: CheckpointTree, checkpoint_id: str, fields: dict, values: dict,
           as_node: str) -> None:
     """Fork with what the form holds; a refused edit writes nothing and says why.
@@ -131,18 +169,21 @@ def _fork(graph, tree: CheckpointTree, checkpoint_id: str, fields: dict, values:
     if _refused_as_stale(tree, "Fork with edit"):
         return
     state = st.session_state
+    texts = _message_texts(fields, values, checkpoint_id)
     typed = {key: state.get(f"field-{key}-{checkpoint_id}", json.dumps(values.get(key)))
-             for key in fields}
+             for key in fields if key not in texts}
     try:
         changes, result = fork_from_form(
             graph, tree.thread_id, checkpoint_id, typed, values,
             state.get(f"extra-{checkpoint_id}", "{}"),
-            state.get(f"as-node-{checkpoint_id}", as_node))
+            state.get(f"as-node-{checkpoint_id}", as_node), texts)
     except (EditRefused, ValueError) as exc:
         flash("error", f"Edit refused, nothing was written: {exc}")
     else:
-        _after_run(tree, f"Forked #{tree.ordinal(checkpoint_id)} with {json.dumps(changes)}",
-                   result, checkpoint_id)
+        # an edited message is said as a person reads it: its role and its new text
+        said = json.dumps(changes, default=lambda m: f"{m.type}: {m.content}")
+        _after_run(tree, f"Forked #{tree.ordinal(checkpoint_id)} with {said}", result,
+                   checkpoint_id)
 
 
 def _what_ran(graph, tree: CheckpointTree, selected: str) -> None:
@@ -184,8 +225,11 @@ def _actions(graph, source, tree: CheckpointTree, selected: str) -> None:
     with st.form("fork_form", border=True):
         st.markdown("**Edit this state and fork**: change any value (as JSON), then run on.")
         for key, hint in fields.items():
-            st.text_input(f"{key} · {describe_hint(hint)}", value=json.dumps(values.get(key)),
-                          key=f"field-{key}-{selected}")
+            if _is_conversation(hint, values.get(key)):
+                _conversation_fields(key, values.get(key), selected)
+            else:
+                st.text_input(f"{key} · {describe_hint(hint)}",
+                              value=json.dumps(values.get(key)), key=f"field-{key}-{selected}")
         st.text_area("Other keys (JSON object)", value="{}", key=f"extra-{selected}",
                      help="Keys outside the schema are refused, never silently dropped.")
         nodes = list(graph_nodes(graph))

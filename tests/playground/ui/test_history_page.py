@@ -365,3 +365,31 @@ def test_a_compared_step_picked_in_the_table_shows_what_each_side_wrote_whole(pa
 
     assert "**Step 1**: what each side wrote" in ui.texts(paused)
     assert "left: " in ui.texts(paused) and "right: " in ui.texts(paused)
+
+
+def test_the_fork_form_edits_a_message_as_text_and_the_branch_holds_a_real_human_message(
+        graph_app, ui):
+    from langchain_core.messages import HumanMessage
+    from langgraph.checkpoint.sqlite import SqliteSaver
+
+    from tests.playground.ui.conftest import EXAMPLES
+
+    at = graph_app(f"{EXAMPLES}/support_chat.py:graph")
+    at.chat_input(key="run-message").set_value("Where is my order A17?").run()
+    at.switch_page("views/history.py").run()
+    ui.button(at, "Previous").click().run()  # before the answer: the question alone, say
+    labels = [t.label for t in at.text_area]
+    assert "1 · human" in labels  # a message as text, with its role; no raw type name
+    assert not [t for t in at.text_input if "__type__" in (t.value or "")]
+    assert "list[message]" in ui.texts(at)
+
+    next(t for t in at.text_area if t.label == "1 · human").input("Where is my order B22?")
+    ui.button(at, "Fork with edit").click().run()
+
+    assert not at.exception
+    assert "Forked #" in ui.texts(at) and "human: Where is my order B22?" in ui.texts(at)
+    with sqlite3.connect(os.environ["PLAYGROUND_CHECKPOINTS"], check_same_thread=False) as conn:
+        saver = SqliteSaver(conn)
+        head = max(saver.list(None), key=lambda t: t.checkpoint["ts"])
+        first = head.checkpoint["channel_values"]["messages"][0]
+    assert isinstance(first, HumanMessage) and first.content == "Where is my order B22?"
