@@ -223,9 +223,10 @@ def edited_messages(shown: Any, texts: Mapping[str, str]) -> list[Any]:
         if text is None or text == message.text:
             continue
         if message.role not in EDITABLE_ROLES or message.tool_calls:
-            raise EditRefused(f"messages: a {message.role} message"
-                              f"{' with tool calls' if message.tool_calls else ''} keeps its "
-                              "text; edit a human, system or plain AI message")
+            what = ("an AI message with tool calls" if message.tool_calls
+                    else f"a {message.role} message")
+            raise EditRefused(f"messages: {what} keeps its text; edit a human, system or "
+                              "plain AI message")
         edited.append(getattr(lc, EDITABLE_ROLES[message.role])(content=text, id=message.id))
     return edited
 

@@ -590,3 +590,20 @@ def test_resuming_into_a_failing_node_says_which_and_raises_nothing(saver) -> No
                            "service; it still waits at second, resume it when the cause is fixed")
     assert not result.ok
     assert result.next == ("second",)
+
+
+def test_an_ai_message_with_tool_calls_keeps_its_text_and_nothing_is_forked():
+    from playground.apps.state_fields import EditRefused
+    from playground.runtime.time_travel import edited_messages
+
+    shown = [  # as the safe decoder reads a stored conversation
+        {"__type__": "langchain_core.messages.human.HumanMessage", "content": "refund A17",
+         "id": "h1"},
+        {"__type__": "langchain_core.messages.ai.AIMessage", "content": "", "id": "a1",
+         "tool_calls": [{"name": "refund", "args": {"order_id": "A17"}, "id": "c1"}]},
+    ]
+
+    with pytest.raises(EditRefused, match="an AI message with tool calls keeps its text"):
+        edited_messages(shown, {"h1": "refund A17", "a1": "no refund"})
+    edited = edited_messages(shown, {"h1": "refund B22", "a1": ""})  # only the question moved
+    assert [(m.type, m.content, m.id) for m in edited] == [("human", "refund B22", "h1")]
