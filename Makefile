@@ -43,10 +43,11 @@ test: $(STAMP) $(JS_STAMP) $(SERVER_VENV)/.installed
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 
-# The history tree's drawing: d3, built by Vite into playground/ui/components/assets (committed,
-# so installing the playground needs no Node). Run after changing frontend/history_tree/src.
+# The playground's drawings (the history tree, the timeline): d3, built by Vite into
+# playground/ui/components/assets/drawings.js (committed, so installing the playground needs no
+# Node). Run after changing frontend/drawings/src.
 frontend:
-	cd frontend/history_tree && npm ci --no-audit --no-fund --loglevel=error && npm run build
+	cd frontend/drawings && npm ci --no-audit --no-fund --loglevel=error && npm run build
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -22,6 +22,7 @@ the same Streamlit. No page of this app can draw sooner than that.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import tempfile
@@ -70,7 +71,10 @@ def _seconds(browser, home: Path, target: str, code: Path | None) -> float:
     spec = f"{ROOT / 'bench' / 'engine_scale.py'}:graph"
     env = {"PYTHONPATH": str(code)} if code else None
     best = None
-    with playground_server(home, "--graph", spec, env=env) as url:
+    # The server runs `python -m playground.cli` in this process's directory, whose own
+    # playground package comes first on sys.path: in the worktree's directory, the worktree's
+    # code is the one served (PYTHONPATH alone would serve this checkout's on both sides).
+    with contextlib.chdir(code or ROOT), playground_server(home, "--graph", spec, env=env) as url:
         # One browser profile, as a person's: the page's scripts come from its cache after
         # the first visit, which is not counted (nor is the server's first read of the thread).
         context = browser.new_context(viewport={"width": 1440, "height": 1600})

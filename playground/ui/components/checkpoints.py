@@ -51,28 +51,14 @@ def select(checkpoint_id: str, key_prefix: str = "") -> None:
     st.query_params["checkpoint"] = checkpoint_id
 
 
-def select_picked(event: object, field: str, tree: CheckpointTree, selected: str,
-                  key: str, key_prefix: str = "") -> None:
-    """Select the checkpoint a chart's ``pick`` selection names in ``field`` (a bar of the
-    timeline, a point of the history tree), and rerun the page to draw it.
-
-    A chart keeps its selection across reruns, so each pick is acted on once: the last one
-    handled is kept per chart ``key``. A value that names no checkpoint of the tree (the chart
-    is data from the database) is ignored.
-    """
-    selection = getattr(event, "selection", None) or {}
-    picks = selection.get("pick") if isinstance(selection, dict) else None
-    if not (isinstance(picks, list) and picks and isinstance(picks[0], dict)):
-        return
-    picked = picks[0].get(field)
-    handled = f"picked-{key}"
-    if not isinstance(picked, str) or picked == st.session_state.get(handled) \
-            or picked not in tree.nodes:
-        return
-    st.session_state[handled] = picked
-    if picked != selected:
+def select_drawn_pick(tree: CheckpointTree, drawing: str, key_prefix: str = "") -> None:
+    """A drawing's click (a checkpoint of the history tree, a bar of the timeline), handled
+    before the page's next run so that one run draws the new selection: the callback of the
+    drawing whose widget key is ``drawing``. The id comes back from the browser: one that names
+    no checkpoint of the tree is ignored."""
+    picked = (st.session_state.get(drawing) or {}).get("pick")
+    if isinstance(picked, str) and picked in tree.nodes:
         select(picked, key_prefix)
-        st.rerun()
 
 
 def stepper(tree: CheckpointTree, selected: str, key_prefix: str = "") -> str:

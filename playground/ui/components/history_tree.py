@@ -5,19 +5,16 @@ branch tip labelled in words (:mod:`playground.timetravel.tree_layout`). Clickin
 selects it; the Up and Down keys move the selection along its branch; a box takes a
 checkpoint's ``#N`` or id to jump to.
 
-The drawing is a Streamlit custom component (``st.components.v2``: in the page, no iframe) whose
-JavaScript is d3, built by Vite from ``frontend/history_tree`` into ``assets/history_tree.js``
-(committed, so ``pip install`` needs no Node). Python lays the graph out and sends it as plain
-data; the browser draws only the rows in view, so a long thread is drawn whole and scrolls,
-with a strip at its left that shows the whole thread's shape. docs/architecture.md says why
-this and not a chart library. Everything drawn comes from the database and reaches the page as
-text nodes, never as markup.
+The drawing is one of the playground's custom components (:mod:`.drawings`: d3, in the page,
+no iframe). Python lays the graph out and sends it as plain data; the browser draws only the
+rows in view, so a long thread is drawn whole and scrolls, with a strip at its left that shows
+the whole thread's shape. docs/architecture.md says why this and not a chart library.
+Everything drawn comes from the database and reaches the page as text nodes, never as markup.
 """
 
 from __future__ import annotations
 
 from functools import partial
-from pathlib import Path
 
 import streamlit as st
 
@@ -38,7 +35,8 @@ from playground.timetravel.tree_layout import (
     kept_layout,
 )
 from playground.ui import resources
-from playground.ui.components.checkpoints import select
+from playground.ui.components.checkpoints import select, select_drawn_pick
+from playground.ui.components.drawings import HISTORY_TREE
 from playground.ui.markup import md_escape
 
 VISIBLE = 22  # rows in view at once; a longer thread scrolls
@@ -54,15 +52,6 @@ SELECTED, COMMON = "selected", "common ancestor"
 # A row's fields, in the order tree_data sends them (the drawing's ``F`` names the same).
 ROW_FIELDS = ("ordinal", "lane", "parent", "parent_lane", "kind", "line", "ring", "node", "tip",
               "id", "step", "source", "time", "bytes", "branch")
-_ASSETS = Path(__file__).parent / "assets"
-_DRAW = st.components.v2.component(
-    "playground.history_tree",
-    js=(_ASSETS / "history_tree.js").read_text(encoding="utf-8"),
-    css=(_ASSETS / "history_tree.css").read_text(encoding="utf-8"),
-    # in the page's own DOM (its classes carry the ht- prefix): Streamlit's font, and the
-    # rows found by a test or a screen reader like any other element
-    isolate_styles=False,
-)
 
 
 def tree_data(tree: CheckpointTree, layout: TreeLayout, selected: str | None,
@@ -96,6 +85,7 @@ def tree_data(tree: CheckpointTree, layout: TreeLayout, selected: str | None,
         ])
     used_lines = {lines.get(cid, OTHER) for cid in nodes} if lines else {OTHER}
     return {
+        "drawing": "history_tree",
         "rows": rows,
         "branches": [branch.label for branch in layout.branches],
         "lanes": layout.lanes,
@@ -151,8 +141,9 @@ def history_tree(storage: Storage, tree: CheckpointTree, selected: str | None, k
     data["at"] = tree.ordinal(selected or (compare[1] if compare else tree.head))
     pickable = compare is None
     drawing = f"{key}-chart"
-    callbacks = {"on_pick_change": partial(_picked, tree, drawing, key_prefix)} if pickable else {}
-    _DRAW(data=data, key=drawing, **callbacks)
+    callbacks = ({"on_pick_change": partial(select_drawn_pick, tree, drawing, key_prefix)}
+                 if pickable else {})
+    HISTORY_TREE(data=data, key=drawing, **callbacks)
     facts = [f"{len(tree):,} checkpoint{'s' if len(tree) != 1 else ''}",
              f"{len(layout.branches):,} branch{'es' if len(layout.branches) != 1 else ''}"]
     if pickable:
@@ -162,14 +153,6 @@ def history_tree(storage: Storage, tree: CheckpointTree, selected: str | None, k
         facts.append("the strip at the left is the whole thread: press or drag in it to scroll "
                      "there")
     st.caption(" · ".join(facts))
-
-
-def _picked(tree: CheckpointTree, drawing: str, key_prefix: str) -> None:
-    """The drawing's click, before the page's next run (so one run draws the new selection).
-    The id comes back from the browser: one that names no checkpoint of the tree is ignored."""
-    picked = (st.session_state.get(drawing) or {}).get("pick")
-    if isinstance(picked, str) and picked in tree.nodes:
-        select(picked, key_prefix)
 
 
 def _go_to(tree: CheckpointTree, key: str, key_prefix: str) -> None:

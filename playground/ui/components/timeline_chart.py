@@ -1,5 +1,6 @@
-"""Where a branch's time and tokens went: a Gantt chart of its steps (Vega-Lite), a table per
-node, and the two branches of Compare side by side.
+"""Where a branch's time and tokens went: a Gantt chart of its steps (the playground's d3
+timeline drawing, :mod:`.drawings`), a table per node, and the two branches of Compare side by
+side.
 
 One lane per node. Running time is blue, and a step that may include a pause (it began a new
 run whose start is not recorded) is a paler blue with a dashed outline; a wait (for an answer,
@@ -10,8 +11,8 @@ are outlined red; every kind is in the legend. A range brushed across the chart 
 than the running time to a short gap, marked with its real length, by shifting the later bars
 (here, not in the browser). Selecting a bar selects its checkpoint in the tree. Past
 :data:`MAX_MARKS` steps the chart draws buckets of steps per lane instead of one mark each (the
-table still counts every step). Everything shown comes from the database: Vega-Lite draws it as
-data, never as markup.
+table still counts every step). Everything shown comes from the database: the drawing sets it as
+text, never as markup.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Iterable
+from functools import partial
 from pathlib import Path
 
 import streamlit as st
@@ -39,14 +41,14 @@ from playground.timetravel.timeline import (
 )
 from playground.timetravel.tree import CheckpointTree
 from playground.ui import resources
-from playground.ui.components.checkpoints import select_picked
+from playground.ui.components.checkpoints import select_drawn_pick
+from playground.ui.components.drawings import TIMELINE
 from playground.ui.components.tables import arrow_rows
 from playground.ui.markup import md_escape
 
 MAX_MARKS = 1_000  # past this many steps, the chart draws buckets
 SLOWEST = 3  # running steps outlined as the slowest
 FOLD_GAP = 0.15  # a folded wait's width, as a share of the branch's running time
-FONT_PX = 12  # the smallest text on the chart
 MAYBE = "running, may include a pause"
 ZOOM = "zoom"  # the chart's brush: a range to show alone
 WHAT = {RUN: "running", WAIT: "waiting", IDLE: "idle", EDIT: "edit or fork (an instant)"}
@@ -71,8 +73,9 @@ def _row(step: Step, slow: bool) -> dict:
             "kind": step.kind, "maybe": step.maybe_paused,
             "from": round(step.start, 6), "to": round(step.end, 6),
             "seconds": round(step.seconds, 6), "at": f"#{step.ordinal}", "steps": 1,
-            "tokens in": step.usage.input, "tokens out": step.usage.output,
-            "note": clip(step.note, 200), "slowest": slow}
+            "tokens_in": step.usage.input, "tokens_out": step.usage.output,
+            "note": clip(step.note, 200), "slowest": slow,
+            "dashed": step.maybe_paused or step.kind == IDLE}
 
 
 def _buckets(timed: list[Step]) -> list[dict]:
@@ -92,8 +95,8 @@ def _buckets(timed: list[Step]) -> list[dict]:
         row.update({"from": round(min(s.start for s in steps), 6),
                     "to": round(max(s.end for s in steps), 6),
                     "seconds": round(sum(s.seconds for s in steps), 6), "steps": len(steps),
-                    "tokens in": sum(s.usage.input for s in steps),
-                    "tokens out": sum(s.usage.output for s in steps),
+                    "tokens_in": sum(s.usage.input for s in steps),
+                    "tokens_out": sum(s.usage.output for s in steps),
                     "at": f"{len(steps)} steps from #{min(s.ordinal for s in steps)}",
                     "note": f"{maybe} may include a pause" if maybe else ""})
         rows.append(row)
@@ -152,67 +155,26 @@ def _axis_title(folded: bool) -> str:
             (" (long waits folded)" if folded else ""))
 
 
-def _spec(lanes: int, labels: Iterable[dict] = (), folded: bool = False,
-          span: tuple[float, float] | None = None) -> dict:
-    tooltip = [{"field": "at", "title": "checkpoint"}, {"field": "lane", "title": "node"},
-               {"field": "what"}, {"field": "seconds", "format": ".3f"},
-               {"field": "note"}, {"field": "tokens in"}, {"field": "tokens out"}]
-    y = {"field": "lane", "type": "nominal", "title": None, "sort": None}
-    x = {"field": "from", "type": "quantitative", "title": _axis_title(folded)}
-    if span is not None:  # zoomed: the range brushed, and bars outside it clipped
-        x["scale"] = {"domain": list(span), "nice": False, "zero": False}
-    color = {"field": "what", "type": "nominal", "title": None,
-             "scale": {"domain": _DOMAIN, "range": _RANGE}}
-    dashed = "datum.kind === 'idle' || datum.maybe"
-    bars = {
-        "transform": [{"filter": f"datum.kind !== '{EDIT}'"}],
-        # pick: a click on a bar selects its checkpoint; zoom: a drag across the chart
-        # brushes a range, which the page then shows alone (both come back with on_select).
-        "params": [{"name": "pick", "select": {"type": "point", "fields": ["checkpoint"]}},
-                   {"name": ZOOM, "select": {"type": "interval", "encodings": ["x"],
-                                             "zoom": False, "translate": False,
-                                             "mark": {"fill": "#888", "fillOpacity": 0.2}}}],
-        "mark": {"type": "bar", "height": 16, "cornerRadius": 2, "cursor": "pointer",
-                 "clip": True},
-        "encoding": {
-            "y": y, "x": x, "x2": {"field": "to"}, "color": color,
-            "stroke": {"condition": [{"test": "datum.slowest", "value": "#d62728"},
-                                     {"test": dashed, "value": "#5f5f5f"}], "value": None},
-            "strokeWidth": {"condition": [{"test": "datum.slowest", "value": 2},
-                                          {"test": dashed, "value": 1}], "value": 0},
-            "strokeDash": {"condition": {"test": dashed, "value": [4, 3]}, "value": [1, 0]},
-            "opacity": {"condition": {"param": "pick", "value": 1, "empty": True},
-                        "value": 0.35},
-            "tooltip": tooltip,
-        },
-    }
-    instants = {
-        "transform": [{"filter": f"datum.kind === '{EDIT}'"}],
-        "mark": {"type": "tick", "thickness": 3, "size": 22, "cursor": "pointer",
-                 "clip": True},
-        "encoding": {"y": y, "x": x, "color": color, "tooltip": tooltip,
-                     "opacity": {"condition": {"param": "pick", "value": 1, "empty": True},
-                                 "value": 0.35}},
-    }
-    layers = [bars, instants]
-    labels = list(labels)
-    if labels:  # a fold: a dashed rule across the lanes, and how long it really was
-        data = {"values": labels}
-        layers.append({"data": data, "mark": {"type": "rule", "strokeDash": [2, 2],
-                                              "color": "#5f5f5f", "clip": True},
-                       "encoding": {"x": {"field": "at", "type": "quantitative"}}})
-        # Inside the plot: a zoomed chart clips what is drawn outside its range.
-        layers.append({"data": data, "mark": {"type": "text", "fontSize": FONT_PX,
-                                              "dx": 3, "align": "left", "baseline": "top",
-                                              "color": "#333333", "clip": True},
-                       "encoding": {"x": {"field": "at", "type": "quantitative"},
-                                    "y": {"value": 1}, "text": {"field": "label"}}})
+def chart_data(rows: list[dict], labels: Iterable[dict] = (), folded: bool = False,
+               span: tuple[float, float] | None = None, selected: str | None = None) -> dict:
+    """What the timeline drawing is given: its bars (steps, or buckets of steps), its lanes in
+    the order of their first step, every kind with its colour (the legend names each), the
+    fold labels, the axis' title, the range shown (None: the whole branch) and the selected
+    checkpoint, whose bars are outlined."""
+    lanes = list(dict.fromkeys(row["lane"] for row in rows))
     return {
-        "height": {"step": 26} if lanes else 60,
-        "layer": layers,
-        "config": {"axis": {"labelFontSize": FONT_PX, "titleFontSize": FONT_PX},
-                   "legend": {"labelFontSize": FONT_PX, "titleFontSize": FONT_PX,
-                              "orient": "bottom", "columns": 3, "symbolStrokeWidth": 1}},
+        "drawing": "timeline",
+        "rows": rows,
+        "lanes": lanes,
+        # [name, colour, dashed outline, drawn as an instant]
+        "kinds": [[what, colour, what in (MAYBE, WHAT[IDLE]), what == WHAT[EDIT]]
+                  for what, colour in zip(_DOMAIN, _RANGE, strict=True)],
+        "instant": EDIT,
+        "folds": list(labels),
+        "axis": _axis_title(folded),
+        "span": list(span) if span else None,
+        "end": max((row["to"] for row in rows), default=0.0),
+        "selected": selected,
     }
 
 
@@ -228,19 +190,18 @@ def _zoomed(key: str, tip: str, folded: bool) -> tuple[float, float] | None:
     return span[1]
 
 
-def _zoom_to(event: object, key: str, tip: str, folded: bool) -> None:
-    """A range brushed on the chart: the page shows it alone from its next run."""
-    selection = getattr(event, "selection", None) or {}
-    brushed = selection.get(ZOOM) if isinstance(selection, dict) else None
-    extent = brushed.get("from") if isinstance(brushed, dict) else None
+def _zoom_to(drawing: str, key: str, tip: str, folded: bool) -> None:
+    """A range dragged across the chart (the drawing's callback): the page shows it alone
+    from its next run. The range comes back from the browser: anything but two finite,
+    different numbers is ignored."""
+    extent = (st.session_state.get(drawing) or {}).get(ZOOM)
     if not (isinstance(extent, list) and len(extent) == 2
-            and all(isinstance(v, int | float) for v in extent)):
+            and all(isinstance(v, int | float) and not isinstance(v, bool) for v in extent)):
         return
     low, high = sorted(float(v) for v in extent)
     if high - low <= 0 or not math.isfinite(high - low):
         return
     st.session_state[f"{key}-span"] = ((tip, folded), (round(low, 6), round(high, 6)))
-    st.rerun()
 
 
 def timeline_panel(storage: Storage, tree: CheckpointTree, selected: str, key: str,
@@ -261,27 +222,29 @@ def timeline_panel(storage: Storage, tree: CheckpointTree, selected: str, key: s
                               "a short gap marked with its real length.")
         if fold:
             rows, labels = fold_long_waits(rows, found.run_seconds)
-        lanes = len({row["lane"] for row in rows})
         span = _zoomed(key, tip, bool(labels))
-        # The rows go as an Arrow table: a list of dicts would go through pandas first. The
-        # chart's key changes with its range, so a new range starts with no brush drawn.
-        event = st.vega_lite_chart(arrow_rows(rows), _spec(lanes, labels, bool(labels), span),
-                                   width="stretch", on_select="rerun",
-                                   selection_mode=["pick", ZOOM],
-                                   key=f"{key}-chart-{span}")
-        _zoom_to(event, key, tip, bool(labels))
-        select_picked(event, "checkpoint", tree, selected, key, key_prefix)
+        drawing = f"{key}-chart"
+        data = chart_data(rows, labels, bool(labels), span, selected)
+        data["nodes"] = node_table(found)
+        TIMELINE(data=data, key=drawing,
+                 on_pick_change=partial(select_drawn_pick, tree, drawing, key_prefix),
+                 on_zoom_change=partial(_zoom_to, drawing, key, tip, bool(labels)))
     st.caption(md_escape(" · ".join(_notes(found, unknown, labels))))
+
+
+def node_table(found: Timeline) -> dict:
+    """The table per node under the chart: its columns, which of them are numbers, and a row
+    per node, slowest first (with a cost column when the server was given prices)."""
     prices = _prices()
-    totals = found.totals(prices)
-    if totals:
-        st.dataframe(arrow_rows([{
-            "node": t.node, "calls": t.calls, "time (s)": round(t.seconds, 3),
-            "share of wall time": f"{t.share:.0%}", "task time (s)": round(t.task_seconds, 3),
-            "tokens in": t.usage.input, "tokens out": t.usage.output,
-            "model": ", ".join(t.usage.models) or "-",
-            **({"cost": "-" if t.cost is None else f"{t.cost:.4f}"} if prices else {}),
-        } for t in totals]), hide_index=True, width="stretch", key=f"{key}-nodes")
+    columns = ["node", "calls", "time (s)", "share of wall time", "task time (s)", "tokens in",
+               "tokens out", "model"] + (["cost"] if prices else [])
+    rows = [[clip(t.node, 60), t.calls, f"{t.seconds:.3f}", f"{t.share:.0%}",
+             f"{t.task_seconds:.3f}", f"{t.usage.input:,}", f"{t.usage.output:,}",
+             clip(", ".join(t.usage.models) or "-", 120)]
+            + ([("-" if t.cost is None else f"{t.cost:.4f}")] if prices else [])
+            for t in found.totals(prices)]
+    numeric = [False, True, True, True, True, True, True, False, True]
+    return {"columns": columns, "numeric": numeric[:len(columns)], "rows": rows}
 
 
 def _notes(found: Timeline, unknown: int, labels: list[dict]) -> list[str]:
@@ -301,11 +264,9 @@ def _notes(found: Timeline, unknown: int, labels: list[dict]) -> list[str]:
     if usage.without:
         notes.append(f"{usage.without} AI messages carry no usage: their tokens are unknown, "
                      "not counted")
-    notes.append("blue: running; grey: waiting (an answer, a pause before a step, the next "
-                 "input); pale, dashed: idle before an edit or a fork; orange ticks: edits and "
-                 "forks; red outline: the slowest steps; drag across the chart to see that "
-                 "range alone; "
-                 "share: of the running wall time, task time: the tasks' times summed")
+    notes.append("waiting: for an answer, at a pause before a step, or for the next input; "
+                 "drag across the chart to see that range alone; share: of the running wall "
+                 "time; task time: the tasks' times summed")
     return notes
 
 

@@ -178,11 +178,11 @@ def test_a_ten_thousand_checkpoint_thread_is_drawn_whole_and_reaches_its_first(
 def test_a_range_brushed_on_the_timeline_is_shown_alone_until_whole_branch(forked_chat,
                                                                             browser):
     tab = _history(browser, *forked_chat)
-    timeline = tab.page.locator('[data-testid="stVegaLiteChart"]').first
-    timeline.locator("path[role='graphics-symbol']").first.wait_for()
+    timeline = tab.page.locator(".tl").first
+    timeline.locator(".tl-mark").first.wait_for()
     timeline.scroll_into_view_if_needed()  # a pointer reaches only what is on the screen
-    box = timeline.bounding_box()
-    y = box["y"] + 30  # on the first lane
+    box = timeline.locator(".tl-ground").bounding_box()  # the plot, right of the lane names
+    y = box["y"] + 13  # on the first lane
 
     before = tab.runs
     tab.page.mouse.move(box["x"] + box["width"] * 0.45, y)

@@ -30,14 +30,13 @@ def test_history_draws_the_timeline_and_a_picked_bar_selects_its_checkpoint(brow
         assert tokens and int(tokens.group(1)) > 0 and int(tokens.group(2)) > 0
         for lane in ("triage", "assistant", "tools"):  # one lane per node
             assert f"\n{lane}\n" in shown
-        assert tab.page.locator('[data-testid="stDataFrame"]').count() >= 1  # per node
-        chart = tab.page.locator('[data-testid="stVegaLiteChart"]').last
-        bars = chart.locator('path[role="graphics-symbol"]')
-        bars.first.wait_for()
+        assert "share of wall time" in shown  # the table per node
+        chart = tab.page.locator(".tl").last
+        chart.locator(".tl-mark").first.wait_for()
         assert tab.page.get_by_text("Checkpoint #6").count() >= 1  # the head, selected
         _picture(tab, shots)
         # The bar of the step that wrote #3 (the assistant's tool call): aria-label names it.
-        bar = chart.locator('path[aria-label*="checkpoint: #3;"]').first
+        bar = chart.locator('.tl-mark[aria-label*="checkpoint: #3;"]').first
         before = tab.runs
         bar.click()
         tab._wait_for_run_after(before, "picking a bar")
@@ -53,7 +52,7 @@ def _picture(tab: ShotTab, shots) -> None:
     line.evaluate("node => node.scrollIntoView({block: 'start'})")  # the page scrolls inside
     tab.page.wait_for_timeout(300)
     top = line.bounding_box()
-    chart = tab.page.locator('[data-testid="stVegaLiteChart"]').last.bounding_box()
+    chart = tab.page.locator(".tl").last.bounding_box()
     tab.page.screenshot(path=str(shots / "timeline-chart.png"), clip={
         "x": top["x"] - 16, "y": top["y"] - 16, "width": chart["width"] + 32,
         "height": 560})  # the line, the chart, the notes and the table per node

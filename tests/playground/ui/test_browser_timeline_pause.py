@@ -20,9 +20,9 @@ pytestmark = pytest.mark.skipif(
 
 
 def _marks(chart) -> list[dict[str, str]]:
-    """Each mark's tooltip fields, as Vega-Lite writes them into its aria-label."""
+    """Each mark's tooltip fields, as the drawing writes them into its aria-label."""
     found = []
-    for label in chart.locator('[role="graphics-symbol"][aria-label]').evaluate_all(
+    for label in chart.locator(".tl-mark[aria-label]").evaluate_all(
             "marks => marks.map(mark => mark.getAttribute('aria-label'))"):
         fields = dict(part.split(": ", 1) for part in label.split("; ") if ": " in part)
         found.append(fields)
@@ -31,7 +31,7 @@ def _marks(chart) -> list[dict[str, str]]:
 
 def _runs_and_waits(chart, node: str) -> tuple[list[float], list[tuple[float, str]], list]:
     """The timeline's running seconds and its (seconds, note) waits on ``node``'s lane."""
-    chart.locator('path[role="graphics-symbol"]').first.wait_for()
+    chart.locator(".tl-mark").first.wait_for()
     marks = [mark for mark in _marks(chart) if mark.get("node") == node]
     running = [float(m["seconds"]) for m in marks if m.get("what") == "running"]
     waiting = [(float(m["seconds"]), m.get("note")) for m in marks if m.get("what") == "waiting"]
@@ -56,7 +56,7 @@ def test_a_turn_resumed_after_two_seconds_shows_write_running_briefly_after_a_wa
         assert float(heading.group(2)) >= 1.5 and float(heading.group(1)) < 1.5
         # The playground recorded the run's start: no step is left as "may include a pause".
         assert not re.search(r"\d+ steps? may include a pause", shown)
-        chart = tab.page.locator('[data-testid="stVegaLiteChart"]').last
+        chart = tab.page.locator(".tl").last
         running, waiting, write = _runs_and_waits(chart, "write")
         assert len(running) == 1 and running[0] < 0.5, write
         assert len(waiting) == 1 and waiting[0][0] >= 1.5 and waiting[0][1] == \
@@ -87,7 +87,7 @@ def test_a_breakpoint_held_two_seconds_on_run_is_a_wait_before_the_node(browser,
         assert "Finished." in tab.text()
 
         tab.open("history")
-        chart = tab.page.locator('[data-testid="stVegaLiteChart"]').last
+        chart = tab.page.locator(".tl").last
         running, waiting, tools = _runs_and_waits(chart, "tools")
         assert len(running) == 1 and running[0] < 0.5, tools
         assert len(waiting) == 1 and waiting[0][0] >= 1.5 and waiting[0][1] == \

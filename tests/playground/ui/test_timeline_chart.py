@@ -1,17 +1,17 @@
-"""The timeline chart's rows and spec: every kind drawn apart and in the legend, long waits
-folded server-side, a brushed range shown alone."""
+"""The timeline chart's rows and the data its drawing is given: every kind drawn apart and in
+the legend, long waits folded server-side, a brushed range shown alone."""
 
 from __future__ import annotations
 
 from playground.timetravel.timeline import EDIT, IDLE, RUN, WAIT, Step, Timeline
 from playground.ui.components.timeline_chart import (
-    FONT_PX,
     MAYBE,
     WHAT,
     _bars,
     _notes,
-    _spec,
+    chart_data,
     fold_long_waits,
+    node_table,
 )
 
 
@@ -37,20 +37,15 @@ def test_each_kind_is_drawn_apart_and_named_in_the_legend():
     assert unknown == 0
     assert [row["what"] for row in rows] == [WHAT[RUN], WHAT[WAIT], WHAT[RUN], WHAT[IDLE],
                                              WHAT[EDIT], MAYBE]
-    spec = _spec(3)
-    bars, instants = spec["layer"][:2]
-    assert set(bars["encoding"]["color"]["scale"]["domain"]) == set(WHAT.values()) | {MAYBE}
-    assert instants["mark"]["type"] == "tick"  # an instant is a moment, not a bar
-    assert "note" in [field["field"] for field in bars["encoding"]["tooltip"]]
-    names = {param["name"]: param for param in bars["params"]}
-    assert names["pick"]["select"]["type"] == "point"
-    assert names["zoom"]["select"]["type"] == "interval"  # a brush across the time axis
-    assert names["zoom"]["select"]["encodings"] == ["x"]
-    zoomed = _spec(3, span=(1.0, 2.5))["layer"][0]["encoding"]["x"]["scale"]["domain"]
-    assert zoomed == [1.0, 2.5]
-    fonts = spec["config"]
-    assert min(fonts["axis"].values()) >= 12 and fonts["legend"]["labelFontSize"] >= 12
-    assert FONT_PX >= 12
+    data = chart_data(rows, selected="b")
+    kinds = {name: (dashed, instant) for name, _, dashed, instant in data["kinds"]}
+    assert set(kinds) == set(WHAT.values()) | {MAYBE}  # every kind in the legend
+    assert kinds[WHAT[EDIT]] == (False, True)  # an instant is a moment, not a bar
+    assert kinds[MAYBE][0] and kinds[WHAT[IDLE]][0] and not kinds[WHAT[RUN]][0]  # dashed
+    assert data["lanes"] == ["read", "write", "fork"]  # in the order of their first step
+    assert [row["dashed"] for row in data["rows"]] == [False, False, False, True, False, True]
+    assert data["span"] is None and data["end"] == 3722.0 and data["selected"] == "b"
+    assert chart_data(rows, span=(1.0, 2.5))["span"] == [1.0, 2.5]  # a range shown alone
 
 
 def test_folding_long_waits_shifts_the_later_bars_and_says_how_long_each_was():
@@ -67,8 +62,9 @@ def test_folding_long_waits_shifts_the_later_bars_and_says_how_long_each_was():
     assert ends == sorted(ends) and ends[-1] < 2 * running  # later bars moved left, in order
     write = folded[2]
     assert write["to"] - write["from"] == rows[2]["to"] - rows[2]["from"]  # a run keeps width
-    assert "(long waits folded)" in _spec(3, labels, True)["layer"][0]["encoding"]["x"]["title"]
-    assert len(_spec(3, labels, True)["layer"]) == 4  # a rule and a label per fold
+    data = chart_data(folded, labels, True)
+    assert "(long waits folded)" in data["axis"]
+    assert data["folds"] == labels  # a rule and a label per fold
 
 
 def test_short_waits_are_not_folded():
@@ -82,3 +78,13 @@ def test_the_caption_counts_steps_that_may_include_a_pause_and_no_longer_hides_p
     assert "1 step may include a pause" in said
     assert "counts as its step's time" not in said
 
+
+
+def test_the_table_per_node_lists_each_node_once_with_its_running_time_slowest_first():
+    table = node_table(FOUND)
+
+    assert table["columns"][:4] == ["node", "calls", "time (s)", "share of wall time"]
+    assert len(table["numeric"]) == len(table["columns"])
+    nodes = [row[0] for row in table["rows"]]
+    assert nodes == ["read", "write"]  # the waits, the idle time and the fork ran nothing
+    assert table["rows"][0][2] == "1.500" and table["rows"][1][2] == "0.500"

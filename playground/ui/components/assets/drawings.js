@@ -1,0 +1,1905 @@
+// built from src/*.js sha256:aa5891f5b4c379efb4f316fe7eba07e97996e28414c6950918cbb43e8080d083
+// node_modules/d3-selection/dist/d3-selection.mjs
+var e = "http://www.w3.org/1999/xhtml", t = {
+	svg: "http://www.w3.org/2000/svg",
+	xhtml: e,
+	xlink: "http://www.w3.org/1999/xlink",
+	xml: "http://www.w3.org/XML/1998/namespace",
+	xmlns: "http://www.w3.org/2000/xmlns/"
+};
+function n(e) {
+	var n = e += "", r = n.indexOf(":");
+	return r >= 0 && (n = e.slice(0, r)) !== "xmlns" && (e = e.slice(r + 1)), t.hasOwnProperty(n) ? {
+		space: t[n],
+		local: e
+	} : e;
+}
+function r(t) {
+	return function() {
+		var n = this.ownerDocument, r = this.namespaceURI;
+		return r === e && n.documentElement.namespaceURI === e ? n.createElement(t) : n.createElementNS(r, t);
+	};
+}
+function i(e) {
+	return function() {
+		return this.ownerDocument.createElementNS(e.space, e.local);
+	};
+}
+function a(e) {
+	var t = n(e);
+	return (t.local ? i : r)(t);
+}
+function o() {}
+function s(e) {
+	return e == null ? o : function() {
+		return this.querySelector(e);
+	};
+}
+function c(e) {
+	typeof e != "function" && (e = s(e));
+	for (var t = this._groups, n = t.length, r = Array(n), i = 0; i < n; ++i) for (var a = t[i], o = a.length, c = r[i] = Array(o), l, u, d = 0; d < o; ++d) (l = a[d]) && (u = e.call(l, l.__data__, d, a)) && ("__data__" in l && (u.__data__ = l.__data__), c[d] = u);
+	return new D(r, this._parents);
+}
+function l(e) {
+	return e == null ? [] : Array.isArray(e) ? e : Array.from(e);
+}
+function u() {
+	return [];
+}
+function d(e) {
+	return e == null ? u : function() {
+		return this.querySelectorAll(e);
+	};
+}
+function f(e) {
+	return function() {
+		return l(e.apply(this, arguments));
+	};
+}
+function p(e) {
+	e = typeof e == "function" ? f(e) : d(e);
+	for (var t = this._groups, n = t.length, r = [], i = [], a = 0; a < n; ++a) for (var o = t[a], s = o.length, c, l = 0; l < s; ++l) (c = o[l]) && (r.push(e.call(c, c.__data__, l, o)), i.push(c));
+	return new D(r, i);
+}
+function m(e) {
+	return function() {
+		return this.matches(e);
+	};
+}
+function h(e) {
+	return function(t) {
+		return t.matches(e);
+	};
+}
+var g = Array.prototype.find;
+function _(e) {
+	return function() {
+		return g.call(this.children, e);
+	};
+}
+function v() {
+	return this.firstElementChild;
+}
+function y(e) {
+	return this.select(e == null ? v : _(typeof e == "function" ? e : h(e)));
+}
+var b = Array.prototype.filter;
+function x() {
+	return Array.from(this.children);
+}
+function S(e) {
+	return function() {
+		return b.call(this.children, e);
+	};
+}
+function C(e) {
+	return this.selectAll(e == null ? x : S(typeof e == "function" ? e : h(e)));
+}
+function w(e) {
+	typeof e != "function" && (e = m(e));
+	for (var t = this._groups, n = t.length, r = Array(n), i = 0; i < n; ++i) for (var a = t[i], o = a.length, s = r[i] = [], c, l = 0; l < o; ++l) (c = a[l]) && e.call(c, c.__data__, l, a) && s.push(c);
+	return new D(r, this._parents);
+}
+function T(e) {
+	return Array(e.length);
+}
+function E() {
+	return new D(this._enter || this._groups.map(T), this._parents);
+}
+function ee(e, t) {
+	this.ownerDocument = e.ownerDocument, this.namespaceURI = e.namespaceURI, this._next = null, this._parent = e, this.__data__ = t;
+}
+ee.prototype = {
+	constructor: ee,
+	appendChild: function(e) {
+		return this._parent.insertBefore(e, this._next);
+	},
+	insertBefore: function(e, t) {
+		return this._parent.insertBefore(e, t);
+	},
+	querySelector: function(e) {
+		return this._parent.querySelector(e);
+	},
+	querySelectorAll: function(e) {
+		return this._parent.querySelectorAll(e);
+	}
+};
+function te(e) {
+	return function() {
+		return e;
+	};
+}
+function ne(e, t, n, r, i, a) {
+	for (var o = 0, s, c = t.length, l = a.length; o < l; ++o) (s = t[o]) ? (s.__data__ = a[o], r[o] = s) : n[o] = new ee(e, a[o]);
+	for (; o < c; ++o) (s = t[o]) && (i[o] = s);
+}
+function re(e, t, n, r, i, a, o) {
+	var s, c, l = /* @__PURE__ */ new Map(), u = t.length, d = a.length, f = Array(u), p;
+	for (s = 0; s < u; ++s) (c = t[s]) && (f[s] = p = o.call(c, c.__data__, s, t) + "", l.has(p) ? i[s] = c : l.set(p, c));
+	for (s = 0; s < d; ++s) p = o.call(e, a[s], s, a) + "", (c = l.get(p)) ? (r[s] = c, c.__data__ = a[s], l.delete(p)) : n[s] = new ee(e, a[s]);
+	for (s = 0; s < u; ++s) (c = t[s]) && l.get(f[s]) === c && (i[s] = c);
+}
+function ie(e) {
+	return e.__data__;
+}
+function ae(e, t) {
+	if (!arguments.length) return Array.from(this, ie);
+	var n = t ? re : ne, r = this._parents, i = this._groups;
+	typeof e != "function" && (e = te(e));
+	for (var a = i.length, o = Array(a), s = Array(a), c = Array(a), l = 0; l < a; ++l) {
+		var u = r[l], d = i[l], f = d.length, p = oe(e.call(u, u && u.__data__, l, r)), m = p.length, h = s[l] = Array(m), g = o[l] = Array(m);
+		n(u, d, h, g, c[l] = Array(f), p, t);
+		for (var _ = 0, v = 0, y, b; _ < m; ++_) if (y = h[_]) {
+			for (_ >= v && (v = _ + 1); !(b = g[v]) && ++v < m;);
+			y._next = b || null;
+		}
+	}
+	return o = new D(o, r), o._enter = s, o._exit = c, o;
+}
+function oe(e) {
+	return typeof e == "object" && "length" in e ? e : Array.from(e);
+}
+function se() {
+	return new D(this._exit || this._groups.map(T), this._parents);
+}
+function ce(e, t, n) {
+	var r = this.enter(), i = this, a = this.exit();
+	return typeof e == "function" ? (r = e(r), r &&= r.selection()) : r = r.append(e + ""), t != null && (i = t(i), i &&= i.selection()), n == null ? a.remove() : n(a), r && i ? r.merge(i).order() : i;
+}
+function le(e) {
+	for (var t = e.selection ? e.selection() : e, n = this._groups, r = t._groups, i = n.length, a = r.length, o = Math.min(i, a), s = Array(i), c = 0; c < o; ++c) for (var l = n[c], u = r[c], d = l.length, f = s[c] = Array(d), p, m = 0; m < d; ++m) (p = l[m] || u[m]) && (f[m] = p);
+	for (; c < i; ++c) s[c] = n[c];
+	return new D(s, this._parents);
+}
+function ue() {
+	for (var e = this._groups, t = -1, n = e.length; ++t < n;) for (var r = e[t], i = r.length - 1, a = r[i], o; --i >= 0;) (o = r[i]) && (a && o.compareDocumentPosition(a) ^ 4 && a.parentNode.insertBefore(o, a), a = o);
+	return this;
+}
+function de(e) {
+	e ||= fe;
+	function t(t, n) {
+		return t && n ? e(t.__data__, n.__data__) : !t - !n;
+	}
+	for (var n = this._groups, r = n.length, i = Array(r), a = 0; a < r; ++a) {
+		for (var o = n[a], s = o.length, c = i[a] = Array(s), l, u = 0; u < s; ++u) (l = o[u]) && (c[u] = l);
+		c.sort(t);
+	}
+	return new D(i, this._parents).order();
+}
+function fe(e, t) {
+	return e < t ? -1 : e > t ? 1 : e >= t ? 0 : NaN;
+}
+function pe() {
+	var e = arguments[0];
+	return arguments[0] = this, e.apply(null, arguments), this;
+}
+function me() {
+	return Array.from(this);
+}
+function he() {
+	for (var e = this._groups, t = 0, n = e.length; t < n; ++t) for (var r = e[t], i = 0, a = r.length; i < a; ++i) {
+		var o = r[i];
+		if (o) return o;
+	}
+	return null;
+}
+function ge() {
+	let e = 0;
+	for (let t of this) ++e;
+	return e;
+}
+function _e() {
+	return !this.node();
+}
+function ve(e) {
+	for (var t = this._groups, n = 0, r = t.length; n < r; ++n) for (var i = t[n], a = 0, o = i.length, s; a < o; ++a) (s = i[a]) && e.call(s, s.__data__, a, i);
+	return this;
+}
+function ye(e) {
+	return function() {
+		this.removeAttribute(e);
+	};
+}
+function be(e) {
+	return function() {
+		this.removeAttributeNS(e.space, e.local);
+	};
+}
+function xe(e, t) {
+	return function() {
+		this.setAttribute(e, t);
+	};
+}
+function Se(e, t) {
+	return function() {
+		this.setAttributeNS(e.space, e.local, t);
+	};
+}
+function Ce(e, t) {
+	return function() {
+		var n = t.apply(this, arguments);
+		n == null ? this.removeAttribute(e) : this.setAttribute(e, n);
+	};
+}
+function we(e, t) {
+	return function() {
+		var n = t.apply(this, arguments);
+		n == null ? this.removeAttributeNS(e.space, e.local) : this.setAttributeNS(e.space, e.local, n);
+	};
+}
+function Te(e, t) {
+	var r = n(e);
+	if (arguments.length < 2) {
+		var i = this.node();
+		return r.local ? i.getAttributeNS(r.space, r.local) : i.getAttribute(r);
+	}
+	return this.each((t == null ? r.local ? be : ye : typeof t == "function" ? r.local ? we : Ce : r.local ? Se : xe)(r, t));
+}
+function Ee(e) {
+	return e.ownerDocument && e.ownerDocument.defaultView || e.document && e || e.defaultView;
+}
+function De(e) {
+	return function() {
+		this.style.removeProperty(e);
+	};
+}
+function Oe(e, t, n) {
+	return function() {
+		this.style.setProperty(e, t, n);
+	};
+}
+function ke(e, t, n) {
+	return function() {
+		var r = t.apply(this, arguments);
+		r == null ? this.style.removeProperty(e) : this.style.setProperty(e, r, n);
+	};
+}
+function Ae(e, t, n) {
+	return arguments.length > 1 ? this.each((t == null ? De : typeof t == "function" ? ke : Oe)(e, t, n ?? "")) : je(this.node(), e);
+}
+function je(e, t) {
+	return e.style.getPropertyValue(t) || Ee(e).getComputedStyle(e, null).getPropertyValue(t);
+}
+function Me(e) {
+	return function() {
+		delete this[e];
+	};
+}
+function Ne(e, t) {
+	return function() {
+		this[e] = t;
+	};
+}
+function Pe(e, t) {
+	return function() {
+		var n = t.apply(this, arguments);
+		n == null ? delete this[e] : this[e] = n;
+	};
+}
+function Fe(e, t) {
+	return arguments.length > 1 ? this.each((t == null ? Me : typeof t == "function" ? Pe : Ne)(e, t)) : this.node()[e];
+}
+function Ie(e) {
+	return e.trim().split(/^|\s+/);
+}
+function Le(e) {
+	return e.classList || new Re(e);
+}
+function Re(e) {
+	this._node = e, this._names = Ie(e.getAttribute("class") || "");
+}
+Re.prototype = {
+	add: function(e) {
+		this._names.indexOf(e) < 0 && (this._names.push(e), this._node.setAttribute("class", this._names.join(" ")));
+	},
+	remove: function(e) {
+		var t = this._names.indexOf(e);
+		t >= 0 && (this._names.splice(t, 1), this._node.setAttribute("class", this._names.join(" ")));
+	},
+	contains: function(e) {
+		return this._names.indexOf(e) >= 0;
+	}
+};
+function ze(e, t) {
+	for (var n = Le(e), r = -1, i = t.length; ++r < i;) n.add(t[r]);
+}
+function Be(e, t) {
+	for (var n = Le(e), r = -1, i = t.length; ++r < i;) n.remove(t[r]);
+}
+function Ve(e) {
+	return function() {
+		ze(this, e);
+	};
+}
+function He(e) {
+	return function() {
+		Be(this, e);
+	};
+}
+function Ue(e, t) {
+	return function() {
+		(t.apply(this, arguments) ? ze : Be)(this, e);
+	};
+}
+function We(e, t) {
+	var n = Ie(e + "");
+	if (arguments.length < 2) {
+		for (var r = Le(this.node()), i = -1, a = n.length; ++i < a;) if (!r.contains(n[i])) return !1;
+		return !0;
+	}
+	return this.each((typeof t == "function" ? Ue : t ? Ve : He)(n, t));
+}
+function Ge() {
+	this.textContent = "";
+}
+function Ke(e) {
+	return function() {
+		this.textContent = e;
+	};
+}
+function qe(e) {
+	return function() {
+		var t = e.apply(this, arguments);
+		this.textContent = t ?? "";
+	};
+}
+function Je(e) {
+	return arguments.length ? this.each(e == null ? Ge : (typeof e == "function" ? qe : Ke)(e)) : this.node().textContent;
+}
+function Ye() {
+	this.innerHTML = "";
+}
+function Xe(e) {
+	return function() {
+		this.innerHTML = e;
+	};
+}
+function Ze(e) {
+	return function() {
+		var t = e.apply(this, arguments);
+		this.innerHTML = t ?? "";
+	};
+}
+function Qe(e) {
+	return arguments.length ? this.each(e == null ? Ye : (typeof e == "function" ? Ze : Xe)(e)) : this.node().innerHTML;
+}
+function $e() {
+	this.nextSibling && this.parentNode.appendChild(this);
+}
+function et() {
+	return this.each($e);
+}
+function tt() {
+	this.previousSibling && this.parentNode.insertBefore(this, this.parentNode.firstChild);
+}
+function nt() {
+	return this.each(tt);
+}
+function rt(e) {
+	var t = typeof e == "function" ? e : a(e);
+	return this.select(function() {
+		return this.appendChild(t.apply(this, arguments));
+	});
+}
+function it() {
+	return null;
+}
+function at(e, t) {
+	var n = typeof e == "function" ? e : a(e), r = t == null ? it : typeof t == "function" ? t : s(t);
+	return this.select(function() {
+		return this.insertBefore(n.apply(this, arguments), r.apply(this, arguments) || null);
+	});
+}
+function ot() {
+	var e = this.parentNode;
+	e && e.removeChild(this);
+}
+function st() {
+	return this.each(ot);
+}
+function ct() {
+	var e = this.cloneNode(!1), t = this.parentNode;
+	return t ? t.insertBefore(e, this.nextSibling) : e;
+}
+function lt() {
+	var e = this.cloneNode(!0), t = this.parentNode;
+	return t ? t.insertBefore(e, this.nextSibling) : e;
+}
+function ut(e) {
+	return this.select(e ? lt : ct);
+}
+function dt(e) {
+	return arguments.length ? this.property("__data__", e) : this.node().__data__;
+}
+function ft(e) {
+	return function(t) {
+		e.call(this, t, this.__data__);
+	};
+}
+function pt(e) {
+	return e.trim().split(/^|\s+/).map(function(e) {
+		var t = "", n = e.indexOf(".");
+		return n >= 0 && (t = e.slice(n + 1), e = e.slice(0, n)), {
+			type: e,
+			name: t
+		};
+	});
+}
+function mt(e) {
+	return function() {
+		var t = this.__on;
+		if (t) {
+			for (var n = 0, r = -1, i = t.length, a; n < i; ++n) a = t[n], (!e.type || a.type === e.type) && a.name === e.name ? this.removeEventListener(a.type, a.listener, a.options) : t[++r] = a;
+			++r ? t.length = r : delete this.__on;
+		}
+	};
+}
+function ht(e, t, n) {
+	return function() {
+		var r = this.__on, i, a = ft(t);
+		if (r) {
+			for (var o = 0, s = r.length; o < s; ++o) if ((i = r[o]).type === e.type && i.name === e.name) {
+				this.removeEventListener(i.type, i.listener, i.options), this.addEventListener(i.type, i.listener = a, i.options = n), i.value = t;
+				return;
+			}
+		}
+		this.addEventListener(e.type, a, n), i = {
+			type: e.type,
+			name: e.name,
+			value: t,
+			listener: a,
+			options: n
+		}, r ? r.push(i) : this.__on = [i];
+	};
+}
+function gt(e, t, n) {
+	var r = pt(e + ""), i, a = r.length, o;
+	if (arguments.length < 2) {
+		var s = this.node().__on;
+		if (s) {
+			for (var c = 0, l = s.length, u; c < l; ++c) for (i = 0, u = s[c]; i < a; ++i) if ((o = r[i]).type === u.type && o.name === u.name) return u.value;
+		}
+	} else {
+		for (s = t ? ht : mt, i = 0; i < a; ++i) this.each(s(r[i], t, n));
+		return this;
+	}
+}
+function _t(e, t, n) {
+	var r = Ee(e), i = r.CustomEvent;
+	typeof i == "function" ? i = new i(t, n) : (i = r.document.createEvent("Event"), n ? (i.initEvent(t, n.bubbles, n.cancelable), i.detail = n.detail) : i.initEvent(t, !1, !1)), e.dispatchEvent(i);
+}
+function vt(e, t) {
+	return function() {
+		return _t(this, e, t);
+	};
+}
+function yt(e, t) {
+	return function() {
+		return _t(this, e, t.apply(this, arguments));
+	};
+}
+function bt(e, t) {
+	return this.each((typeof t == "function" ? yt : vt)(e, t));
+}
+function* xt() {
+	for (var e = this._groups, t = 0, n = e.length; t < n; ++t) for (var r = e[t], i = 0, a = r.length, o; i < a; ++i) (o = r[i]) && (yield o);
+}
+var St = [null];
+function D(e, t) {
+	this._groups = e, this._parents = t;
+}
+function Ct() {
+	return new D([[document.documentElement]], St);
+}
+function wt() {
+	return this;
+}
+D.prototype = Ct.prototype = {
+	constructor: D,
+	select: c,
+	selectAll: p,
+	selectChild: y,
+	selectChildren: C,
+	filter: w,
+	data: ae,
+	enter: E,
+	exit: se,
+	join: ce,
+	merge: le,
+	selection: wt,
+	order: ue,
+	sort: de,
+	call: pe,
+	nodes: me,
+	node: he,
+	size: ge,
+	empty: _e,
+	each: ve,
+	attr: Te,
+	style: Ae,
+	property: Fe,
+	classed: We,
+	text: Je,
+	html: Qe,
+	raise: et,
+	lower: nt,
+	append: rt,
+	insert: at,
+	remove: st,
+	clone: ut,
+	datum: dt,
+	on: gt,
+	dispatch: bt,
+	[Symbol.iterator]: xt
+};
+function O(e) {
+	return typeof e == "string" ? new D([[document.querySelector(e)]], [document.documentElement]) : new D([[e]], St);
+}
+var Tt = 0;
+function Et() {
+	return new Dt();
+}
+function Dt() {
+	this._ = "@" + (++Tt).toString(36);
+}
+Dt.prototype = Et.prototype = {
+	constructor: Dt,
+	get: function(e) {
+		for (var t = this._; !(t in e);) if (!(e = e.parentNode)) return;
+		return e[t];
+	},
+	set: function(e, t) {
+		return e[this._] = t;
+	},
+	remove: function(e) {
+		return this._ in e && delete e[this._];
+	},
+	toString: function() {
+		return this._;
+	}
+};
+// src/history_tree.js
+var k = 24, Ot = 18, kt = 12, At = 40, jt = 6, A = {
+	ordinal: 0,
+	lane: 1,
+	parent: 2,
+	parentLane: 3,
+	kind: 4,
+	line: 5,
+	ring: 6,
+	node: 7,
+	tip: 8,
+	id: 9,
+	step: 10,
+	source: 11,
+	time: 12,
+	bytes: 13,
+	branch: 14
+};
+function Mt(e) {
+	let { data: t, parentElement: n, setTriggerValue: r } = e, i = n.querySelector(":scope > .ht");
+	i ||= Nt(n);
+	let a = i.__view;
+	a.pick = r, Pt(a, t);
+}
+function Nt(e) {
+	let t = O(e).append("div").attr("class", "ht"), n = t.append("div").attr("class", "ht-main"), r = n.append("svg").attr("class", "ht-strip").attr("aria-hidden", "true");
+	r.append("rect").attr("class", "ht-strip-ground"), r.append("g").attr("class", "ht-strip-marks"), r.append("rect").attr("class", "ht-strip-window");
+	let i = n.append("div").attr("class", "ht-list"), a = i.append("div").attr("class", "ht-spacer"), o = a.append("svg").attr("class", "ht-graph").attr("aria-hidden", "true");
+	o.append("g").attr("class", "ht-lines"), o.append("g").attr("class", "ht-points"), o.append("g").attr("class", "ht-rings");
+	let s = {
+		root: t,
+		main: n,
+		strip: r,
+		list: i,
+		spacer: a,
+		graph: o,
+		rows: a.append("div").attr("class", "ht-rows").attr("role", "listbox"),
+		legend: t.append("div").attr("class", "ht-legend"),
+		tooltip: t.append("div").attr("class", "ht-tooltip").attr("role", "tooltip").style("display", "none"),
+		data: null,
+		frame: 0,
+		pick: null
+	};
+	t.node().__view = s, i.on("scroll", () => {
+		s.frame ||= requestAnimationFrame(() => {
+			s.frame = 0, It(s);
+		});
+	});
+	let c = (e) => {
+		let t = s.strip.node().getBoundingClientRect(), n = Math.min(Math.max((e.clientY - t.top) / t.height, 0), 1), r = s.list.node();
+		r.scrollTop = n * s.data.rows.length * k - r.clientHeight / 2;
+	};
+	return r.on("pointerdown", (e) => {
+		e.preventDefault(), r.node().setPointerCapture(e.pointerId), c(e), r.on("pointermove", c);
+	}), r.on("pointerup pointercancel", (e) => {
+		r.node().releasePointerCapture(e.pointerId), r.on("pointermove", null);
+	}), t.node();
+}
+function Pt(e, t) {
+	let n = e.data === null;
+	e.data = t;
+	let r = t.rows.length, i = Math.min(r, t.visible) * k, a = r > t.visible;
+	e.graphWidth = kt + Math.max(t.lanes - 1, 0) * Ot + kt, e.root.classed("ht-pickable", t.pickable), e.list.style("height", `${i}px`), e.spacer.style("height", `${r * k}px`), e.graph.attr("width", e.graphWidth), e.strip.style("display", a ? null : "none").attr("width", At).attr("height", i), Bt(e, i), Ht(e);
+	let o = e.list.node(), s = r - t.at, c = o.scrollTop / k, l = s >= c + 1 && s <= c + t.visible - 2;
+	(n || !l) && (o.scrollTop = Math.max(s - t.visible / 2 + .5, 0) * k), It(e);
+}
+var Ft = (e) => kt + e * Ot;
+function It(e) {
+	let { data: t } = e, n = t.rows, r = n.length, i = e.list.node(), a = Math.max(Math.floor(i.scrollTop / k) - jt, 0), o = Math.min(Math.ceil((i.scrollTop + i.clientHeight) / k) + jt, r - 1), s = (e) => r - e, c = (e) => (e - a) * k + k / 2, l = [];
+	for (let e = a; e <= o; e++) l.push(n[r - 1 - e]);
+	let u = [];
+	for (let e of n) {
+		let t = e[A.parent];
+		if (t === null) continue;
+		let n = s(e[A.ordinal]), r = s(t);
+		n > o || r < a || u.push(e);
+	}
+	u.sort((e, t) => (e[A.line] > 0) - (t[A.line] > 0)), e.graph.style("top", `${a * k}px`).attr("height", (o - a + 1) * k), e.graph.select(".ht-lines").selectAll("path").data(u, (e) => e[A.id]).join("path").attr("d", (e) => {
+		let t = s(e[A.ordinal]), n = s(e[A.parent]), r = e[A.parentLane] === e[A.lane] ? c(n) : c(n) - k / 2;
+		return `M${Ft(e[A.lane])},${c(t)}V${r}L${Ft(e[A.parentLane])},${c(n)}`;
+	}).attr("stroke", (e) => t.lines[e[A.line]][1]), e.graph.select(".ht-points").selectAll("circle").data(l, (e) => e[A.id]).join("circle").attr("data-id", (e) => e[A.id]).attr("cx", (e) => Ft(e[A.lane])).attr("cy", (e) => c(s(e[A.ordinal]))).attr("r", 5.5).attr("fill", (e) => t.kinds[e[A.kind]][1]), e.graph.select(".ht-rings").selectAll("path").data(l.filter((e) => e[A.ring] !== null), (e) => e[A.id]).join("path").attr("d", (e) => Rt(t.rings[e[A.ring]][1], Ft(e[A.lane]), c(s(e[A.ordinal])))).attr("stroke", (e) => t.rings[e[A.ring]][2]), e.rows.selectAll("div.ht-row").data(l, (e) => e[A.id]).join((e) => {
+		let t = e.append("div").attr("class", "ht-row");
+		return t.append("span").attr("class", "ht-name"), t.append("span").attr("class", "ht-tip"), t;
+	}).style("top", (e) => `${s(e[A.ordinal]) * k}px`).style("padding-left", `${e.graphWidth}px`).attr("role", "option").attr("aria-label", (e) => Lt(e)).attr("aria-selected", (e) => String(e[A.id] === t.selected)).attr("data-id", (e) => e[A.id]).classed("ht-selected", (e) => e[A.id] === t.selected).call((e) => e.select(".ht-name").text((e) => Lt(e))).call((e) => e.select(".ht-tip").text((e) => e[A.tip] ?? "")).on("click", (n, r) => {
+		t.pickable && e.pick("pick", r[A.id]);
+	}).on("mouseenter", (t, n) => zt(e, t.currentTarget, n)).on("mouseleave", () => e.tooltip.style("display", "none")), Vt(e);
+}
+var Lt = (e) => `#${e[A.ordinal]} ${e[A.node]}`;
+function Rt(e, t, n) {
+	if (e === "diamond") return `M${t},${n - 9}L${t + 9},${n}L${t},${n + 9}L${t - 9},${n}Z`;
+	let r = 8.5;
+	return `M${t - r},${n}a${r},${r} 0 1,0 ${2 * r},0a${r},${r} 0 1,0 ${-2 * r},0`;
+}
+function zt(e, t, n) {
+	let r = e.data, i = [
+		["checkpoint", Lt(n)],
+		["id", n[A.id]],
+		["node", n[A.node]],
+		["step", n[A.step] ?? "?"],
+		["source", n[A.source]],
+		["time", n[A.time]],
+		["stored bytes", n[A.bytes].toLocaleString("en-US")],
+		["its branch", r.branches[n[A.branch]]]
+	];
+	e.tooltip.selectAll("div").data(i).join((e) => {
+		let t = e.append("div");
+		return t.append("span").attr("class", "ht-tooltip-key"), t.append("span"), t;
+	}).call((e) => e.select(".ht-tooltip-key").text(([e]) => e)).call((e) => e.select("span:last-child").text(([, e]) => String(e)));
+	let a = t.getBoundingClientRect(), o = e.root.node().getBoundingClientRect();
+	e.tooltip.style("display", null).style("left", `${Math.min(e.graphWidth + 8, Math.max(o.width - 320, 0))}px`).style("top", `${a.bottom - o.top + 2}px`);
+}
+function Bt(e, t) {
+	let { data: n } = e, r = n.rows.length, i = [];
+	if (r > n.visible) {
+		let e = /* @__PURE__ */ new Map();
+		for (let i of n.rows) {
+			let a = Math.min(i[A.lane], 5), o = Math.floor((r - i[A.ordinal]) / r * t);
+			e.has(a) || e.set(a, /* @__PURE__ */ new Map());
+			let s = e.get(a), c = i[A.kind], l = s.get(o);
+			(l === void 0 || n.kinds[c][2] < n.kinds[l][2]) && s.set(o, c);
+		}
+		for (let [t, n] of e) {
+			let e = [...n.keys()].sort((e, t) => e - t), r = null, a = null, o = null;
+			for (let s of e) {
+				let e = n.get(s);
+				r !== null && s === a + 1 && e === o ? a = s : (r !== null && i.push({
+					lane: t,
+					start: r,
+					end: a,
+					kind: o
+				}), r = s, a = s, o = e);
+			}
+			r !== null && i.push({
+				lane: t,
+				start: r,
+				end: a,
+				kind: o
+			});
+		}
+	}
+	e.strip.select(".ht-strip-ground").attr("x", 2).attr("y", 0).attr("width", 36).attr("height", t).attr("rx", 3), e.strip.select(".ht-strip-marks").selectAll("rect").data(i).join("rect").attr("x", (e) => 7 + e.lane * 5).attr("width", 4).attr("y", (e) => e.start).attr("height", (e) => e.end - e.start + 1).attr("fill", (e) => n.kinds[e.kind][1]);
+}
+function Vt(e) {
+	let t = e.data.rows.length;
+	if (t <= e.data.visible) return;
+	let n = e.list.node(), r = n.clientHeight, i = n.scrollTop / k / t * r, a = Math.max(r / k / t * r, 3);
+	e.strip.select(".ht-strip-window").attr("x", 1).attr("width", 38).attr("y", Math.min(i, r - a)).attr("height", a);
+}
+function Ht(e) {
+	let { data: t } = e, n = [
+		["checkpoints", t.kinds.map(([e, t]) => ({
+			name: e,
+			colour: t,
+			shape: "dot"
+		}))],
+		["lines", [...t.lines.slice(1), t.lines[0]].filter(([, , e]) => e).map(([e, t]) => ({
+			name: e,
+			colour: t,
+			shape: "line"
+		}))],
+		["marks", t.rings.filter(([, , , e]) => e).map(([e, t, n]) => ({
+			name: e,
+			colour: n,
+			shape: t
+		}))]
+	].filter(([, e]) => e.length);
+	e.legend.selectAll("div.ht-legend-group").data(n).join((e) => {
+		let t = e.append("div").attr("class", "ht-legend-group");
+		return t.append("span").attr("class", "ht-legend-title"), t;
+	}).call((e) => e.select(".ht-legend-title").text(([e]) => e)).each(function([, e]) {
+		O(this).selectAll("span.ht-legend-entry").data(e).join((e) => {
+			let t = e.append("span").attr("class", "ht-legend-entry");
+			return t.append("svg").attr("width", 16).attr("height", 16).attr("aria-hidden", "true"), t.append("span"), t;
+		}).each(function(e) {
+			let t = O(this).select("svg");
+			t.selectAll("*").remove(), e.shape === "dot" ? t.append("circle").attr("cx", 8).attr("cy", 8).attr("r", 5.5).attr("fill", e.colour) : e.shape === "line" ? t.append("path").attr("d", "M1,8H15").attr("stroke", e.colour).attr("stroke-width", 2) : t.append("path").attr("class", "ht-ring").attr("stroke", e.colour).attr("d", e.shape === "diamond" ? "M8,1.5L14.5,8L8,14.5L1.5,8Z" : "M2,8a6,6 0 1,0 12,0a6,6 0 1,0 -12,0"), O(this).select("span").text(e.name);
+		});
+	});
+}
+// node_modules/d3-axis/dist/d3-axis.mjs
+function Ut(e) {
+	return e;
+}
+var Wt = 1, Gt = 2, Kt = 3, qt = 4, Jt = 1e-6;
+function Yt(e) {
+	return "translate(" + e + ",0)";
+}
+function Xt(e) {
+	return "translate(0," + e + ")";
+}
+function Zt(e) {
+	return (t) => +e(t);
+}
+function Qt(e, t) {
+	return t = Math.max(0, e.bandwidth() - t * 2) / 2, e.round() && (t = Math.round(t)), (n) => +e(n) + t;
+}
+function $t() {
+	return !this.__axis;
+}
+function en(e, t) {
+	var n = [], r = null, i = null, a = 6, o = 6, s = 3, c = typeof window < "u" && window.devicePixelRatio > 1 ? 0 : .5, l = e === Wt || e === qt ? -1 : 1, u = e === qt || e === Gt ? "x" : "y", d = e === Wt || e === Kt ? Yt : Xt;
+	function f(f) {
+		var p = r ?? (t.ticks ? t.ticks.apply(t, n) : t.domain()), m = i ?? (t.tickFormat ? t.tickFormat.apply(t, n) : Ut), h = Math.max(a, 0) + s, g = t.range(), _ = +g[0] + c, v = +g[g.length - 1] + c, y = (t.bandwidth ? Qt : Zt)(t.copy(), c), b = f.selection ? f.selection() : f, x = b.selectAll(".domain").data([null]), S = b.selectAll(".tick").data(p, t).order(), C = S.exit(), w = S.enter().append("g").attr("class", "tick"), T = S.select("line"), E = S.select("text");
+		x = x.merge(x.enter().insert("path", ".tick").attr("class", "domain").attr("stroke", "currentColor")), S = S.merge(w), T = T.merge(w.append("line").attr("stroke", "currentColor").attr(u + "2", l * a)), E = E.merge(w.append("text").attr("fill", "currentColor").attr(u, l * h).attr("dy", e === Wt ? "0em" : e === Kt ? "0.71em" : "0.32em")), f !== b && (x = x.transition(f), S = S.transition(f), T = T.transition(f), E = E.transition(f), C = C.transition(f).attr("opacity", Jt).attr("transform", function(e) {
+			return isFinite(e = y(e)) ? d(e + c) : this.getAttribute("transform");
+		}), w.attr("opacity", Jt).attr("transform", function(e) {
+			var t = this.parentNode.__axis;
+			return d((t && isFinite(t = t(e)) ? t : y(e)) + c);
+		})), C.remove(), x.attr("d", e === qt || e === Gt ? o ? "M" + l * o + "," + _ + "H" + c + "V" + v + "H" + l * o : "M" + c + "," + _ + "V" + v : o ? "M" + _ + "," + l * o + "V" + c + "H" + v + "V" + l * o : "M" + _ + "," + c + "H" + v), S.attr("opacity", 1).attr("transform", function(e) {
+			return d(y(e) + c);
+		}), T.attr(u + "2", l * a), E.attr(u, l * h).text(m), b.filter($t).attr("fill", "none").attr("font-size", 10).attr("font-family", "sans-serif").attr("text-anchor", e === Gt ? "start" : e === qt ? "end" : "middle"), b.each(function() {
+			this.__axis = y;
+		});
+	}
+	return f.scale = function(e) {
+		return arguments.length ? (t = e, f) : t;
+	}, f.ticks = function() {
+		return n = Array.from(arguments), f;
+	}, f.tickArguments = function(e) {
+		return arguments.length ? (n = e == null ? [] : Array.from(e), f) : n.slice();
+	}, f.tickValues = function(e) {
+		return arguments.length ? (r = e == null ? null : Array.from(e), f) : r && r.slice();
+	}, f.tickFormat = function(e) {
+		return arguments.length ? (i = e, f) : i;
+	}, f.tickSize = function(e) {
+		return arguments.length ? (a = o = +e, f) : a;
+	}, f.tickSizeInner = function(e) {
+		return arguments.length ? (a = +e, f) : a;
+	}, f.tickSizeOuter = function(e) {
+		return arguments.length ? (o = +e, f) : o;
+	}, f.tickPadding = function(e) {
+		return arguments.length ? (s = +e, f) : s;
+	}, f.offset = function(e) {
+		return arguments.length ? (c = +e, f) : c;
+	}, f;
+}
+function tn(e) {
+	return en(Kt, e);
+}
+// node_modules/d3-array/dist/d3-array.mjs
+function nn(e, t) {
+	return e == null || t == null ? NaN : e < t ? -1 : e > t ? 1 : e >= t ? 0 : NaN;
+}
+function rn(e, t) {
+	return e == null || t == null ? NaN : t < e ? -1 : t > e ? 1 : t >= e ? 0 : NaN;
+}
+function an(e) {
+	let t, n, r;
+	e.length === 2 ? (t = e === nn || e === rn ? e : on, n = e, r = e) : (t = nn, n = (t, n) => nn(e(t), n), r = (t, n) => e(t) - n);
+	function i(e, r, i = 0, a = e.length) {
+		if (i < a) {
+			if (t(r, r) !== 0) return a;
+			do {
+				let t = i + a >>> 1;
+				n(e[t], r) < 0 ? i = t + 1 : a = t;
+			} while (i < a);
+		}
+		return i;
+	}
+	function a(e, r, i = 0, a = e.length) {
+		if (i < a) {
+			if (t(r, r) !== 0) return a;
+			do {
+				let t = i + a >>> 1;
+				n(e[t], r) <= 0 ? i = t + 1 : a = t;
+			} while (i < a);
+		}
+		return i;
+	}
+	function o(e, t, n = 0, a = e.length) {
+		let o = i(e, t, n, a - 1);
+		return o > n && r(e[o - 1], t) > -r(e[o], t) ? o - 1 : o;
+	}
+	return {
+		left: i,
+		center: o,
+		right: a
+	};
+}
+function on() {
+	return 0;
+}
+function sn(e) {
+	return e === null ? NaN : +e;
+}
+var cn = an(nn), ln = cn.right;
+cn.left, an(sn).center, Array.prototype.slice;
+var un = Math.sqrt(50), dn = Math.sqrt(10), fn = Math.sqrt(2);
+function pn(e, t, n) {
+	let r = (t - e) / Math.max(0, n), i = Math.floor(Math.log10(r)), a = r / 10 ** i, o = a >= un ? 10 : a >= dn ? 5 : a >= fn ? 2 : 1, s, c, l;
+	return i < 0 ? (l = 10 ** -i / o, s = Math.round(e * l), c = Math.round(t * l), s / l < e && ++s, c / l > t && --c, l = -l) : (l = 10 ** i * o, s = Math.round(e / l), c = Math.round(t / l), s * l < e && ++s, c * l > t && --c), c < s && .5 <= n && n < 2 ? pn(e, t, n * 2) : [
+		s,
+		c,
+		l
+	];
+}
+function mn(e, t, n) {
+	if (t = +t, e = +e, n = +n, !(n > 0)) return [];
+	if (e === t) return [e];
+	let r = t < e, [i, a, o] = r ? pn(t, e, n) : pn(e, t, n);
+	if (!(a >= i)) return [];
+	let s = a - i + 1, c = Array(s);
+	if (r) {
+		if (o < 0) for (let e = 0; e < s; ++e) c[e] = (a - e) / -o;
+		else for (let e = 0; e < s; ++e) c[e] = (a - e) * o;
+	} else if (o < 0) for (let e = 0; e < s; ++e) c[e] = (i + e) / -o;
+	else for (let e = 0; e < s; ++e) c[e] = (i + e) * o;
+	return c;
+}
+function hn(e, t, n) {
+	return t = +t, e = +e, n = +n, pn(e, t, n)[2];
+}
+function gn(e, t, n) {
+	t = +t, e = +e, n = +n;
+	let r = t < e, i = r ? hn(t, e, n) : hn(e, t, n);
+	return (r ? -1 : 1) * (i < 0 ? 1 / -i : i);
+}
+// node_modules/d3-color/dist/d3-color.mjs
+function j(e, t, n) {
+	e.prototype = t.prototype = n, n.constructor = e;
+}
+function M(e, t) {
+	var n = Object.create(e.prototype);
+	for (var r in t) n[r] = t[r];
+	return n;
+}
+function N() {}
+var P = .7, F = 1 / P, I = "\\s*([+-]?\\d+)\\s*", L = "\\s*([+-]?(?:\\d*\\.)?\\d+(?:[eE][+-]?\\d+)?)\\s*", R = "\\s*([+-]?(?:\\d*\\.)?\\d+(?:[eE][+-]?\\d+)?)%\\s*", _n = /^#([0-9a-f]{3,8})$/, vn = RegExp(`^rgb\\(${I},${I},${I}\\)$`), yn = RegExp(`^rgb\\(${R},${R},${R}\\)$`), bn = RegExp(`^rgba\\(${I},${I},${I},${L}\\)$`), xn = RegExp(`^rgba\\(${R},${R},${R},${L}\\)$`), Sn = RegExp(`^hsl\\(${L},${R},${R}\\)$`), Cn = RegExp(`^hsla\\(${L},${R},${R},${L}\\)$`), wn = {
+	aliceblue: 0xf0f8ff,
+	antiquewhite: 0xfaebd7,
+	aqua: 65535,
+	aquamarine: 8388564,
+	azure: 0xf0ffff,
+	beige: 0xf5f5dc,
+	bisque: 0xffe4c4,
+	black: 0,
+	blanchedalmond: 0xffebcd,
+	blue: 255,
+	blueviolet: 9055202,
+	brown: 0xa52a2a,
+	burlywood: 0xdeb887,
+	cadetblue: 6266528,
+	chartreuse: 8388352,
+	chocolate: 0xd2691e,
+	coral: 0xff7f50,
+	cornflowerblue: 6591981,
+	cornsilk: 0xfff8dc,
+	crimson: 0xdc143c,
+	cyan: 65535,
+	darkblue: 139,
+	darkcyan: 35723,
+	darkgoldenrod: 0xb8860b,
+	darkgray: 0xa9a9a9,
+	darkgreen: 25600,
+	darkgrey: 0xa9a9a9,
+	darkkhaki: 0xbdb76b,
+	darkmagenta: 9109643,
+	darkolivegreen: 5597999,
+	darkorange: 0xff8c00,
+	darkorchid: 0x9932cc,
+	darkred: 9109504,
+	darksalmon: 0xe9967a,
+	darkseagreen: 9419919,
+	darkslateblue: 4734347,
+	darkslategray: 3100495,
+	darkslategrey: 3100495,
+	darkturquoise: 52945,
+	darkviolet: 9699539,
+	deeppink: 0xff1493,
+	deepskyblue: 49151,
+	dimgray: 6908265,
+	dimgrey: 6908265,
+	dodgerblue: 2003199,
+	firebrick: 0xb22222,
+	floralwhite: 0xfffaf0,
+	forestgreen: 2263842,
+	fuchsia: 0xff00ff,
+	gainsboro: 0xdcdcdc,
+	ghostwhite: 0xf8f8ff,
+	gold: 0xffd700,
+	goldenrod: 0xdaa520,
+	gray: 8421504,
+	green: 32768,
+	greenyellow: 0xadff2f,
+	grey: 8421504,
+	honeydew: 0xf0fff0,
+	hotpink: 0xff69b4,
+	indianred: 0xcd5c5c,
+	indigo: 4915330,
+	ivory: 0xfffff0,
+	khaki: 0xf0e68c,
+	lavender: 0xe6e6fa,
+	lavenderblush: 0xfff0f5,
+	lawngreen: 8190976,
+	lemonchiffon: 0xfffacd,
+	lightblue: 0xadd8e6,
+	lightcoral: 0xf08080,
+	lightcyan: 0xe0ffff,
+	lightgoldenrodyellow: 0xfafad2,
+	lightgray: 0xd3d3d3,
+	lightgreen: 9498256,
+	lightgrey: 0xd3d3d3,
+	lightpink: 0xffb6c1,
+	lightsalmon: 0xffa07a,
+	lightseagreen: 2142890,
+	lightskyblue: 8900346,
+	lightslategray: 7833753,
+	lightslategrey: 7833753,
+	lightsteelblue: 0xb0c4de,
+	lightyellow: 0xffffe0,
+	lime: 65280,
+	limegreen: 3329330,
+	linen: 0xfaf0e6,
+	magenta: 0xff00ff,
+	maroon: 8388608,
+	mediumaquamarine: 6737322,
+	mediumblue: 205,
+	mediumorchid: 0xba55d3,
+	mediumpurple: 9662683,
+	mediumseagreen: 3978097,
+	mediumslateblue: 8087790,
+	mediumspringgreen: 64154,
+	mediumturquoise: 4772300,
+	mediumvioletred: 0xc71585,
+	midnightblue: 1644912,
+	mintcream: 0xf5fffa,
+	mistyrose: 0xffe4e1,
+	moccasin: 0xffe4b5,
+	navajowhite: 0xffdead,
+	navy: 128,
+	oldlace: 0xfdf5e6,
+	olive: 8421376,
+	olivedrab: 7048739,
+	orange: 0xffa500,
+	orangered: 0xff4500,
+	orchid: 0xda70d6,
+	palegoldenrod: 0xeee8aa,
+	palegreen: 0x98fb98,
+	paleturquoise: 0xafeeee,
+	palevioletred: 0xdb7093,
+	papayawhip: 0xffefd5,
+	peachpuff: 0xffdab9,
+	peru: 0xcd853f,
+	pink: 0xffc0cb,
+	plum: 0xdda0dd,
+	powderblue: 0xb0e0e6,
+	purple: 8388736,
+	rebeccapurple: 6697881,
+	red: 0xff0000,
+	rosybrown: 0xbc8f8f,
+	royalblue: 4286945,
+	saddlebrown: 9127187,
+	salmon: 0xfa8072,
+	sandybrown: 0xf4a460,
+	seagreen: 3050327,
+	seashell: 0xfff5ee,
+	sienna: 0xa0522d,
+	silver: 0xc0c0c0,
+	skyblue: 8900331,
+	slateblue: 6970061,
+	slategray: 7372944,
+	slategrey: 7372944,
+	snow: 0xfffafa,
+	springgreen: 65407,
+	steelblue: 4620980,
+	tan: 0xd2b48c,
+	teal: 32896,
+	thistle: 0xd8bfd8,
+	tomato: 0xff6347,
+	turquoise: 4251856,
+	violet: 0xee82ee,
+	wheat: 0xf5deb3,
+	white: 0xffffff,
+	whitesmoke: 0xf5f5f5,
+	yellow: 0xffff00,
+	yellowgreen: 0x9acd32
+};
+j(N, z, {
+	copy(e) {
+		return Object.assign(new this.constructor(), this, e);
+	},
+	displayable() {
+		return this.rgb().displayable();
+	},
+	hex: Tn,
+	formatHex: Tn,
+	formatHex8: En,
+	formatHsl: Dn,
+	formatRgb: On,
+	toString: On
+});
+function Tn() {
+	return this.rgb().formatHex();
+}
+function En() {
+	return this.rgb().formatHex8();
+}
+function Dn() {
+	return Rn(this).formatHsl();
+}
+function On() {
+	return this.rgb().formatRgb();
+}
+function z(e) {
+	var t, n;
+	return e = (e + "").trim().toLowerCase(), (t = _n.exec(e)) ? (n = t[1].length, t = parseInt(t[1], 16), n === 6 ? kn(t) : n === 3 ? new B(t >> 8 & 15 | t >> 4 & 240, t >> 4 & 15 | t & 240, (t & 15) << 4 | t & 15, 1) : n === 8 ? An(t >> 24 & 255, t >> 16 & 255, t >> 8 & 255, (t & 255) / 255) : n === 4 ? An(t >> 12 & 15 | t >> 8 & 240, t >> 8 & 15 | t >> 4 & 240, t >> 4 & 15 | t & 240, ((t & 15) << 4 | t & 15) / 255) : null) : (t = vn.exec(e)) ? new B(t[1], t[2], t[3], 1) : (t = yn.exec(e)) ? new B(t[1] * 255 / 100, t[2] * 255 / 100, t[3] * 255 / 100, 1) : (t = bn.exec(e)) ? An(t[1], t[2], t[3], t[4]) : (t = xn.exec(e)) ? An(t[1] * 255 / 100, t[2] * 255 / 100, t[3] * 255 / 100, t[4]) : (t = Sn.exec(e)) ? Ln(t[1], t[2] / 100, t[3] / 100, 1) : (t = Cn.exec(e)) ? Ln(t[1], t[2] / 100, t[3] / 100, t[4]) : wn.hasOwnProperty(e) ? kn(wn[e]) : e === "transparent" ? new B(NaN, NaN, NaN, 0) : null;
+}
+function kn(e) {
+	return new B(e >> 16 & 255, e >> 8 & 255, e & 255, 1);
+}
+function An(e, t, n, r) {
+	return r <= 0 && (e = t = n = NaN), new B(e, t, n, r);
+}
+function jn(e) {
+	return e instanceof N || (e = z(e)), e ? (e = e.rgb(), new B(e.r, e.g, e.b, e.opacity)) : new B();
+}
+function Mn(e, t, n, r) {
+	return arguments.length === 1 ? jn(e) : new B(e, t, n, r ?? 1);
+}
+function B(e, t, n, r) {
+	this.r = +e, this.g = +t, this.b = +n, this.opacity = +r;
+}
+j(B, Mn, M(N, {
+	brighter(e) {
+		return e = e == null ? F : F ** +e, new B(this.r * e, this.g * e, this.b * e, this.opacity);
+	},
+	darker(e) {
+		return e = e == null ? P : P ** +e, new B(this.r * e, this.g * e, this.b * e, this.opacity);
+	},
+	rgb() {
+		return this;
+	},
+	clamp() {
+		return new B(V(this.r), V(this.g), V(this.b), In(this.opacity));
+	},
+	displayable() {
+		return -.5 <= this.r && this.r < 255.5 && -.5 <= this.g && this.g < 255.5 && -.5 <= this.b && this.b < 255.5 && 0 <= this.opacity && this.opacity <= 1;
+	},
+	hex: Nn,
+	formatHex: Nn,
+	formatHex8: Pn,
+	formatRgb: Fn,
+	toString: Fn
+}));
+function Nn() {
+	return `#${H(this.r)}${H(this.g)}${H(this.b)}`;
+}
+function Pn() {
+	return `#${H(this.r)}${H(this.g)}${H(this.b)}${H((isNaN(this.opacity) ? 1 : this.opacity) * 255)}`;
+}
+function Fn() {
+	let e = In(this.opacity);
+	return `${e === 1 ? "rgb(" : "rgba("}${V(this.r)}, ${V(this.g)}, ${V(this.b)}${e === 1 ? ")" : `, ${e})`}`;
+}
+function In(e) {
+	return isNaN(e) ? 1 : Math.max(0, Math.min(1, e));
+}
+function V(e) {
+	return Math.max(0, Math.min(255, Math.round(e) || 0));
+}
+function H(e) {
+	return e = V(e), (e < 16 ? "0" : "") + e.toString(16);
+}
+function Ln(e, t, n, r) {
+	return r <= 0 ? e = t = n = NaN : n <= 0 || n >= 1 ? e = t = NaN : t <= 0 && (e = NaN), new U(e, t, n, r);
+}
+function Rn(e) {
+	if (e instanceof U) return new U(e.h, e.s, e.l, e.opacity);
+	if (e instanceof N || (e = z(e)), !e) return new U();
+	if (e instanceof U) return e;
+	e = e.rgb();
+	var t = e.r / 255, n = e.g / 255, r = e.b / 255, i = Math.min(t, n, r), a = Math.max(t, n, r), o = NaN, s = a - i, c = (a + i) / 2;
+	return s ? (o = t === a ? (n - r) / s + (n < r) * 6 : n === a ? (r - t) / s + 2 : (t - n) / s + 4, s /= c < .5 ? a + i : 2 - a - i, o *= 60) : s = c > 0 && c < 1 ? 0 : o, new U(o, s, c, e.opacity);
+}
+function zn(e, t, n, r) {
+	return arguments.length === 1 ? Rn(e) : new U(e, t, n, r ?? 1);
+}
+function U(e, t, n, r) {
+	this.h = +e, this.s = +t, this.l = +n, this.opacity = +r;
+}
+j(U, zn, M(N, {
+	brighter(e) {
+		return e = e == null ? F : F ** +e, new U(this.h, this.s, this.l * e, this.opacity);
+	},
+	darker(e) {
+		return e = e == null ? P : P ** +e, new U(this.h, this.s, this.l * e, this.opacity);
+	},
+	rgb() {
+		var e = this.h % 360 + (this.h < 0) * 360, t = isNaN(e) || isNaN(this.s) ? 0 : this.s, n = this.l, r = n + (n < .5 ? n : 1 - n) * t, i = 2 * n - r;
+		return new B(Hn(e >= 240 ? e - 240 : e + 120, i, r), Hn(e, i, r), Hn(e < 120 ? e + 240 : e - 120, i, r), this.opacity);
+	},
+	clamp() {
+		return new U(Bn(this.h), Vn(this.s), Vn(this.l), In(this.opacity));
+	},
+	displayable() {
+		return (0 <= this.s && this.s <= 1 || isNaN(this.s)) && 0 <= this.l && this.l <= 1 && 0 <= this.opacity && this.opacity <= 1;
+	},
+	formatHsl() {
+		let e = In(this.opacity);
+		return `${e === 1 ? "hsl(" : "hsla("}${Bn(this.h)}, ${Vn(this.s) * 100}%, ${Vn(this.l) * 100}%${e === 1 ? ")" : `, ${e})`}`;
+	}
+}));
+function Bn(e) {
+	return e = (e || 0) % 360, e < 0 ? e + 360 : e;
+}
+function Vn(e) {
+	return Math.max(0, Math.min(1, e || 0));
+}
+function Hn(e, t, n) {
+	return (e < 60 ? t + (n - t) * e / 60 : e < 180 ? n : e < 240 ? t + (n - t) * (240 - e) / 60 : t) * 255;
+}
+var Un = Math.PI / 180, Wn = 180 / Math.PI, Gn = 18, Kn = .96422, qn = 1, Jn = .82521, Yn = 4 / 29, W = 6 / 29, Xn = 3 * W * W, Zn = W * W * W;
+function Qn(e) {
+	if (e instanceof G) return new G(e.l, e.a, e.b, e.opacity);
+	if (e instanceof K) return or(e);
+	e instanceof B || (e = jn(e));
+	var t = rr(e.r), n = rr(e.g), r = rr(e.b), i = er((.2225045 * t + .7168786 * n + .0606169 * r) / qn), a, o;
+	return t === n && n === r ? a = o = i : (a = er((.4360747 * t + .3850649 * n + .1430804 * r) / Kn), o = er((.0139322 * t + .0971045 * n + .7141733 * r) / Jn)), new G(116 * i - 16, 500 * (a - i), 200 * (i - o), e.opacity);
+}
+function $n(e, t, n, r) {
+	return arguments.length === 1 ? Qn(e) : new G(e, t, n, r ?? 1);
+}
+function G(e, t, n, r) {
+	this.l = +e, this.a = +t, this.b = +n, this.opacity = +r;
+}
+j(G, $n, M(N, {
+	brighter(e) {
+		return new G(this.l + Gn * (e ?? 1), this.a, this.b, this.opacity);
+	},
+	darker(e) {
+		return new G(this.l - Gn * (e ?? 1), this.a, this.b, this.opacity);
+	},
+	rgb() {
+		var e = (this.l + 16) / 116, t = isNaN(this.a) ? e : e + this.a / 500, n = isNaN(this.b) ? e : e - this.b / 200;
+		return t = Kn * tr(t), e = qn * tr(e), n = Jn * tr(n), new B(nr(3.1338561 * t - 1.6168667 * e - .4906146 * n), nr(-.9787684 * t + 1.9161415 * e + .033454 * n), nr(.0719453 * t - .2289914 * e + 1.4052427 * n), this.opacity);
+	}
+}));
+function er(e) {
+	return e > Zn ? e ** (1 / 3) : e / Xn + Yn;
+}
+function tr(e) {
+	return e > W ? e * e * e : Xn * (e - Yn);
+}
+function nr(e) {
+	return 255 * (e <= .0031308 ? 12.92 * e : 1.055 * e ** (1 / 2.4) - .055);
+}
+function rr(e) {
+	return (e /= 255) <= .04045 ? e / 12.92 : ((e + .055) / 1.055) ** 2.4;
+}
+function ir(e) {
+	if (e instanceof K) return new K(e.h, e.c, e.l, e.opacity);
+	if (e instanceof G || (e = Qn(e)), e.a === 0 && e.b === 0) return new K(NaN, 0 < e.l && e.l < 100 ? 0 : NaN, e.l, e.opacity);
+	var t = Math.atan2(e.b, e.a) * Wn;
+	return new K(t < 0 ? t + 360 : t, Math.sqrt(e.a * e.a + e.b * e.b), e.l, e.opacity);
+}
+function ar(e, t, n, r) {
+	return arguments.length === 1 ? ir(e) : new K(e, t, n, r ?? 1);
+}
+function K(e, t, n, r) {
+	this.h = +e, this.c = +t, this.l = +n, this.opacity = +r;
+}
+function or(e) {
+	if (isNaN(e.h)) return new G(e.l, 0, 0, e.opacity);
+	var t = e.h * Un;
+	return new G(e.l, Math.cos(t) * e.c, Math.sin(t) * e.c, e.opacity);
+}
+j(K, ar, M(N, {
+	brighter(e) {
+		return new K(this.h, this.c, this.l + Gn * (e ?? 1), this.opacity);
+	},
+	darker(e) {
+		return new K(this.h, this.c, this.l - Gn * (e ?? 1), this.opacity);
+	},
+	rgb() {
+		return or(this).rgb();
+	}
+}));
+var sr = -.14861, cr = 1.78277, lr = -.29227, ur = -.90649, q = 1.97294, dr = q * ur, fr = q * cr, pr = cr * lr - ur * sr;
+function mr(e) {
+	if (e instanceof J) return new J(e.h, e.s, e.l, e.opacity);
+	e instanceof B || (e = jn(e));
+	var t = e.r / 255, n = e.g / 255, r = e.b / 255, i = (pr * r + dr * t - fr * n) / (pr + dr - fr), a = r - i, o = (q * (n - i) - lr * a) / ur, s = Math.sqrt(o * o + a * a) / (q * i * (1 - i)), c = s ? Math.atan2(o, a) * Wn - 120 : NaN;
+	return new J(c < 0 ? c + 360 : c, s, i, e.opacity);
+}
+function hr(e, t, n, r) {
+	return arguments.length === 1 ? mr(e) : new J(e, t, n, r ?? 1);
+}
+function J(e, t, n, r) {
+	this.h = +e, this.s = +t, this.l = +n, this.opacity = +r;
+}
+j(J, hr, M(N, {
+	brighter(e) {
+		return e = e == null ? F : F ** +e, new J(this.h, this.s, this.l * e, this.opacity);
+	},
+	darker(e) {
+		return e = e == null ? P : P ** +e, new J(this.h, this.s, this.l * e, this.opacity);
+	},
+	rgb() {
+		var e = isNaN(this.h) ? 0 : (this.h + 120) * Un, t = +this.l, n = isNaN(this.s) ? 0 : this.s * t * (1 - t), r = Math.cos(e), i = Math.sin(e);
+		return new B(255 * (t + n * (sr * r + cr * i)), 255 * (t + n * (lr * r + ur * i)), 255 * (t + q * r * n), this.opacity);
+	}
+}));
+var gr = (e) => () => e;
+function _r(e, t) {
+	return function(n) {
+		return e + n * t;
+	};
+}
+function vr(e, t, n) {
+	return e **= +n, t = t ** +n - e, n = 1 / n, function(r) {
+		return (e + r * t) ** +n;
+	};
+}
+function yr(e, t) {
+	var n = t - e;
+	return n ? _r(e, n > 180 || n < -180 ? n - 360 * Math.round(n / 360) : n) : gr(isNaN(e) ? t : e);
+}
+function br(e) {
+	return (e = +e) == 1 ? Y : function(t, n) {
+		return n - t ? vr(t, n, e) : gr(isNaN(t) ? n : t);
+	};
+}
+function Y(e, t) {
+	var n = t - e;
+	return n ? _r(e, n) : gr(isNaN(e) ? t : e);
+}
+var xr = (function e(t) {
+	var n = br(t);
+	function r(e, t) {
+		var r = n((e = Mn(e)).r, (t = Mn(t)).r), i = n(e.g, t.g), a = n(e.b, t.b), o = Y(e.opacity, t.opacity);
+		return function(t) {
+			return e.r = r(t), e.g = i(t), e.b = a(t), e.opacity = o(t), e + "";
+		};
+	}
+	return r.gamma = e, r;
+})(1);
+function Sr(e, t) {
+	t ||= [];
+	var n = e ? Math.min(t.length, e.length) : 0, r = t.slice(), i;
+	return function(a) {
+		for (i = 0; i < n; ++i) r[i] = e[i] * (1 - a) + t[i] * a;
+		return r;
+	};
+}
+function Cr(e) {
+	return ArrayBuffer.isView(e) && !(e instanceof DataView);
+}
+function wr(e, t) {
+	for (var n = t ? t.length : 0, r = e ? Math.min(n, e.length) : 0, i = Array(r), a = Array(n), o = 0; o < r; ++o) i[o] = Nr(e[o], t[o]);
+	for (; o < n; ++o) a[o] = t[o];
+	return function(e) {
+		for (o = 0; o < r; ++o) a[o] = i[o](e);
+		return a;
+	};
+}
+function Tr(e, t) {
+	var n = /* @__PURE__ */ new Date();
+	return e = +e, t = +t, function(r) {
+		return n.setTime(e * (1 - r) + t * r), n;
+	};
+}
+function Er(e, t) {
+	return e = +e, t = +t, function(n) {
+		return e * (1 - n) + t * n;
+	};
+}
+function Dr(e, t) {
+	var n = {}, r = {}, i;
+	for (i in typeof e == "object" && e || (e = {}), typeof t == "object" && t || (t = {}), t) i in e ? n[i] = Nr(e[i], t[i]) : r[i] = t[i];
+	return function(e) {
+		for (i in n) r[i] = n[i](e);
+		return r;
+	};
+}
+var Or = /[-+]?(?:\d+\.?\d*|\.?\d+)(?:[eE][-+]?\d+)?/g, kr = new RegExp(Or.source, "g");
+function Ar(e) {
+	return function() {
+		return e;
+	};
+}
+function jr(e) {
+	return function(t) {
+		return e(t) + "";
+	};
+}
+function Mr(e, t) {
+	var n = Or.lastIndex = kr.lastIndex = 0, r, i, a, o = -1, s = [], c = [];
+	for (e += "", t += ""; (r = Or.exec(e)) && (i = kr.exec(t));) (a = i.index) > n && (a = t.slice(n, a), s[o] ? s[o] += a : s[++o] = a), (r = r[0]) === (i = i[0]) ? s[o] ? s[o] += i : s[++o] = i : (s[++o] = null, c.push({
+		i: o,
+		x: Er(r, i)
+	})), n = kr.lastIndex;
+	return n < t.length && (a = t.slice(n), s[o] ? s[o] += a : s[++o] = a), s.length < 2 ? c[0] ? jr(c[0].x) : Ar(t) : (t = c.length, function(e) {
+		for (var n = 0, r; n < t; ++n) s[(r = c[n]).i] = r.x(e);
+		return s.join("");
+	});
+}
+function Nr(e, t) {
+	var n = typeof t, r;
+	return t == null || n === "boolean" ? gr(t) : (n === "number" ? Er : n === "string" ? (r = z(t)) ? (t = r, xr) : Mr : t instanceof z ? xr : t instanceof Date ? Tr : Cr(t) ? Sr : Array.isArray(t) ? wr : typeof t.valueOf != "function" && typeof t.toString != "function" || isNaN(t) ? Dr : Er)(e, t);
+}
+function Pr(e, t) {
+	return e = +e, t = +t, function(n) {
+		return Math.round(e * (1 - n) + t * n);
+	};
+}
+var Fr = 1e-12;
+function Ir(e) {
+	return ((e = Math.exp(e)) + 1 / e) / 2;
+}
+function Lr(e) {
+	return ((e = Math.exp(e)) - 1 / e) / 2;
+}
+function Rr(e) {
+	return ((e = Math.exp(2 * e)) - 1) / (e + 1);
+}
+(function e(t, n, r) {
+	function i(e, i) {
+		var a = e[0], o = e[1], s = e[2], c = i[0], l = i[1], u = i[2], d = c - a, f = l - o, p = d * d + f * f, m, h;
+		if (p < Fr) h = Math.log(u / s) / t, m = function(e) {
+			return [
+				a + e * d,
+				o + e * f,
+				s * Math.exp(t * e * h)
+			];
+		};
+		else {
+			var g = Math.sqrt(p), _ = (u * u - s * s + r * p) / (2 * s * n * g), v = (u * u - s * s - r * p) / (2 * u * n * g), y = Math.log(Math.sqrt(_ * _ + 1) - _);
+			h = (Math.log(Math.sqrt(v * v + 1) - v) - y) / t, m = function(e) {
+				var r = e * h, i = Ir(y), c = s / (n * g) * (i * Rr(t * r + y) - Lr(y));
+				return [
+					a + c * d,
+					o + c * f,
+					s * i / Ir(t * r + y)
+				];
+			};
+		}
+		return m.duration = Math.abs(h) * 1e3 * t / Math.SQRT2, m;
+	}
+	return i.rho = function(t) {
+		var n = Math.max(.001, +t), r = n * n;
+		return e(n, r, r * r);
+	}, i;
+})(Math.SQRT2, 2, 4);
+function zr(e) {
+	return (function t(n) {
+		n = +n;
+		function r(t, r) {
+			var i = e((t = hr(t)).h, (r = hr(r)).h), a = Y(t.s, r.s), o = Y(t.l, r.l), s = Y(t.opacity, r.opacity);
+			return function(e) {
+				return t.h = i(e), t.s = a(e), t.l = o(e ** +n), t.opacity = s(e), t + "";
+			};
+		}
+		return r.gamma = t, r;
+	})(1);
+}
+zr(yr), zr(Y);
+// node_modules/d3-format/dist/d3-format.mjs
+function Br(e) {
+	return Math.abs(e = Math.round(e)) >= 1e21 ? e.toLocaleString("en").replace(/,/g, "") : e.toString(10);
+}
+function Vr(e, t) {
+	if (!isFinite(e) || e === 0) return null;
+	var n = (e = t ? e.toExponential(t - 1) : e.toExponential()).indexOf("e"), r = e.slice(0, n);
+	return [r.length > 1 ? r[0] + r.slice(2) : r, +e.slice(n + 1)];
+}
+function X(e) {
+	return e = Vr(Math.abs(e)), e ? e[1] : NaN;
+}
+function Hr(e, t) {
+	return function(n, r) {
+		for (var i = n.length, a = [], o = 0, s = e[0], c = 0; i > 0 && s > 0 && (c + s + 1 > r && (s = Math.max(1, r - c)), a.push(n.substring(i -= s, i + s)), !((c += s + 1) > r));) s = e[o = (o + 1) % e.length];
+		return a.reverse().join(t);
+	};
+}
+function Ur(e) {
+	return function(t) {
+		return t.replace(/[0-9]/g, function(t) {
+			return e[+t];
+		});
+	};
+}
+var Wr = /^(?:(.)?([<>=^]))?([+\-( ])?([$#])?(0)?(\d+)?(,)?(\.\d+)?(~)?([a-z%])?$/i;
+function Gr(e) {
+	if (!(t = Wr.exec(e))) throw Error("invalid format: " + e);
+	var t;
+	return new Kr({
+		fill: t[1],
+		align: t[2],
+		sign: t[3],
+		symbol: t[4],
+		zero: t[5],
+		width: t[6],
+		comma: t[7],
+		precision: t[8] && t[8].slice(1),
+		trim: t[9],
+		type: t[10]
+	});
+}
+Gr.prototype = Kr.prototype;
+function Kr(e) {
+	this.fill = e.fill === void 0 ? " " : e.fill + "", this.align = e.align === void 0 ? ">" : e.align + "", this.sign = e.sign === void 0 ? "-" : e.sign + "", this.symbol = e.symbol === void 0 ? "" : e.symbol + "", this.zero = !!e.zero, this.width = e.width === void 0 ? void 0 : +e.width, this.comma = !!e.comma, this.precision = e.precision === void 0 ? void 0 : +e.precision, this.trim = !!e.trim, this.type = e.type === void 0 ? "" : e.type + "";
+}
+Kr.prototype.toString = function() {
+	return this.fill + this.align + this.sign + this.symbol + (this.zero ? "0" : "") + (this.width === void 0 ? "" : Math.max(1, this.width | 0)) + (this.comma ? "," : "") + (this.precision === void 0 ? "" : "." + Math.max(0, this.precision | 0)) + (this.trim ? "~" : "") + this.type;
+};
+function qr(e) {
+	e: for (var t = e.length, n = 1, r = -1, i; n < t; ++n) switch (e[n]) {
+		case ".":
+			r = i = n;
+			break;
+		case "0":
+			r === 0 && (r = n), i = n;
+			break;
+		default:
+			if (!+e[n]) break e;
+			r > 0 && (r = 0);
+	}
+	return r > 0 ? e.slice(0, r) + e.slice(i + 1) : e;
+}
+var Jr;
+function Yr(e, t) {
+	var n = Vr(e, t);
+	if (!n) return Jr = void 0, e.toPrecision(t);
+	var r = n[0], i = n[1], a = i - (Jr = Math.max(-8, Math.min(8, Math.floor(i / 3))) * 3) + 1, o = r.length;
+	return a === o ? r : a > o ? r + Array(a - o + 1).join("0") : a > 0 ? r.slice(0, a) + "." + r.slice(a) : "0." + Array(1 - a).join("0") + Vr(e, Math.max(0, t + a - 1))[0];
+}
+function Xr(e, t) {
+	var n = Vr(e, t);
+	if (!n) return e + "";
+	var r = n[0], i = n[1];
+	return i < 0 ? "0." + Array(-i).join("0") + r : r.length > i + 1 ? r.slice(0, i + 1) + "." + r.slice(i + 1) : r + Array(i - r.length + 2).join("0");
+}
+var Zr = {
+	"%": (e, t) => (e * 100).toFixed(t),
+	b: (e) => Math.round(e).toString(2),
+	c: (e) => e + "",
+	d: Br,
+	e: (e, t) => e.toExponential(t),
+	f: (e, t) => e.toFixed(t),
+	g: (e, t) => e.toPrecision(t),
+	o: (e) => Math.round(e).toString(8),
+	p: (e, t) => Xr(e * 100, t),
+	r: Xr,
+	s: Yr,
+	X: (e) => Math.round(e).toString(16).toUpperCase(),
+	x: (e) => Math.round(e).toString(16)
+};
+function Qr(e) {
+	return e;
+}
+var $r = Array.prototype.map, ei = [
+	"y",
+	"z",
+	"a",
+	"f",
+	"p",
+	"n",
+	"µ",
+	"m",
+	"",
+	"k",
+	"M",
+	"G",
+	"T",
+	"P",
+	"E",
+	"Z",
+	"Y"
+];
+function ti(e) {
+	var t = e.grouping === void 0 || e.thousands === void 0 ? Qr : Hr($r.call(e.grouping, Number), e.thousands + ""), n = e.currency === void 0 ? "" : e.currency[0] + "", r = e.currency === void 0 ? "" : e.currency[1] + "", i = e.decimal === void 0 ? "." : e.decimal + "", a = e.numerals === void 0 ? Qr : Ur($r.call(e.numerals, String)), o = e.percent === void 0 ? "%" : e.percent + "", s = e.minus === void 0 ? "−" : e.minus + "", c = e.nan === void 0 ? "NaN" : e.nan + "";
+	function l(e, l) {
+		e = Gr(e);
+		var u = e.fill, d = e.align, f = e.sign, p = e.symbol, m = e.zero, h = e.width, g = e.comma, _ = e.precision, v = e.trim, y = e.type;
+		y === "n" ? (g = !0, y = "g") : Zr[y] || (_ === void 0 && (_ = 12), v = !0, y = "g"), (m || u === "0" && d === "=") && (m = !0, u = "0", d = "=");
+		var b = (l && l.prefix !== void 0 ? l.prefix : "") + (p === "$" ? n : p === "#" && /[boxX]/.test(y) ? "0" + y.toLowerCase() : ""), x = (p === "$" ? r : /[%p]/.test(y) ? o : "") + (l && l.suffix !== void 0 ? l.suffix : ""), S = Zr[y], C = /[defgprs%]/.test(y);
+		_ = _ === void 0 ? 6 : /[gprs]/.test(y) ? Math.max(1, Math.min(21, _)) : Math.max(0, Math.min(20, _));
+		function w(e) {
+			var n = b, r = x, o, l, p;
+			if (y === "c") r = S(e) + r, e = "";
+			else {
+				e = +e;
+				var w = e < 0 || 1 / e < 0;
+				if (e = isNaN(e) ? c : S(Math.abs(e), _), v && (e = qr(e)), w && +e == 0 && f !== "+" && (w = !1), n = (w ? f === "(" ? f : s : f === "-" || f === "(" ? "" : f) + n, r = (y === "s" && !isNaN(e) && Jr !== void 0 ? ei[8 + Jr / 3] : "") + r + (w && f === "(" ? ")" : ""), C) {
+					for (o = -1, l = e.length; ++o < l;) if (p = e.charCodeAt(o), 48 > p || p > 57) {
+						r = (p === 46 ? i + e.slice(o + 1) : e.slice(o)) + r, e = e.slice(0, o);
+						break;
+					}
+				}
+			}
+			g && !m && (e = t(e, 1e400));
+			var T = n.length + e.length + r.length, E = T < h ? Array(h - T + 1).join(u) : "";
+			switch (g && m && (e = t(E + e, E.length ? h - r.length : 1e400), E = ""), d) {
+				case "<":
+					e = n + e + r + E;
+					break;
+				case "=":
+					e = n + E + e + r;
+					break;
+				case "^":
+					e = E.slice(0, T = E.length >> 1) + n + e + r + E.slice(T);
+					break;
+				default: e = E + n + e + r;
+			}
+			return a(e);
+		}
+		return w.toString = function() {
+			return e + "";
+		}, w;
+	}
+	function u(e, t) {
+		var n = Math.max(-8, Math.min(8, Math.floor(X(t) / 3))) * 3, r = 10 ** -n, i = l((e = Gr(e), e.type = "f", e), { suffix: ei[8 + n / 3] });
+		return function(e) {
+			return i(r * e);
+		};
+	}
+	return {
+		format: l,
+		formatPrefix: u
+	};
+}
+var ni, ri, ii;
+ai({
+	thousands: ",",
+	grouping: [3],
+	currency: ["$", ""]
+});
+function ai(e) {
+	return ni = ti(e), ri = ni.format, ii = ni.formatPrefix, ni;
+}
+function oi(e) {
+	return Math.max(0, -X(Math.abs(e)));
+}
+function si(e, t) {
+	return Math.max(0, Math.max(-8, Math.min(8, Math.floor(X(t) / 3))) * 3 - X(Math.abs(e)));
+}
+function ci(e, t) {
+	return e = Math.abs(e), t = Math.abs(t) - e, Math.max(0, X(t) - X(e)) + 1;
+}
+// node_modules/d3-scale/dist/d3-scale.mjs
+function li(e, t) {
+	switch (arguments.length) {
+		case 0: break;
+		case 1:
+			this.range(e);
+			break;
+		default: this.range(t).domain(e);
+	}
+	return this;
+}
+function ui(e) {
+	return function() {
+		return e;
+	};
+}
+function di(e) {
+	return +e;
+}
+var fi = [0, 1];
+function Z(e) {
+	return e;
+}
+function pi(e, t) {
+	return (t -= e = +e) ? function(n) {
+		return (n - e) / t;
+	} : ui(isNaN(t) ? NaN : .5);
+}
+function mi(e, t) {
+	var n;
+	return e > t && (n = e, e = t, t = n), function(n) {
+		return Math.max(e, Math.min(t, n));
+	};
+}
+function hi(e, t, n) {
+	var r = e[0], i = e[1], a = t[0], o = t[1];
+	return i < r ? (r = pi(i, r), a = n(o, a)) : (r = pi(r, i), a = n(a, o)), function(e) {
+		return a(r(e));
+	};
+}
+function gi(e, t, n) {
+	var r = Math.min(e.length, t.length) - 1, i = Array(r), a = Array(r), o = -1;
+	for (e[r] < e[0] && (e = e.slice().reverse(), t = t.slice().reverse()); ++o < r;) i[o] = pi(e[o], e[o + 1]), a[o] = n(t[o], t[o + 1]);
+	return function(t) {
+		var n = ln(e, t, 1, r) - 1;
+		return a[n](i[n](t));
+	};
+}
+function _i(e, t) {
+	return t.domain(e.domain()).range(e.range()).interpolate(e.interpolate()).clamp(e.clamp()).unknown(e.unknown());
+}
+function vi() {
+	var e = fi, t = fi, n = Nr, r, i, a, o = Z, s, c, l;
+	function u() {
+		var n = Math.min(e.length, t.length);
+		return o !== Z && (o = mi(e[0], e[n - 1])), s = n > 2 ? gi : hi, c = l = null, d;
+	}
+	function d(i) {
+		return i == null || isNaN(i = +i) ? a : (c ||= s(e.map(r), t, n))(r(o(i)));
+	}
+	return d.invert = function(n) {
+		return o(i((l ||= s(t, e.map(r), Er))(n)));
+	}, d.domain = function(t) {
+		return arguments.length ? (e = Array.from(t, di), u()) : e.slice();
+	}, d.range = function(e) {
+		return arguments.length ? (t = Array.from(e), u()) : t.slice();
+	}, d.rangeRound = function(e) {
+		return t = Array.from(e), n = Pr, u();
+	}, d.clamp = function(e) {
+		return arguments.length ? (o = e ? !0 : Z, u()) : o !== Z;
+	}, d.interpolate = function(e) {
+		return arguments.length ? (n = e, u()) : n;
+	}, d.unknown = function(e) {
+		return arguments.length ? (a = e, d) : a;
+	}, function(e, t) {
+		return r = e, i = t, u();
+	};
+}
+function yi() {
+	return vi()(Z, Z);
+}
+function bi(e, t, n, r) {
+	var i = gn(e, t, n), a;
+	switch (r = Gr(r ?? ",f"), r.type) {
+		case "s":
+			var o = Math.max(Math.abs(e), Math.abs(t));
+			return r.precision == null && !isNaN(a = si(i, o)) && (r.precision = a), ii(r, o);
+		case "":
+		case "e":
+		case "g":
+		case "p":
+		case "r":
+			r.precision == null && !isNaN(a = ci(i, Math.max(Math.abs(e), Math.abs(t)))) && (r.precision = a - (r.type === "e"));
+			break;
+		case "f":
+		case "%": r.precision == null && !isNaN(a = oi(i)) && (r.precision = a - (r.type === "%") * 2);
+	}
+	return ri(r);
+}
+function xi(e) {
+	var t = e.domain;
+	return e.ticks = function(e) {
+		var n = t();
+		return mn(n[0], n[n.length - 1], e ?? 10);
+	}, e.tickFormat = function(e, n) {
+		var r = t();
+		return bi(r[0], r[r.length - 1], e ?? 10, n);
+	}, e.nice = function(n) {
+		n ??= 10;
+		var r = t(), i = 0, a = r.length - 1, o = r[i], s = r[a], c, l, u = 10;
+		for (s < o && (l = o, o = s, s = l, l = i, i = a, a = l); u-- > 0;) {
+			if (l = hn(o, s, n), l === c) return r[i] = o, r[a] = s, t(r);
+			if (l > 0) o = Math.floor(o / l) * l, s = Math.ceil(s / l) * l;
+			else if (l < 0) o = Math.ceil(o * l) / l, s = Math.floor(s * l) / l;
+			else break;
+			c = l;
+		}
+		return e;
+	}, e;
+}
+function Si() {
+	var e = yi();
+	return e.copy = function() {
+		return _i(e, Si());
+	}, li.apply(e, arguments), xi(e);
+}
+// src/timeline.js
+var Q = 26, Ci = 16, wi = 22, $ = 20, Ti = 40, Ei = 56, Di = 180, Oi = 12, ki = 4;
+function Ai(e) {
+	let { data: t, parentElement: n, setTriggerValue: r } = e, i = n.querySelector(":scope > .tl"), a = !i;
+	a && (i = ji(n));
+	let o = i.__view;
+	o.report = r, o.data = t, a ? setTimeout(() => Pi(o), 0) : Pi(o);
+}
+function ji(e) {
+	let t = O(e).append("div").attr("class", "tl"), n = t.append("svg").attr("class", "tl-chart"), r = `tl-clip-${Math.random().toString(36).slice(2)}`;
+	n.append("clipPath").attr("id", r).append("rect"), n.append("g").attr("class", "tl-lanes"), n.append("g").attr("class", "tl-axis"), n.append("text").attr("class", "tl-axis-title");
+	let i = n.append("g").attr("class", "tl-plot").attr("clip-path", `url(#${r})`);
+	i.append("rect").attr("class", "tl-ground"), i.append("g").attr("class", "tl-folds"), i.append("g").attr("class", "tl-marks"), i.append("rect").attr("class", "tl-range").style("display", "none");
+	let a = t.append("div").attr("class", "tl-legend"), o = t.append("div").attr("class", "tl-nodes").append("table");
+	o.append("thead").append("tr"), o.append("tbody");
+	let s = {
+		root: t,
+		svg: n,
+		plot: i,
+		legend: a,
+		nodes: o,
+		tooltip: t.append("div").attr("class", "tl-tooltip").attr("role", "tooltip").style("display", "none"),
+		clip: r,
+		data: null,
+		report: null,
+		width: 0
+	};
+	return t.node().__view = s, new ResizeObserver(() => {
+		let e = t.node().clientWidth;
+		s.width && e && e !== s.width && Pi(s);
+	}).observe(t.node()), Mi(s), t.node();
+}
+function Mi(e) {
+	let t = e.plot, n = t.select(".tl-range"), r = null, i = (t) => Math.min(Math.max(t, 0), e.plotWidth);
+	t.on("pointerdown", (n) => {
+		n.button === 0 && (r = {
+			x: Ni(e, n),
+			row: n.target.__row ?? null,
+			moved: !1
+		}, t.node().setPointerCapture(n.pointerId));
+	}), t.on("pointermove", (t) => {
+		if (!r) return;
+		let a = Ni(e, t);
+		if (!r.moved && Math.abs(a - r.x) < ki) return;
+		r.moved = !0, e.tooltip.style("display", "none");
+		let [o, s] = [i(Math.min(a, r.x)), i(Math.max(a, r.x))];
+		n.style("display", null).attr("x", o).attr("width", s - o).attr("y", 0).attr("height", e.plotHeight);
+	}), t.on("pointerup", (t) => {
+		if (!r) return;
+		let a = r;
+		if (r = null, n.style("display", "none"), a.moved) {
+			let n = Ni(e, t), [r, o] = [i(Math.min(n, a.x)), i(Math.max(n, a.x))];
+			o - r >= ki && e.report("zoom", [e.x.invert(r), e.x.invert(o)]);
+		} else a.row && e.report("pick", a.row.checkpoint);
+	}), t.on("pointercancel", () => {
+		r = null, n.style("display", "none");
+	}), e.pressing = () => r !== null;
+}
+function Ni(e, t) {
+	return t.clientX - e.plot.select(".tl-ground").node().getBoundingClientRect().left;
+}
+function Pi(e) {
+	let { data: t } = e, n = e.root.node().clientWidth || 600;
+	e.width = n;
+	let r = t.lanes, i = Math.min(Math.max(zi(e, r) + 12, Ei), Math.min(Di, n * .3)), a = Math.max(n - i - Oi, 60), o = Math.max(r.length, 1) * Q, s = $ + o + Ti;
+	e.plotWidth = a, e.plotHeight = o;
+	let c = t.span ?? [0, Math.max(t.end, .001)], l = Si().domain(c).range([0, a]);
+	t.span || l.nice(), e.x = l, e.svg.attr("width", n).attr("height", s), e.svg.select(`#${e.clip} rect`).attr("width", a).attr("height", o), e.plot.attr("transform", `translate(${i},${$})`), e.plot.select(".tl-ground").attr("width", a).attr("height", o), e.svg.select(".tl-lanes").attr("transform", `translate(0,${$})`).selectAll("text").data(r).join("text").attr("x", i - 8).attr("y", (e, t) => t * Q + Q / 2).attr("dy", "0.35em").attr("text-anchor", "end").text((e) => e).each(function(e) {
+		Bi(this, e, i - 12);
+	}).selectAll("title").data((e) => [e]).join("title").text((e) => e);
+	let u = Math.max(Math.floor(a / 90), 2);
+	e.svg.select(".tl-axis").attr("transform", `translate(${i},${$ + o})`).call(tn(l).ticks(u).tickSizeOuter(0)), e.svg.select(".tl-axis-title").attr("x", i + a / 2).attr("y", $ + o + Ti - 6).attr("text-anchor", "middle").text(t.axis), e.plot.select(".tl-folds").selectAll("g").data(t.folds).join((e) => {
+		let t = e.append("g");
+		return t.append("line"), t.append("text"), t;
+	}).call((e) => e.select("line").attr("x1", (e) => l(e.at)).attr("x2", (e) => l(e.at)).attr("y1", -20).attr("y2", o)).call((e) => e.select("text").attr("x", (e) => l(e.at) + 3).attr("y", 2).attr("dy", "0.8em").text((e) => e.label));
+	let d = new Map(t.kinds.map(([e, t]) => [e, t])), f = new Map(r.map((e, t) => [e, t]));
+	e.plot.select(".tl-marks").selectAll("rect").data(t.rows).join("rect").attr("class", (e) => Ii(e, t.selected)).attr("x", (e) => e.kind === t.instant ? l(e.from) - 1.5 : l(e.from)).attr("width", (e) => e.kind === t.instant ? 3 : Math.max(l(e.to) - l(e.from), 2)).attr("y", (e) => f.get(e.lane) * Q + (Q - (e.kind === t.instant ? wi : Ci)) / 2).attr("height", (e) => e.kind === t.instant ? wi : Ci).attr("rx", (e) => e.kind === t.instant ? 0 : 2).attr("fill", (e) => d.get(e.what)).attr("role", "img").attr("aria-label", (e) => Li(e).map(([e, t]) => `${e}: ${t}`).join("; ")).each(function(e) {
+		this.__row = e;
+	}).on("mouseenter", (t, n) => {
+		e.pressing() || Ri(e, t, n);
+	}).on("mouseleave", () => e.tooltip.style("display", "none")), Vi(e), Fi(e);
+}
+function Fi(e) {
+	let { columns: t, numeric: n, rows: r } = e.data.nodes, i = (e, t) => n[t] ? "tl-number" : null;
+	e.nodes.select("thead tr").selectAll("th").data(t).join("th").attr("class", i).text((e) => e), e.nodes.select("tbody").selectAll("tr").data(r).join("tr").selectAll("td").data((e) => e).join("td").attr("class", i).text((e) => String(e));
+}
+function Ii(e, t) {
+	let n = ["tl-mark"];
+	return e.slowest ? n.push("tl-slowest") : e.dashed && n.push("tl-dashed"), e.checkpoint === t && n.push("tl-selected"), n.join(" ");
+}
+function Li(e) {
+	return [
+		["checkpoint", e.at],
+		["node", e.lane],
+		["what", e.what],
+		["seconds", e.seconds.toFixed(3)],
+		["note", e.note],
+		["tokens in", e.tokens_in],
+		["tokens out", e.tokens_out]
+	];
+}
+function Ri(e, t, n) {
+	e.tooltip.selectAll("div").data(Li(n).filter(([, e]) => e !== "")).join((e) => {
+		let t = e.append("div");
+		return t.append("span").attr("class", "tl-tooltip-key"), t.append("span"), t;
+	}).call((e) => e.select(".tl-tooltip-key").text(([e]) => e)).call((e) => e.select("span:last-child").text(([, e]) => String(e)));
+	let r = t.currentTarget.getBoundingClientRect(), i = e.root.node().getBoundingClientRect(), a = Math.min(Math.max(r.left - i.left, 0), Math.max(i.width - 320, 0));
+	e.tooltip.style("display", null).style("left", `${a}px`).style("top", `${r.bottom - i.top + 4}px`);
+}
+function zi(e, t) {
+	let n = e.svg.append("text").attr("class", "tl-probe"), r = 0;
+	for (let e of t) n.text(e), r = Math.max(r, n.node().getComputedTextLength());
+	return n.remove(), r;
+}
+function Bi(e, t, n) {
+	if (e.getComputedTextLength() <= n) return;
+	let r = t.length;
+	for (; r > 1;) if (--r, e.textContent = `${t.slice(0, r)}…`, e.getComputedTextLength() <= n) return;
+}
+function Vi(e) {
+	let { data: t } = e, n = [
+		...t.kinds.map(([e, t, n, r]) => ({
+			name: e,
+			fill: t,
+			dashed: n,
+			instant: r
+		})),
+		{
+			name: "slowest steps",
+			fill: "none",
+			outline: "tl-slowest"
+		},
+		{
+			name: "selected checkpoint",
+			fill: "none",
+			outline: "tl-selected"
+		}
+	];
+	t.folds.length && n.push({
+		name: "a long wait folded",
+		fold: !0
+	}), e.legend.selectAll("span.tl-legend-entry").data(n).join((e) => {
+		let t = e.append("span").attr("class", "tl-legend-entry");
+		return t.append("svg").attr("width", 18).attr("height", 14).attr("aria-hidden", "true"), t.append("span"), t;
+	}).each(function(e) {
+		let t = O(this).select("svg");
+		t.selectAll("*").remove(), e.fold ? t.append("line").attr("class", "tl-fold-swatch").attr("x1", 9).attr("x2", 9).attr("y1", 0).attr("y2", 14) : e.instant ? t.append("rect").attr("x", 7.5).attr("y", 0).attr("width", 3).attr("height", 14).attr("fill", e.fill) : t.append("rect").attr("x", 1).attr("y", 2).attr("width", 16).attr("height", 10).attr("rx", 2).attr("fill", e.fill).attr("class", e.outline ?? (e.dashed ? "tl-dashed" : null)), O(this).select("span").text(e.name);
+	});
+}
+// src/index.js
+var Hi = {
+	history_tree: Mt,
+	timeline: Ai
+};
+function Ui(e) {
+	let t = Hi[e.data?.drawing];
+	if (!t) throw Error(`no drawing named ${e.data?.drawing}`);
+	return t(e);
+}
+export { Ui as default };
