@@ -10,6 +10,7 @@ nothing here imports LangChain.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -104,10 +105,25 @@ def _clip(text: str, limit: int) -> str:
 
 
 def format_args(args: Any) -> str:
-    """Tool arguments as in a Python call: ``order_id='A17', amount=40.0``."""
+    """Tool arguments as a person writes a call: ``order_id="A17", amount=40.0``."""
     if isinstance(args, Mapping):
-        return ", ".join(f"{key}={value!r}" for key, value in args.items())
-    return repr(args) if args not in (None, "") else ""
+        return ", ".join(f"{key}={_describe(value, 200)}" for key, value in args.items())
+    return _describe(args, 200) if args not in (None, "") else ""
+
+
+def literal(value: Any) -> str:
+    """A plain scalar as a person reads it in JSON: ``"high"``, ``12``, ``true``, ``null``.
+
+    A string that already carries its own double quotes and holds no other (an HTTP ETag,
+    ``"v1"``) is shown as written, not quoted again as ``"\"v1\""``.
+    """
+    if isinstance(value, str):
+        if len(value) >= 2 and value[0] == value[-1] == '"' and '"' not in value[1:-1]:
+            return value
+        return json.dumps(value, ensure_ascii=False)
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    return repr(value)  # a number reads the same in both
 
 
 def _role(value: Mapping) -> str | None:
@@ -292,6 +308,6 @@ def _describe(value: Any, limit: int, depth: int = 0) -> str:
     if isinstance(value, dict):
         more = ", ..." if len(value) > 20 else ""
         items = list(value.items())[:20]
-        return "{" + ", ".join(f"{k!r}: {_describe(v, limit, depth + 1)}"
+        return "{" + ", ".join(f"{literal(k)}: {_describe(v, limit, depth + 1)}"
                                for k, v in items) + more + "}"
-    return repr(value)
+    return literal(value)

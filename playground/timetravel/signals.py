@@ -9,7 +9,7 @@ a node that failed (its ``repr``). Read from safely decoded writes, so they are 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -125,3 +125,35 @@ def signals_of(writes: Iterable[tuple[str, str, Any]]) -> tuple[TaskSignal, ...]
             if text not in answers or (node and not answers[text].node):
                 answers[text] = TaskSignal("answer", node, text, answer)
     return (*signals, *answers.values())
+
+
+@dataclass(frozen=True)
+class AnsweredQuestion:
+    """A question a node asked with ``interrupt()`` and the answer that took the run on.
+
+    Attributes:
+        checkpoint_id: the checkpoint that waited for the answer (both are stored under it).
+        question: the question, as :attr:`TaskSignal.line` says it.
+        answer: the answer's text.
+    """
+
+    checkpoint_id: str
+    question: str
+    answer: str
+
+
+def answered_questions(path: Iterable[str], signals: Mapping[str, tuple[TaskSignal, ...]],
+                       newest: int = 20) -> list[AnsweredQuestion]:
+    """The questions asked and answered along ``path`` (checkpoint ids, oldest first): the
+    ``newest`` of them, oldest first. A question without an answer (the thread still waits)
+    is left out; two questions answered at one checkpoint each pair with their answer in order.
+    """
+    found: list[AnsweredQuestion] = []
+    for checkpoint_id in path:
+        stored = signals.get(checkpoint_id, ())
+        asked = [s for s in stored if s.kind == "interrupt"]
+        given = [s for s in stored if s.kind == "answer"]
+        # fewer answers than questions: the rest are still waiting
+        for question, answer in zip(asked, given, strict=False):
+            found.append(AnsweredQuestion(checkpoint_id, question.line, answer.text))
+    return found[-newest:]

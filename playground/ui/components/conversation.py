@@ -5,12 +5,13 @@ Reads the engine's plain message records (``timetravel.messages``); nothing here
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 
 import streamlit as st
 
 from playground.timetravel.decode import to_jsonable
 from playground.timetravel.messages import ChatMessage, ChatTurn, turns
+from playground.timetravel.signals import AnsweredQuestion
 from playground.ui.components.text_block import text_block
 from playground.ui.markup import md_escape
 
@@ -61,8 +62,17 @@ def _bubble(turn: ChatTurn, key: str, actions: Actions | None, raw: bool) -> Non
             actions(turn, key)
 
 
+def _answer(answered: AnsweredQuestion) -> None:
+    """An ``interrupt()`` question's answer, in the chat where it was given: it is no message
+    of the state, yet the person gave it."""
+    with st.chat_message("user"):
+        st.caption(md_escape(answered.question, 300))
+        st.markdown(md_escape(answered.answer, 2000))
+
+
 def conversation(messages: list[ChatMessage], key: str, actions: Actions | None = None,
-                 shown: int = SHOWN_TURNS) -> None:
+                 shown: int = SHOWN_TURNS,
+                 answers: Mapping[int, Sequence[AnsweredQuestion]] | None = None) -> None:
     """Draw messages as chat bubbles, each tool result under the call it answers.
 
     Args:
@@ -70,6 +80,8 @@ def conversation(messages: list[ChatMessage], key: str, actions: Actions | None 
         key: a prefix for widget keys, unique on the page.
         actions: draws a page's buttons inside each bubble.
         shown: how many of the newest turns to draw before "Show earlier turns".
+        answers: answers to ``interrupt()`` questions, by how many messages the state held
+            when the question waited; each is drawn after the turn holding that last message.
     """
     chat = turns(messages)
     hidden, first = max(len(chat) - shown, 0), 0
@@ -81,5 +93,14 @@ def conversation(messages: list[ChatMessage], key: str, actions: Actions | None 
     # On a line of its own: in a narrow column beside the count its label was cut short.
     raw = st.toggle("Raw values", key=f"{key}-raw", help="Each message as stored: the plain "
                     "data the safe decoder read, with the type it claims.")
+    position = {id(message): n for n, message in enumerate(messages, 1)}
+    # answers given among the hidden turns stay hidden with them
+    start = position.get(id(chat[0].message), 1) - 1 if chat else 0
+    waiting = {n: given for n, given in (answers or {}).items() if n > start}
     for index, turn in enumerate(chat, first):  # keys by position in the whole conversation
         _bubble(turn, f"{key}-{index}", actions, raw)
+        held = max(position.get(id(m), 0) for m in (turn.message,
+                                                     *(r for _, r in turn.results if r)))
+        for count in sorted(n for n in waiting if n <= held):
+            for answered in waiting.pop(count):
+                _answer(answered)

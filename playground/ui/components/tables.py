@@ -20,4 +20,3 @@ def arrow_rows(rows: Sequence[dict[str, Any]]):
         return pa.Table.from_pylist(list(rows))
     except (pa.ArrowInvalid, pa.ArrowTypeError):
         return list(rows)
-

@@ -9,10 +9,27 @@ lines do not wrap. ``st.text`` never reads markup, so text from a database stays
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import streamlit as st
+
+from playground.timetravel.messages import describe
 
 
 def text_block(text: str) -> None:
     """Show ``text`` in a bordered box, every character as written, long lines wrapped."""
     with st.container(border=True):
         st.text(text)
+
+
+def fields_block(values: Mapping[str, Any], empty: str = "(empty)", limit: int = 300) -> None:
+    """A state's or a record's fields, one per line, each value as a person writes it in JSON
+    (``etag: "v1"``, ``priority: "high"``, ``done: false``, messages as ``human: ...``), cut
+    to ``limit`` characters with "..."; ``empty`` when there are none."""
+    if not values:
+        text_block(empty)
+        return
+    width = min(max(len(str(key)) for key in values), 24)
+    text_block("\n".join(f"{str(key) + ':':<{width + 1}} {describe(value, limit)}"
+                         for key, value in values.items()))

@@ -9,6 +9,7 @@ from playground.agent.turns import resume, start_turn, thread_config
 from playground.apps.drawing import graph_dot
 from playground.lessons.explain import explain_outcome
 from playground.ui import resources
+from playground.ui.components.text_block import fields_block
 from playground.ui.markup import md_escape
 from playground.ui.session import PageContext, flash, page_context, page_fragment, show_flash
 
@@ -64,7 +65,7 @@ def turns(context: PageContext) -> None:
             st.caption("The thread is finished. **Run turn** starts a new one on the same thread.")
     with right:
         st.subheader("State, as the agent holds it")
-        st.json(dict(snapshot.values) or {"(empty)": "press Run turn"})
+        fields_block(dict(snapshot.values), empty="(empty: press Run turn)")
         ticket_id = snapshot.values.get("ticket_id") or "t7"
         st.subheader(f"Ticket {ticket_id}, as the API holds it")
         try:
@@ -77,7 +78,7 @@ def turns(context: PageContext) -> None:
                 st.metric("ETag now", ticket.etag or "-",
                           delta=None if not held or held == ticket.etag else f"agent holds {held}",
                           delta_color="inverse")
-                st.json({k: v for k, v in ticket.body.items() if k != "comments"})
+                fields_block({k: v for k, v in ticket.body.items() if k != "comments"})
                 st.caption(f"{len(ticket.body.get('comments') or [])} comments, {ticket.size:,} "
                            "bytes as one response: none of it is in the agent's state.")
             else:

@@ -40,6 +40,8 @@ from playground.runtime.time_travel import edit_state
 from playground.timetravel.decode import to_jsonable
 from playground.timetravel.errors import UnknownThread
 from playground.timetravel.messages import ChatTurn, conversations
+from playground.timetravel.signals import AnsweredQuestion, answered_questions
+from playground.timetravel.storage import Storage
 from playground.timetravel.tree import CheckpointTree
 from playground.ui import resources
 from playground.ui.components.conversation import conversation
@@ -142,6 +144,18 @@ streaming_run = st.session_state.pop(IN_FLIGHT_KEY, None)
 if streaming_run is not None:
     streaming_run.halt()
 
+def _answers_in_chat(source: Storage, tree: CheckpointTree
+                     ) -> dict[int, list[AnsweredQuestion]]:
+    """The answers given to the thread's ``interrupt()`` questions, by how many messages the
+    state held while each question waited (where the chat draws it)."""
+    placed: dict[int, list[AnsweredQuestion]] = {}
+    for answered in answered_questions(tree.path_to(tree.head), tree.signals):
+        waited = resources.values_cache().get(source, tree, answered.checkpoint_id)
+        held = len(conversations(waited).get("messages", []))
+        placed.setdefault(held, []).append(answered)
+    return placed
+
+
 source = resources.own_storage()
 try:
     tree = resources.tree_cache().get(source, context.thread_id)
@@ -149,6 +163,7 @@ except UnknownThread:
     tree = None
 outcome = current_outcome(graph, thread_config, tree) if tree else RunOutcome("new")
 values = resources.values_cache().get(source, tree, tree.head) if tree else {}
+chat_answers = _answers_in_chat(source, tree) if tree and app.has_messages else {}
 source.close()
 # What this run draws is what every action below is taken on: each control hands it to its
 # callback, which runs before the click's page run and refuses the click when the thread holds
@@ -431,7 +446,8 @@ with right:
         chat_col, state_col = st.columns([3, 2])
         with chat_col:
             if chats.get("messages"):
-                conversation(chats["messages"], f"{PREFIX}chat-{tree.head}", chat_actions)
+                conversation(chats["messages"], f"{PREFIX}chat-{tree.head}", chat_actions,
+                             answers=chat_answers)
             else:
                 st.caption("No messages yet: say something below.")
         with state_col:

@@ -92,7 +92,7 @@ def test_diff_shows_message_level_changes(hostile):
         assert result.stderr.count("\n") == 1 and "not readable" in result.stderr
     else:
         assert "- human: Where is my order A17?" in result.stdout
-        assert "- tool call lookup_order(order_id='A17')" in result.stdout
+        assert '- tool call lookup_order(order_id="A17")' in result.stdout
 
 
 def test_chat_reads_the_messages_as_a_conversation(hostile):
@@ -103,7 +103,7 @@ def test_chat_reads_the_messages_as_a_conversation(hostile):
     _clean(result, folder)
     assert result.stdout.splitlines()[1:] == [
         "human: Where is my order A17?",
-        "  tool call lookup_order(order_id='A17')",
+        '  tool call lookup_order(order_id="A17")',
         "    -> lookup_order: shipped",
     ]
 

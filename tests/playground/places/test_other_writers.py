@@ -106,7 +106,7 @@ def test_a_js_chat_reads_as_a_conversation_with_the_tool_call_beside_its_result(
     lines = result.stdout.splitlines()
     assert lines[1:] == [
         "human: Where is order A17?",
-        "  tool call lookup_order(order_id='A17')",
+        '  tool call lookup_order(order_id="A17")',
         "    -> lookup_order: Order A17 is shipped on Monday with DHL, arriving Thursday.",
         "ai: Order A17 is shipped on Monday with DHL, arriving Thursday. Anything else I can "
         "help with?"]

@@ -48,7 +48,7 @@ def test_chat_message_streams_each_node_then_waits_for_the_refund_answer(chat):
         ("start", "triage"), ("update", "triage"), ("start", "assistant"),
         ("update", "assistant"), ("start", "tools"), ("pause", "tools")]
     updates = {s.node: s.lines for s in steps if s.kind == "update"}
-    assert "messages + tool call refund(order_id='A17', amount=40.0)" in updates["assistant"]
+    assert 'messages + tool call refund(order_id="A17", amount=40.0)' in updates["assistant"]
     assert outcome.status == "waiting" and outcome.next == ("tools",)
     assert outcome.questions[0].text == "Approve a refund of $40.00 for order A17?"
 

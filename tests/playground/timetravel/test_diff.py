@@ -11,7 +11,7 @@ CASES = [
         {"ticket_id": "t7"},
         {"ticket_id": "t7", "etag": '"v2"'},
         StateDiff(added={"etag": '"v2"'}),
-        ["+ etag = '\"v2\"'"],
+        ['+ etag = "v2"'],
         id="added",
     ),
     pytest.param(
@@ -25,35 +25,35 @@ CASES = [
         {"priority": "normal"},
         {"priority": "high"},
         StateDiff(changed={"priority": ("normal", "high")}),
-        ["~ priority: 'normal' -> 'high'"],
+        ['~ priority: "normal" -> "high"'],
         id="changed",
     ),
     pytest.param(
         {"changes": {"priority": "normal", "tags": ["a"]}},
         {"changes": {"priority": "high", "tags": ["a"], "owner": "ann"}},
         StateDiff(added={"changes.owner": "ann"}, changed={"changes.priority": ("normal", "high")}),
-        ["+ changes.owner = 'ann'", "~ changes.priority: 'normal' -> 'high'"],
+        ['+ changes.owner = "ann"', '~ changes.priority: "normal" -> "high"'],
         id="nested-dict",
     ),
     pytest.param(
         {"log": ["bump 0", "bump 1", "bump 2"]},
         {"log": ["bump 0", "bump 1", "done"]},
         StateDiff(changed={"log[2]": ("bump 2", "done")}),
-        ["~ log[2]: 'bump 2' -> 'done'"],
+        ['~ log[2]: "bump 2" -> "done"'],
         id="list-same-length-element",
     ),
     pytest.param(
         {"log": ["bump 0"]},
         {"log": ["bump 0", "bump 1"]},
         StateDiff(changed={"log": (["bump 0"], ["bump 0", "bump 1"])}),
-        ["~ log: ['bump 0'] -> ['bump 0', 'bump 1']"],
+        ['~ log: ["bump 0"] -> ["bump 0", "bump 1"]'],
         id="list-growth-is-whole",
     ),
     pytest.param(
         {"runs": [{"ok": True}, {"ok": True}]},
         {"runs": [{"ok": True}, {"ok": False}]},
         StateDiff(changed={"runs[1].ok": (True, False)}),
-        ["~ runs[1].ok: True -> False"],
+        ["~ runs[1].ok: true -> false"],
         id="dict-inside-list",
     ),
     pytest.param(
@@ -67,21 +67,21 @@ CASES = [
         {},
         {"etag": None},
         StateDiff(added={"etag": None}),
-        ["+ etag = None"],
+        ["+ etag = null"],
         id="missing-then-none-is-added",
     ),
     pytest.param(
         {"etag": None},
         {"etag": '"v1"'},
         StateDiff(changed={"etag": (None, '"v1"')}),
-        ["~ etag: None -> '\"v1\"'"],
+        ['~ etag: null -> "v1"'],
         id="none-then-value-is-changed",
     ),
     pytest.param(
         {"count": 1},
         {"count": True},
         StateDiff(changed={"count": (1, True)}),
-        ["~ count: 1 -> True"],
+        ["~ count: 1 -> true"],
         id="equal-but-other-type-is-changed",
     ),
     pytest.param(
@@ -112,11 +112,11 @@ def test_lines_are_in_natural_path_order() -> None:
     assert lines[0] == "- a"
     assert lines[1] == "~ b: 1 -> 2"
     assert lines[2:5] == [
-        "~ log[0]: 'x0' -> 'y0'",
-        "~ log[1]: 'x1' -> 'y1'",
-        "~ log[2]: 'x2' -> 'y2'",
+        '~ log[0]: "x0" -> "y0"',
+        '~ log[1]: "x1" -> "y1"',
+        '~ log[2]: "x2" -> "y2"',
     ]
-    assert lines[-1] == "~ log[10]: 'x10' -> 'y10'"
+    assert lines[-1] == '~ log[10]: "x10" -> "y10"'
 
 
 def test_long_values_are_shortened_in_lines_only() -> None:
@@ -124,7 +124,7 @@ def test_long_values_are_shortened_in_lines_only() -> None:
 
     (line,) = diff.lines(limit=20)
 
-    assert line == "+ note = 'xxxxxxxxxxxxxxxx..."
+    assert line == '+ note = "xxxxxxxxxxxxxxxx...'
     assert diff.added["note"] == "x" * 500
 
 

@@ -36,7 +36,7 @@ def test_stored_messages_read_as_roles_text_and_tool_calls():
     messages = conversations({"messages": _stored(CHAT), "topic": "order"})["messages"]
 
     assert [m.role for m in messages] == ["human", "ai", "tool", "ai"]
-    assert messages[1].tool_calls[0].line == "lookup_order(order_id='A17')"
+    assert messages[1].tool_calls[0].line == 'lookup_order(order_id="A17")'
     assert messages[2].tool_call_id == "c1" and messages[3].text == "Your order A17 has shipped"
 
 
@@ -65,7 +65,7 @@ def test_a_typed_value_that_only_looks_like_a_message_is_not_one():
     value = {"__type__": "myapp.Note", "type": "human", "content": "hi"}
 
     assert as_message(value) is None
-    assert describe(value) == "Note(type='human', content='hi')"
+    assert describe(value) == 'Note(type="human", content="hi")'
 
 
 def test_diff_of_two_states_lists_message_changes():
@@ -77,7 +77,7 @@ def test_diff_of_two_states_lists_message_changes():
 
     assert lines == [
         "~ human: Where is my order A17? -> human: Where is my order A17? (edited)",
-        "+ tool call lookup_order(order_id='A17')",
+        '+ tool call lookup_order(order_id="A17")',
         "+ tool lookup_order: shipped with DHL",
         "+ ai: Your order A17 has shipped",
     ]

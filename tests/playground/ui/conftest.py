@@ -93,6 +93,17 @@ class UiHelpers:
         return matches[0]
 
     @staticmethod
+    def timeline(at: AppTest) -> dict:
+        """The data of the page's timeline drawing: its ``rows`` (one bar per step), ``lanes``,
+        ``kinds`` and ``nodes`` (the table per node: ``columns`` and ``rows``)."""
+        import json
+
+        drawings = [element.proto for element in at.get("bidi_component")
+                    if element.proto.component_name == "playground.timeline"]
+        assert len(drawings) == 1, f"{len(drawings)} timelines on the page"
+        return json.loads(drawings[0].json)
+
+    @staticmethod
     def tree(at: AppTest, index: int = 0) -> tuple[dict, list[dict]]:
         """The data and rows of the page's ``index``-th history tree (one row per checkpoint,
         oldest first: ``node`` is what wrote it, ``tip`` its branch's label, ``kind`` its

@@ -30,6 +30,16 @@ def test_run_turn_pauses_before_write_and_highlights_it(app, ui):
     assert "Paused before **write**" in ui.texts(at)
 
 
+def test_the_state_shows_the_etag_as_the_api_wrote_it(app, ui):
+    at = _agent(app)
+
+    ui.button(at, "Run turn").click().run()
+
+    state = ui.blocks(at)
+    assert 'etag:      "v1"' in state and 'ticket_id: "t7"' in state
+    assert '""v1""' not in state and '\\"v1' not in state  # not quoted a second time
+
+
 def test_resume_after_restart_works_from_the_checkpoint_file_alone(app, ui):
     at = _agent(app)
     ui.button(at, "Run turn").click().run()

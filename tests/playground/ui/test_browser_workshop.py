@@ -99,7 +99,7 @@ def test_full_workshop_path_in_chromium(server, browser, shots):
     # Its newest thread is the support chat, paused at the refund approval: a conversation.
     shown = tab.text()
     assert "tools asks: Approve a refund of $12.50 for order B22?" in shown
-    assert "Where is my order A17?" in shown and "lookup_order(order_id='A17')" in shown
+    assert "Where is my order A17?" in shown and 'lookup_order(order_id="A17")' in shown
     tab.shot("inspect")
     with tab.page.expect_download() as download:
         tab.page.get_by_role("button", name="Download thread").click()

@@ -149,7 +149,7 @@ def test_compare_shows_a_fork_against_its_original_step_by_step(paused, ui):
     assert list(steps["left node"]) == ["-", "write"]
     assert list(steps["paths"]) == ["the paths part", "the paths meet again"]
     final = UiHelpers.blocks(paused)
-    assert "'high' -> 'low'" in final  # the tickets' priority each write set
+    assert '"high" -> "low"' in final  # the tickets' priority each write set
     # back to the tree: the view switch keeps the page as it was
     paused.segmented_control(key="history-view").set_value("Explore").run()
     assert "**Checkpoint #" in ui.texts(paused)
@@ -304,7 +304,7 @@ def test_compare_of_an_edited_message_fork_of_the_support_example_shows_the_mess
     final = UiHelpers.blocks(at)
     assert "- human: Where is my order A17?" in final
     assert "+ human: Where is my order B22?" in final
-    assert "+ tool call lookup_order(order_id='B22')" in final
+    assert '+ tool call lookup_order(order_id="B22")' in final
 
 
 def test_rerun_across_an_edit_is_refused_and_says_where_to_start(graph_app, ui):

@@ -227,7 +227,7 @@ def test_compare_on_inspect_shows_the_edited_message_fork_message_by_message(pag
     assert "human: Please refund B22" in steps["right wrote"][0]
     final = UiHelpers.blocks(page)
     assert "- human: Please refund A17" in final and "+ human: Please refund B22" in final
-    assert "+ tool call refund(order_id='B22', amount=12.5)" in final
+    assert '+ tool call refund(order_id="B22", amount=12.5)' in final
 
 
 def test_compare_shows_both_branches_time_and_tokens_with_the_difference(page):
@@ -244,12 +244,13 @@ def test_compare_shows_both_branches_time_and_tokens_with_the_difference(page):
     assert table.iloc[0]["left"] > 0 and table.iloc[0]["right"] > 0
 
 
-def test_inspect_draws_where_a_threads_time_went(page):
+def test_inspect_draws_where_a_threads_time_went(page, ui):
     _open_file(page, "samples/sample-app.sqlite")
     page.selectbox(key="inspect-thread").set_value("chat/refund").run()
 
     assert not page.exception
     said = [rendered(m.value) for m in page.markdown if "Where the time and tokens went" in m.value]
     assert said and said[0].startswith("**Where the time and tokens went** · branch to #12")
-    nodes = next(frame.value for frame in page.dataframe if "calls" in frame.value.columns)
-    assert {"triage", "assistant", "tools"} <= set(nodes["node"])
+    nodes = ui.timeline(page)["nodes"]
+    assert nodes["columns"][:2] == ["node", "calls"]
+    assert {"triage", "assistant", "tools"} <= {row[0] for row in nodes["rows"]}

@@ -7,6 +7,7 @@ import sqlite3
 
 import pytest
 
+from playground.ui.markup import md_escape
 from tests.playground.apps import user_graphs
 from tests.playground.ui.conftest import EXAMPLES, rendered
 
@@ -42,6 +43,25 @@ def test_chat_message_runs_to_the_question_and_answer_resume_finishes(graph_app,
     assert not at.exception
     assert "**Finished.**" in ui.texts(at)
     assert "Refunded $40.00 for order A17." in ui.texts(at)
+
+
+def test_the_answer_to_a_question_stays_in_the_chat_after_resume(graph_app, ui):
+    at = _say(graph_app(CHAT), "Please refund A17")
+    ui.text_area(at, "Answer").input("yes")
+    ui.button(at, "Resume").click().run()
+
+    bubbles = [(m.name, " ".join(str(e.value) for e in m.children.values()
+                                 if hasattr(e, "value")))
+               for m in at.chat_message]
+    answered = [n for n, (name, said) in enumerate(bubbles)
+                if name == "user" and said.endswith(" yes")]
+    assert len(answered) == 1, bubbles  # said once, as the person's own bubble
+    said = bubbles[answered[0]][1]
+    # what it answers (as escaped markdown: the question is the graph's text, never markup)
+    assert md_escape("tools asks: Approve a refund of $40.00 for order A17?") in said
+    # after the request it answered, before the result it led to
+    assert "Please refund A17" in " ".join(s for _, s in bubbles[:answered[0]])
+    assert md_escape("Refunded $40.00") in " ".join(s for _, s in bubbles[answered[0]:])
 
 
 def test_declined_answer_as_plain_text_reaches_the_tool(graph_app, ui):
