@@ -30,6 +30,5 @@ def fields_block(values: Mapping[str, Any], empty: str = "(empty)", limit: int =
     if not values:
         text_block(empty)
         return
-    width = min(max(len(str(key)) for key in values), 24)
-    text_block("\n".join(f"{str(key) + ':':<{width + 1}} {describe(value, limit)}"
-                         for key, value in values.items()))
+    # no padding to line the values up: the box's font is proportional
+    text_block("\n".join(f"{key}: {describe(value, limit)}" for key, value in values.items()))

@@ -36,7 +36,7 @@ def test_the_state_shows_the_etag_as_the_api_wrote_it(app, ui):
     ui.button(at, "Run turn").click().run()
 
     state = ui.blocks(at)
-    assert 'etag:      "v1"' in state and 'ticket_id: "t7"' in state
+    assert 'etag: "v1"' in state and 'ticket_id: "t7"' in state
     assert '""v1""' not in state and '\\"v1' not in state  # not quoted a second time
 
 

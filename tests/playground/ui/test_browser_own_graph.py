@@ -54,6 +54,10 @@ def test_chat_question_answer_and_resume_in_chromium(chat_server, browser, shots
 
     assert "Finished." in tab.text()
     assert "Refunded $40.00 for order A17." in tab.text()
+    # the answer stays in the chat, in a bubble of its own under the question it answered
+    answer = tab.page.locator('[data-testid="stChatMessage"]').filter(
+        has_text="tools asks: Approve a refund of $40.00 for order A17?")
+    assert answer.count() == 1 and answer.inner_text().strip().endswith("yes")
 
 
 def test_the_support_chat_walked_as_a_newcomer_reads_one_page_at_a_time(browser, tmp_path):
