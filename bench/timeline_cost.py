@@ -51,17 +51,17 @@ def _tree_and_timeline(path: Path) -> tuple[float, float, int]:
 
 
 CHART_TURNS = 200  # 1,000 checkpoints on one branch
-CHART = '[data-testid="stVegaLiteChart"]'
-# Set in the page before it loads: when the chart's element first appears (its spec and rows
-# have reached the browser and React mounted it) and when its last bar is drawn.
+CHART = ".tl"  # the timeline drawing's root (frontend/drawings/src/timeline.js)
+BAR = ".tl-mark"  # one step's bar (or an instant's tick)
+# Set in the page before it loads: when the chart's element first appears (its data has reached
+# the browser and its component mounted) and when its last bar is drawn.
 _WATCH = """(() => {
   window.__chart = {};
   new MutationObserver(() => {
-    const charts = document.querySelectorAll('%(chart)s');  // the history tree, then it
-    const chart = charts.length > 1 ? charts[charts.length - 1] : null;
+    const chart = document.querySelector('%(chart)s');
     if (!chart) return;
     window.__chart.mounted ??= performance.now();
-    if (chart.querySelectorAll('path[role="graphics-symbol"]').length >= %(bars)d)
+    if (chart.querySelectorAll('%(bar)s').length >= %(bars)d)
       window.__chart.drawn ??= performance.now();
   }).observe(document, {subtree: true, childList: true});
 })()"""
@@ -96,11 +96,10 @@ def chart_seconds(rounds: int = 3) -> tuple[float, float] | None:
             for _ in range(rounds):
                 tab = Tab(browser.new_page(viewport={"width": 1400, "height": 1600}), url)
                 tab.open()  # the session and its room first, as a user arrives
-                tab.page.add_init_script(_WATCH % {"chart": CHART, "bars": bars})
+                tab.page.add_init_script(_WATCH % {"chart": CHART, "bar": BAR, "bars": bars})
                 started = time.perf_counter()
                 tab.page.goto(f"{url}/history?thread=/big&room={tab.room}")
-                tab.page.locator(CHART).last.locator('path[role="graphics-symbol"]').nth(
-                    bars - 1).wait_for(timeout=60_000)
+                tab.page.locator(CHART).locator(BAR).nth(bars - 1).wait_for(timeout=60_000)
                 took = time.perf_counter() - started
                 tab.page.wait_for_function("window.__chart.drawn !== undefined")
                 marks = tab.page.evaluate("window.__chart")

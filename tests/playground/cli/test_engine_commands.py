@@ -67,7 +67,7 @@ def test_diff_names_what_changed_between_two_checkpoints(db):
     result = playground("diff", str(db), "--thread", "forked", "#3", "#4")
 
     assert result.returncode == 0, result.stderr
-    assert "+ note = 'raise t7'" in result.stdout
+    assert '+ note = "raise t7"' in result.stdout
 
 
 def test_inspection_commands_change_no_byte_of_the_file(db):
