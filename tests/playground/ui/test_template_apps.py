@@ -37,7 +37,7 @@ def test_async_react_agent_runs_to_its_answer_with_the_context_defaults(config_a
     at = _say(config_app(REACT), "Where can I park?")
 
     assert "**Finished.**" in ui.texts(at)
-    assert "search_handbook(query='Where can I park?')" in ui.texts(at)
+    assert 'search_handbook(query="Where can I park?")' in ui.texts(at)
     assert "Parking is in the basement, level -2" in ui.texts(at)
     assert "(handbook: parking)" in ui.texts(at)
 
