@@ -14,6 +14,7 @@ import argparse
 import json
 import os
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import orjson
@@ -26,6 +27,16 @@ from playground.timetravel.display import tree_view, view_dot
 from playground.timetravel.errors import CheckpointDbError
 from playground.timetravel.limits import clip
 from playground.timetravel.messages import conversations, turns
+from playground.timetravel.thread_list import (
+    MAX_PAGE,
+    PAGE,
+    STATUSES,
+    QueryRefused,
+    ThreadQuery,
+    parse_meta,
+    parse_moment,
+    thread_page,
+)
 from playground.timetravel.tree import CheckpointTree, load_tree
 
 # Errors that mean "bad input": reported in one line with exit code 2, never as a traceback.
@@ -72,7 +83,26 @@ def register(sub: argparse._SubParsersAction) -> None:
         parser.set_defaults(handler=_keyed(handler))
         return parser
 
-    command("threads", "list every thread with its size and status", _threads)
+    threads = command("threads", "the newest threads, a page at a time, with filters",
+                      _threads)
+    threads.add_argument("--status", choices=STATUSES, help="only threads paused (at a "
+                         "question or breakpoint), failed (in a node) or finished")
+    threads.add_argument("--since", metavar="T", help="only threads written at or after T: "
+                         "an ISO time (UTC unless it says) or a span back (90s, 15m, 2h, 3d)")
+    threads.add_argument("--until", metavar="T", help="only threads last written before T")
+    threads.add_argument("--meta", metavar="KEY=VALUE", action="append", default=[],
+                         help="only threads whose newest checkpoint's metadata holds it "
+                         "(repeat for several)")
+    threads.add_argument("--match", metavar="TEXT", help="only threads whose id, error or "
+                         "question contains TEXT (any case)")
+    threads.add_argument("--limit", type=int, default=PAGE, metavar="N",
+                         help=f"threads per page (default {PAGE}, at most {MAX_PAGE:,})")
+    threads.add_argument("--after", metavar="CURSOR", help="the page after the one that gave "
+                         "this cursor")
+    threads.add_argument("--count", action="store_true", help="count every thread that "
+                         "matches (reads the whole place, within the read's deadline)")
+    threads.add_argument("--json", action="store_true", help="one JSON object, with the next "
+                         "page's cursor")
 
     history = command("history", "every checkpoint of a thread, across all branches", _history)
     history.add_argument("--thread", required=True)
@@ -170,25 +200,77 @@ def _keyed(handler):
 # -- reading ------------------------------------------------------------------------------
 
 
+def _query(args: argparse.Namespace) -> ThreadQuery:
+    if not 1 <= args.limit <= MAX_PAGE:
+        raise QueryRefused(f"--limit takes 1 to {MAX_PAGE:,}")
+    return ThreadQuery(status=args.status,
+                       since=parse_moment(args.since) if args.since else None,
+                       until=parse_moment(args.until) if args.until else None,
+                       meta=parse_meta(args.meta), match=args.match or None,
+                       limit=args.limit, after=args.after)
+
+
 def _threads(args: argparse.Namespace) -> int:
+    query = _query(args)
     source = open_storage(args.db)
     try:
-        threads = source.threads()
+        if args.count:
+            return _count(source, query, args.json)
+        page = thread_page(source, query)
     finally:
         source.close()
-    print(f"{clip(source.label, 200)}: written by {source.writer}")
-    if not threads:
-        print("no threads")
+    if args.json:
+        print(json.dumps({"place": source.label, "writer": source.writer,
+                          "threads": [row.as_json() for row in page.rows],
+                          "next": page.next_cursor, "scanned": page.scanned, "cut": page.cut},
+                         ensure_ascii=False))
         return 0
-    # An id is cut to the max_text limit when shown: a 10 MB id padded into every row of the
-    # table printed a gigabyte.
-    shown = [(clip(t.thread_id), t) for t in threads]
-    width = max(len(text) for text, _ in shown)
-    print(f"{'thread':<{width}}  {'checkpoints':>11}  {'branches':>8}  {'bytes':>10}  "
-          f"{'newest':<26}  status")
-    for text, t in shown:
-        print(f"{text:<{width}}  {t.checkpoints:>11,}  {t.branches:>8}  "
-              f"{t.stored_bytes:>10,}  {clip(t.newest_at or '-', 40):<26}  {t.status}")
+    print(f"{clip(source.label, 200)}: written by {source.writer}")
+    if not page.rows:
+        print("no threads" + (" match" if query.filtered else ""))
+    else:
+        # An id is cut to the max_text limit when shown: a 10 MB id padded into every row of
+        # the table printed a gigabyte.
+        shown = [(clip(row.summary.thread_id), row) for row in page.rows]
+        width = max(len(text) for text, _ in shown)
+        print(f"{'thread':<{width}}  {'checkpoints':>11}  {'branches':>8}  {'bytes':>10}  "
+              f"{'newest':<26}  status")
+        for text, row in shown:
+            t = row.summary
+            said = clip(row.said, 160)
+            print(f"{text:<{width}}  {t.checkpoints:>11,}  {t.branches:>8}  "
+                  f"{t.stored_bytes:>10,}  {clip(t.newest_at or '-', 40):<26}  {said}")
+    if page.cut:
+        print(f"cut short: {clip(page.cut, 300)} (read {page.scanned:,} threads)")
+    if page.next_cursor:
+        print(f"more: add --after {page.next_cursor} for the next page")
+    return 0
+
+
+def _count(source, query: ThreadQuery, as_json: bool) -> int:
+    """Every thread that matches, walked page by page with a progress line on stderr."""
+    total = scanned = 0
+    cut = None
+    after = query.after
+    while True:
+        page = thread_page(source, replace(query, limit=MAX_PAGE, after=after))
+        total += len(page.rows)
+        scanned += page.scanned
+        print(f"\rcounted {total:,} of {scanned:,} threads read", end="", file=sys.stderr,
+              flush=True)
+        if page.cut or not page.next_cursor:
+            cut = page.cut
+            break
+        after = page.next_cursor
+    print(file=sys.stderr)
+    if as_json:
+        print(json.dumps({"place": source.label, "count": total, "scanned": scanned,
+                          "cut": cut}))
+    else:
+        print(f"{total:,} thread{'s' if total != 1 else ''}"
+              + (" match" if query.filtered else "") + f" (read {scanned:,})")
+        if cut:
+            print(f"cut short: {clip(cut, 300)}: the count is of the threads read so far")
     return 0
 
 

@@ -15,6 +15,7 @@ Each blob is decoded by :mod:`playground.timetravel.decode`, JSONB by a bounded 
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 import threading
@@ -64,6 +65,7 @@ from playground.timetravel.store_items import (
     StoreItem,
     store_item,
 )
+from playground.timetravel.thread_list import QueryRefused, ThreadQuery
 
 # -- SQL ------------------------------------------------------------------------------------------
 # Every statement this kind sends. A template's {placeholders} are filled with SQL the code builds
@@ -95,6 +97,28 @@ _SELECT_THREAD_BLOB_BYTES = (
     "  WHERE checkpoint_ns = ''"
     " UNION ALL SELECT thread_id, octet_length(blob) FROM checkpoint_writes "
     "  WHERE checkpoint_ns = '') parts GROUP BY thread_id")
+# The thread list, a page at a time: threads by their newest checkpoint id (a uuid6, so the
+# order they were last written), after a cursor's (head, thread); one thread's own aggregates.
+_SELECT_HEADS_BEFORE = (
+    "SELECT c.thread_id, c.head FROM (SELECT thread_id, max(checkpoint_id) AS head "
+    " FROM checkpoints WHERE checkpoint_ns = '' GROUP BY thread_id) c "
+    "WHERE {after}{meta} ORDER BY c.head DESC, c.thread_id DESC LIMIT %(n)s")
+_AFTER = "(c.head, c.thread_id) < (%(head)s, %(thread)s)"
+_HAS_META = (
+    "EXISTS (SELECT 1 FROM checkpoints m WHERE m.thread_id = c.thread_id "
+    "AND m.checkpoint_ns = '' AND {held})")
+_SELECT_ONE_THREAD = (
+    "SELECT count(*) AS n, max(c.checkpoint_id) AS head, "
+    "sum(octet_length(c.checkpoint::text) + octet_length(c.metadata::text)) AS bytes, "
+    "count(*) FILTER (WHERE NOT EXISTS (SELECT 1 FROM checkpoints k WHERE "
+    "  k.thread_id = c.thread_id AND k.checkpoint_ns = '' AND "
+    "  k.parent_checkpoint_id = c.checkpoint_id)) AS leaves "
+    "FROM checkpoints c WHERE c.thread_id = %(thread)s AND c.checkpoint_ns = ''")
+_SELECT_ONE_THREAD_BLOB_BYTES = (
+    "SELECT (SELECT coalesce(sum(octet_length(blob)), 0) FROM checkpoint_blobs "
+    " WHERE thread_id = %(thread)s AND checkpoint_ns = '') + "
+    "(SELECT coalesce(sum(octet_length(blob)), 0) FROM checkpoint_writes "
+    " WHERE thread_id = %(thread)s AND checkpoint_ns = '') AS size")
 _SELECT_RECORDS = (
     "SELECT checkpoint_id, parent_checkpoint_id, metadata->>'step' AS step, "
     "metadata->>'source' AS source, left(metadata->>'run_id', 100) AS run_id, "
@@ -292,6 +316,24 @@ def _one_line(text: str) -> str:
                   first)
 
 
+def _cursor(head: str, thread: str) -> str:
+    return "p" + base64.urlsafe_b64encode(json.dumps([head, thread]).encode()).decode()
+
+
+def _read_cursor(text: str) -> tuple[str, str]:
+    """(head, thread) from a cursor :func:`_cursor` made; anything else is refused."""
+    refused = QueryRefused(f"{text[:80]!r} is not a cursor of this thread list")
+    if not text.startswith("p") or len(text) > 4_000:
+        raise refused
+    try:
+        pair = json.loads(base64.urlsafe_b64decode(text[1:].encode()))
+    except (ValueError, TypeError):
+        raise refused from None
+    if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(v, str) for v in pair)):
+        raise refused
+    return pair[0], pair[1]
+
+
 class PostgresStorage(Storage):
     """A Postgres database written by PostgresSaver.
 
@@ -445,6 +487,55 @@ class PostgresStorage(Storage):
             )
         summaries.sort(key=lambda s: s.newest_at or "", reverse=True)
         return summaries
+
+    def thread_summary(self, thread_id: str) -> ThreadSummary:
+        """One thread's line of the thread list, from its own rows only."""
+        row = self._rows(_SELECT_ONE_THREAD, {"thread": thread_id})[0]
+        if not row["n"]:
+            raise UnknownThread(f"no thread {thread_id!r} in {self.label}")
+        extra = self._rows(_SELECT_ONE_THREAD_BLOB_BYTES, {"thread": thread_id})[0]["size"]
+        head = self.details(thread_id, [row["head"]]).get(row["head"])
+        return ThreadSummary(
+            thread_id=thread_id, checkpoints=row["n"],
+            newest_at=head.created_at if head else None,
+            head_next=head.next if head else (), branches=row["leaves"],
+            stored_bytes=int(row["bytes"] or 0) + int(extra or 0), head_id=row["head"])
+
+    walks_in_time_order = True  # by the newest checkpoint id: uuid6, the time it was made
+
+    def thread_candidates(self, query: ThreadQuery) -> Iterator[tuple[str, str]]:
+        """Threads by their newest checkpoint id, newest first, from the cursor's (head id,
+        thread id) on, read in batches; a metadata filter is part of the query (a checkpoint
+        of the thread whose ``metadata`` holds each value, compared as text). A cursor is
+        ``p`` and the (head, thread) pair in URL-safe base64 JSON.
+
+        Raises:
+            QueryRefused: ``query.after`` is not a cursor of this list.
+        """
+        head = thread = None
+        if query.after:
+            head, thread = _read_cursor(query.after)
+        meta, params = "", {}
+        wanted = query.meta_values()
+        if wanted:
+            meta = _HAS_META.format(held=" AND ".join(
+                f"m.metadata->>%(key{n})s = %(value{n})s" for n in range(len(wanted))))
+            for n, (key, typed, text) in enumerate(wanted):
+                params[f"key{n}"] = key
+                params[f"value{n}"] = json.dumps(typed) if isinstance(typed, bool) else text
+        # a page's worth first (most pages need no more), then larger batches for a filter
+        batch = query.limit + 1
+        while True:
+            after = _AFTER if head is not None else ""
+            where = " AND ".join(part for part in (after, meta) if part) or "TRUE"
+            rows = self._rows(_SELECT_HEADS_BEFORE.format(after=where, meta=""),
+                              {**params, "head": head, "thread": thread, "n": batch})
+            for row in rows:
+                head, thread = row["head"], row["thread_id"]
+                yield thread, _cursor(head, thread)
+            if len(rows) < batch:
+                return
+            batch = min(batch * 4, 2_000)
 
     def records(self, thread_id: str, checkpoint_ns: str = "", times: bool = False
                 ) -> list[CheckpointRecord]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import re
 import sqlite3
 import time
 from collections import defaultdict
@@ -74,6 +75,7 @@ from playground.timetravel.store_items import (
     StoreItem,
     store_item,
 )
+from playground.timetravel.thread_list import QueryRefused, ThreadQuery
 
 _REQUIRED = {
     "checkpoints": {"thread_id", "checkpoint_ns", "checkpoint_id", "parent_checkpoint_id",
@@ -117,6 +119,24 @@ _SELECT_THREAD_ROWS = (
     "length(checkpoint) + length(metadata) FROM checkpoints WHERE checkpoint_ns = '' "
     "LIMIT ?")
 _SELECT_THREAD_WRITE_BYTES = "SELECT thread_id, sum(length(value)) FROM writes GROUP BY thread_id"
+# The thread list, a page at a time: rows walked from the newest written (a SqliteSaver table
+# has a rowid, and the saver's INSERT OR REPLACE gives each write the next one), a thread listed
+# at its newest row; one thread's rows and write bytes for its line.
+_SELECT_ROWS_BEFORE = (
+    "SELECT rowid, thread_id FROM checkpoints WHERE rowid < ? AND checkpoint_ns = '' "
+    "ORDER BY rowid DESC LIMIT ?")
+_SELECT_HAS_META = (
+    "SELECT 1 FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = '' {held} LIMIT 1")
+_META_HELD = ("AND (json_extract(CAST(metadata AS TEXT), ?) = ? "
+              "OR json_extract(CAST(metadata AS TEXT), ?) = ?) ")
+_SELECT_NEWEST_ROWID = (
+    "SELECT max(rowid) FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ''")
+_SELECT_ONE_THREAD_ROWS = (
+    "SELECT thread_id, checkpoint_id, parent_checkpoint_id, "
+    "length(checkpoint) + length(metadata) FROM checkpoints WHERE thread_id = ? AND "
+    "checkpoint_ns = ''")
+_SELECT_ONE_THREAD_WRITE_BYTES = "SELECT sum(length(value)) FROM writes WHERE thread_id = ?"
+_WALK_BATCH = 512  # rows read per step of the walk
 _SELECT_HEAD_BLOB = (
     "SELECT type, checkpoint FROM checkpoints WHERE thread_id = ? AND "
     "checkpoint_ns = '' AND checkpoint_id = ?")
@@ -455,23 +475,83 @@ class SqliteStorage(Storage):
         summaries = []
         for thread_id, items in by_thread.items():
             self._tick()
-            parents = {row[2] for row in items}
-            leaves = sum(1 for row in items if row[1] not in parents)
-            head_id = max(row[1] for row in items)
-            type_, blob = self.conn.execute(_SELECT_HEAD_BLOB, (thread_id, head_id)).fetchone()
-            head, _problem = decode_checkpoint(type_, blob)
-            summaries.append(
-                ThreadSummary(
-                    thread_id=thread_id,
-                    checkpoints=len(items),
-                    newest_at=head.get("ts"),
-                    head_next=next_nodes(head),
-                    branches=leaves,
-                    stored_bytes=sum(row[3] or 0 for row in items) + (writes.get(thread_id) or 0),
-                )
-            )
+            summaries.append(self._summary(thread_id, items, writes.get(thread_id) or 0))
         summaries.sort(key=lambda s: s.newest_at or "", reverse=True)
         return summaries
+
+    def _summary(self, thread_id: str, items: list[tuple], write_bytes: int) -> ThreadSummary:
+        """A thread's line from its rows (thread, id, parent, bytes) and its writes' bytes."""
+        parents = {row[2] for row in items}
+        head_id = max(row[1] for row in items)
+        type_, blob = self.conn.execute(_SELECT_HEAD_BLOB, (thread_id, head_id)).fetchone()
+        head, _problem = decode_checkpoint(type_, blob)
+        return ThreadSummary(
+            thread_id=thread_id, checkpoints=len(items), newest_at=head.get("ts"),
+            head_next=next_nodes(head),
+            branches=sum(1 for row in items if row[1] not in parents),
+            stored_bytes=sum(row[3] or 0 for row in items) + write_bytes, head_id=head_id)
+
+    @_stoppable
+    def thread_summary(self, thread_id: str) -> ThreadSummary:
+        """One thread's line of the thread list, from its own rows only."""
+        items = self.conn.execute(_SELECT_ONE_THREAD_ROWS, (thread_id,)).fetchall()
+        if not items:
+            raise UnknownThread(f"no thread {thread_id!r} in {self.label}")
+        writes = self.conn.execute(_SELECT_ONE_THREAD_WRITE_BYTES, (thread_id,)).fetchone()[0]
+        return self._summary(thread_id, items, writes or 0)
+
+    # By rowid: the order the rows were written, which is not always the order of their
+    # times (a thread imported or copied in later keeps its old times).
+    walks_in_time_order = False
+
+    def thread_candidates(self, query: ThreadQuery) -> Iterator[tuple[str, str]]:
+        """Threads newest first by the rows' rowid (the order they were written), from the
+        cursor's rowid down: a thread is met first at its newest row, and listed there (one
+        met lower down was listed on an earlier page). A metadata filter asks each candidate
+        in SQL (``json_extract``, as SqliteSaver's ``list`` does) whether one of its
+        checkpoints holds it. A cursor is ``r`` and the rowid the walk stopped at.
+
+        Raises:
+            QueryRefused: ``query.after`` is not a cursor of this list.
+        """
+        below = 2 ** 63 - 1
+        if query.after:
+            if not re.fullmatch(r"r\d{1,19}", query.after):
+                raise QueryRefused(f"{query.after[:80]!r} is not a cursor of this thread list")
+            below = int(query.after[1:])
+        held, params = "", []
+        for key, typed, text in query.meta_values():
+            path = '$."' + key.replace("\\", "\\\\").replace('"', '\\"') + '"'
+            held += _META_HELD
+            params += [path, int(typed) if isinstance(typed, bool) else typed, path, text]
+        seen: set[str] = set()
+        while True:
+            batch = self._rows_before(below)
+            for rowid, thread_id in batch:
+                below = rowid
+                if thread_id in seen:
+                    continue
+                seen.add(thread_id)
+                if self._newest_rowid(thread_id) != rowid:
+                    continue  # listed on an earlier page, at its newest row
+                if held and not self._holds(thread_id, held, params):
+                    continue
+                yield thread_id, f"r{rowid}"
+            if len(batch) < _WALK_BATCH:
+                return
+
+    @_stoppable
+    def _rows_before(self, below: int) -> list[tuple]:
+        return self.conn.execute(_SELECT_ROWS_BEFORE, (below, _WALK_BATCH)).fetchall()
+
+    @_stoppable
+    def _holds(self, thread_id: str, held: str, params: list) -> bool:
+        return self.conn.execute(_SELECT_HAS_META.format(held=held),
+                                 (thread_id, *params)).fetchone() is not None
+
+    @_stoppable
+    def _newest_rowid(self, thread_id: str) -> int | None:
+        return self.conn.execute(_SELECT_NEWEST_ROWID, (thread_id,)).fetchone()[0]
 
     @_stoppable
     def namespaces(self, thread_id: str) -> list[str]:

@@ -124,6 +124,7 @@ class ThreadSummary:
     head_next: tuple[str, ...]
     branches: int
     stored_bytes: int
+    head_id: str | None = None  # the newest checkpoint
 
     @property
     def status(self) -> str:

@@ -19,6 +19,7 @@ docs/architecture.md, "The read seam".
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from contextlib import AbstractContextManager
@@ -37,6 +38,7 @@ from playground.timetravel.records import (
 )
 from playground.timetravel.runs import run_of
 from playground.timetravel.signals import SIGNAL_CHANNELS, TaskSignal, signals_of
+from playground.timetravel.thread_list import QueryRefused, ThreadQuery, metadata_holds
 
 if TYPE_CHECKING:
     from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -259,22 +261,58 @@ class Storage:
         summaries = []
         for thread_id in self.thread_ids():
             try:
-                items = self._checkpoints(thread_id)
+                summaries.append(self.thread_summary(thread_id))
             except UnknownThread:
                 continue
-            by_id = {item.checkpoint_id: item for item in items}
-            head = items[-1]
-            writes = sum(write.size for write in self.stored_writes(thread_id))
-            parents = {item.parent_id for item in items}
-            created = head.checkpoint.get("ts")
-            summaries.append(ThreadSummary(
-                thread_id=thread_id, checkpoints=len(items),
-                newest_at=created if isinstance(created, str) else None,
-                head_next=self._detail(head, by_id).next,
-                branches=sum(1 for item in items if item.checkpoint_id not in parents),
-                stored_bytes=sum(i.blob_bytes + i.metadata_bytes for i in items) + writes))
         summaries.sort(key=lambda s: s.newest_at or "", reverse=True)
         return summaries
+
+    def thread_summary(self, thread_id: str) -> ThreadSummary:
+        """One thread's line of the thread list: counts, bytes, its head and when.
+
+        Raises:
+            UnknownThread: it has no checkpoints in the root namespace.
+        """
+        items = self._checkpoints(thread_id)
+        by_id = {item.checkpoint_id: item for item in items}
+        head = items[-1]
+        writes = sum(write.size for write in self.stored_writes(thread_id))
+        parents = {item.parent_id for item in items}
+        created = head.checkpoint.get("ts")
+        return ThreadSummary(
+            thread_id=thread_id, checkpoints=len(items),
+            newest_at=created if isinstance(created, str) else None,
+            head_next=self._detail(head, by_id).next,
+            branches=sum(1 for item in items if item.checkpoint_id not in parents),
+            stored_bytes=sum(i.blob_bytes + i.metadata_bytes for i in items) + writes,
+            head_id=head.checkpoint_id)
+
+    # Whether :meth:`thread_candidates` walks threads in the order they were last written, so
+    # that a walk past ``since`` finds only older ones (a kind that lists by another order
+    # says False and is read to its end).
+    walks_in_time_order = False
+
+    def thread_candidates(self, query: ThreadQuery) -> Iterator[tuple[str, str]]:
+        """(thread id, cursor after it) for the threads a page of ``query`` may hold, newest
+        first, from ``query.after`` on; a kind pushes what filters it can into its own query.
+        This one lists every thread (:meth:`threads`, within the read's limits) and checks a
+        metadata filter against each thread's checkpoints; its cursor is a position in that
+        list.
+
+        Raises:
+            QueryRefused: ``query.after`` is not a cursor of this kind.
+        """
+        start = 0
+        if query.after:
+            if not re.fullmatch(r"i\d{1,9}", query.after):
+                raise QueryRefused(f"{query.after[:80]!r} is not a cursor of this thread list")
+            start = int(query.after[1:])
+        wanted = query.meta_values()
+        for index, summary in enumerate(self.threads()[start:], start + 1):
+            if wanted and not any(metadata_holds(item.metadata, wanted)
+                                  for item in self._checkpoints(summary.thread_id)):
+                continue
+            yield summary.thread_id, f"i{index}"
 
     def namespaces(self, thread_id: str) -> list[str]:
         """Checkpoint namespaces of a thread: "" for the root (a kind that keeps subgraph

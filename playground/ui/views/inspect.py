@@ -23,6 +23,7 @@ from playground.ui.components.checkpoints import (
 from playground.ui.components.compare import COMPARE, compare_view, view_switch
 from playground.ui.components.history_tree import history_tree, tree_navigation
 from playground.ui.components.tables import arrow_rows
+from playground.ui.components.thread_table import thread_table
 from playground.ui.components.timeline_chart import timeline_panel
 from playground.ui.inspect_access import (
     MAX_UPLOAD_MB,
@@ -212,25 +213,23 @@ def store_table(source: Storage) -> None:
                 hide_index=True, width="stretch")
 
 
+def _new_thread() -> None:
+    """Another thread opens at its head: two threads may share checkpoint ids (a copy, an
+    import), and the one looked at before means nothing in the new one."""
+    st.session_state.pop(PREFIX + SELECTED_KEY, None)
+    st.query_params.pop("checkpoint", None)
+
+
 def browse(source: Storage, target: str) -> None:
     """The thread table, a thread and namespace picker, then the tree, stepper and inspector."""
     store_table(source)
-    threads = source.threads()
-    if not threads:
-        st.info("This database has no threads yet.", icon=":material/info:")
+    ids = thread_table(source, PREFIX, THREAD_KEY, on_pick=_new_thread)
+    if not ids:
         return
-    st.dataframe(
-        [{"thread": clip(t.thread_id, 200), "checkpoints": t.checkpoints, "branches": t.branches,
-          "bytes": t.stored_bytes, "newest": (t.newest_at or "")[:19].replace("T", " "),
-          "status": t.status} for t in threads],
-        hide_index=True, width="stretch",
-        column_config={"bytes": st.column_config.NumberColumn(format="localized")},
-    )
-    ids = [t.thread_id for t in threads]
     if st.session_state.get(THREAD_KEY) not in ids:
         st.session_state.pop(THREAD_KEY, None)
     thread_col, ns_col = st.columns(2)
-    thread = thread_col.selectbox("Thread", ids, key=THREAD_KEY,
+    thread = thread_col.selectbox("Thread", ids, key=THREAD_KEY, on_change=_new_thread,
                                   format_func=lambda tid: clip(tid, 200))
     namespaces = source.namespaces(thread)
     namespace = ""

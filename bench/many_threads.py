@@ -1,0 +1,155 @@
+"""The thread list on 100,000 threads: the first page, and the failed ones, as whole processes.
+
+Databases: playground/testing/many_threads.py's production-shaped ones (200 seed threads run by
+a real graph on the real saver, copied under new ids to 100,000 threads, about a million
+checkpoints), on SQLite and on Postgres, and a 100-thread one of each made the same way.
+
+Each row is ``playground threads`` run as a person runs it (a new process, best of
+:data:`ROUNDS`), with its peak memory (VmHWM of the process). Baselines in the same run: the same
+command on the 100-thread database, and the bare query a person would write by hand,
+``SELECT DISTINCT thread_id ... LIMIT 50`` (which lists 50 threads, not the newest 50).
+
+Goals (issue 30): the first page at most 1.0 s and 150 MB, and at most 1.5x the 100-thread
+figure; ``--status failed`` at most 2 s.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROUNDS = 3
+THREADS, SMALL = 100_000, 100
+_PEAK = re.compile(r"VmHWM:\s+(\d+) kB")
+# Runs the CLI in this process image and prints its peak memory last (VmHWM of the image that
+# ran it: getrusage would carry the parent's).
+_RUN = (
+    "import re, sys, contextlib, io\n"
+    "from pathlib import Path\n"
+    "from playground.cli import main\n"
+    "with contextlib.redirect_stdout(io.StringIO()):\n"
+    "    code = main(sys.argv[1:])\n"
+    "print(re.search(r'VmHWM:\\s+(\\d+) kB', Path('/proc/self/status').read_text()).group(1))\n"
+    "sys.exit(code)\n"
+)
+
+
+def _command(*args: str) -> tuple[float, float]:
+    """Best of ROUNDS: (seconds, peak MB) of ``playground threads ARGS`` in a new process."""
+    best = peak = None
+    for _ in range(ROUNDS):
+        started = time.perf_counter()
+        result = subprocess.run([sys.executable, "-c", _RUN, "threads", *args],
+                                capture_output=True, text=True, timeout=600)
+        took = time.perf_counter() - started
+        if result.returncode:
+            raise RuntimeError(f"playground threads {' '.join(args)}: {result.stderr[-800:]}")
+        megabytes = int(result.stdout.strip().splitlines()[-1]) / 1024
+        best = took if best is None else min(best, took)
+        peak = megabytes if peak is None else max(peak, megabytes)
+    return best, peak
+
+
+def _bare_sqlite(path: Path) -> float:
+    best = None
+    for _ in range(ROUNDS):
+        started = time.perf_counter()
+        conn = sqlite3.connect(path)
+        conn.execute("SELECT DISTINCT thread_id FROM checkpoints LIMIT 50").fetchall()
+        conn.close()
+        took = time.perf_counter() - started
+        best = took if best is None else min(best, took)
+    return best
+
+
+def _bare_postgres(url: str) -> float:
+    import psycopg
+
+    best = None
+    for _ in range(ROUNDS):
+        started = time.perf_counter()
+        with psycopg.connect(url) as conn:
+            conn.execute("SELECT DISTINCT thread_id FROM checkpoints LIMIT 50").fetchall()
+        took = time.perf_counter() - started
+        best = took if best is None else min(best, took)
+    return best
+
+
+def _progress(done: int, total: int) -> None:
+    print(f"\r    {done:,} of {total:,} threads", end="", file=sys.stderr, flush=True)
+
+
+def _postgres_urls() -> tuple[str, str] | None:
+    """Two fresh databases beside PLAYGROUND_BENCH_DATABASE_URL's (or the local server's)."""
+    import psycopg
+
+    base = os.environ.get("PLAYGROUND_BENCH_DATABASE_URL",
+                          "postgresql://postgres@127.0.0.1:5432/postgres")
+    try:
+        with psycopg.connect(base, autocommit=True, connect_timeout=3) as admin:
+            for name in ("bench_threads_big", "bench_threads_small"):
+                admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+                admin.execute(f"CREATE DATABASE {name}")
+    except psycopg.Error:
+        return None
+    root = base.rsplit("/", 1)[0]
+    return f"{root}/bench_threads_big", f"{root}/bench_threads_small"
+
+
+def _rows_for(kind: str, big: str, small: str, bare: float) -> list[dict]:
+    first, first_mb = _command(big)
+    small_first, _ = _command(small)
+    failed, failed_mb = _command(big, "--status", "failed")
+    return [{
+        "name": f"playground threads, first page (50 newest) of {THREADS:,} threads on {kind}, "
+                f"whole process ({first_mb:.0f} MB peak)",
+        "ours": f"{first * 1000:.0f} ms", "baseline_value": f"{small_first * 1000:.0f} ms",
+        "baseline": f"the same command on a {SMALL}-thread {kind} database, same run",
+        "ratio": round(first / small_first, 3), "goal": "<= 1.5x, <= 1.0 s and <= 150 MB"}, {
+        "name": f"bare SELECT DISTINCT thread_id ... LIMIT 50 on the {THREADS:,}-thread {kind} "
+                "database (50 threads, not the newest), for reference",
+        "ours": f"{first * 1000:.0f} ms", "baseline_value": f"{bare * 1000:.1f} ms",
+        "baseline": "the query alone, in this process", "ratio": round(first / bare, 3),
+        "goal": "report"}, {
+        "name": f"playground threads --status failed on {THREADS:,} threads on {kind}, whole "
+                f"process ({failed_mb:.0f} MB peak)",
+        "ours": f"{failed * 1000:.0f} ms", "baseline_value": "2000 ms",
+        "baseline": "the goal's bound", "ratio": round(failed / 2.0, 3), "goal": "<= 2 s"}]
+
+
+def run() -> dict:
+    """The rows on SQLite, then on Postgres where a server answers."""
+    from playground.testing.many_threads import make_postgres, make_sqlite
+
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        big, small = Path(tmp) / "big.sqlite", Path(tmp) / "small.sqlite"
+        print(f"  SQLite: {THREADS:,} threads ...", file=sys.stderr)
+        make_sqlite(big, THREADS, progress=_progress)
+        make_sqlite(small, SMALL, seeds=SMALL)
+        print(file=sys.stderr)
+        rows += _rows_for("SQLite", str(big), str(small), _bare_sqlite(big))
+    urls = _postgres_urls()
+    if urls is None:
+        rows.append({"name": "the Postgres rows", "ours": "not run", "baseline_value": "-",
+                     "baseline": "no PostgreSQL server answered", "ratio": "n/a",
+                     "goal": "-"})
+        return {"rows": rows}
+    big_url, small_url = urls
+    print(f"  Postgres: {THREADS:,} threads ...", file=sys.stderr)
+    make_postgres(big_url, THREADS, progress=_progress)
+    make_postgres(small_url, SMALL, seeds=SMALL)
+    print(file=sys.stderr)
+    rows += _rows_for("Postgres", big_url, small_url, _bare_postgres(big_url))
+    return {"rows": rows}
+
+
+if __name__ == "__main__":
+    for row in run()["rows"]:
+        print(row)

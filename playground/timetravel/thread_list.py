@@ -1,0 +1,248 @@
+"""The thread list of a place, a page at a time, newest first, with the filters a debugging
+person asks for: "the threads that failed", "paused at a question", "of the last hour", "whose
+metadata says user 42", "whose id or error says refund".
+
+A place may hold 100,000 threads. Nothing here reads them all: a kind walks its threads newest
+first (:meth:`Storage.thread_candidates`, which pushes what it can into its own query, such as a
+metadata filter), and this module reads each candidate's summary and status only until the page
+is full. A filter that matches few threads therefore scans more of them; the scan stops at the
+read's deadline or at :data:`MAX_SCANNED` threads, and the page says so (``cut``) and how far it
+got (``scanned``).
+
+A thread's status is its head's: ``failed`` when a node's error is stored under the head,
+``paused`` when the head still has nodes to run (a question, a breakpoint, or a run stopped
+between steps), ``finished`` otherwise.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+
+from playground.timetravel.errors import CheckpointDbError, UnknownThread
+from playground.timetravel.limits import ReadStopped
+from playground.timetravel.records import ThreadSummary
+from playground.timetravel.signals import TaskSignal
+
+STATUSES = ("paused", "failed", "finished")
+PAGE = 50  # threads per page unless asked otherwise
+MAX_PAGE = 1_000
+MAX_SCANNED = 100_000  # candidates read for one page at most, whatever the deadline allows
+_RELATIVE = re.compile(r"^(\d+(?:\.\d+)?)\s*(s|m|min|h|d)$")
+_UNITS = {"s": 1, "m": 60, "min": 60, "h": 3600, "d": 86400}
+
+
+class QueryRefused(ValueError):
+    """A filter or cursor that cannot be used, said in one line."""
+
+
+@dataclass(frozen=True)
+class ThreadQuery:
+    """What to list.
+
+    Attributes:
+        status: ``paused``, ``failed`` or ``finished``; None for any.
+        since: only threads whose newest checkpoint was written at or after this moment.
+        until: only threads whose newest checkpoint was written before this moment.
+        meta: (key, value) pairs a checkpoint of the thread must hold in its metadata, as
+            LangGraph's ``list(filter=...)`` takes them (a run's ``metadata`` is stored with
+            each checkpoint it writes); a value is matched as written and as JSON (``42``
+            matches the string "42" and the number 42).
+        match: text the thread id, or its error or question, contains (any case).
+        limit: threads per page.
+        after: the cursor a previous page gave, to go on after it.
+    """
+
+    status: str | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+    meta: tuple[tuple[str, str], ...] = ()
+    match: str | None = None
+    limit: int = PAGE
+    after: str | None = None
+
+    @property
+    def filtered(self) -> bool:
+        """Whether anything but paging is asked for."""
+        return bool(self.status or self.since or self.until or self.meta or self.match)
+
+    def meta_values(self) -> list[tuple[str, object, str]]:
+        """(key, the value read as JSON, the value as written) for each metadata filter."""
+        found = []
+        for key, text in self.meta:
+            try:
+                typed = json.loads(text)
+            except ValueError:
+                typed = text
+            if not isinstance(typed, str | int | float | bool) or typed is None:
+                typed = text
+            found.append((key, typed, text))
+        return found
+
+
+@dataclass(frozen=True)
+class ThreadRow:
+    """One thread of a page: its summary, status, and what it failed with or asks."""
+
+    summary: ThreadSummary
+    status: str
+    reason: str = ""
+
+    @property
+    def said(self) -> str:
+        """The status as the list says it: ``tools failed: LookupError(...)``, ``paused at
+        tools: tools asks: Approve ...?``, ``paused at write``, ``finished``."""
+        if self.status == "failed":
+            return self.reason or "failed"
+        if self.status == "paused":
+            return self.summary.status + (f": {self.reason}" if self.reason else "")
+        return self.status
+
+    def as_json(self) -> dict:
+        """The row for ``playground threads --json``."""
+        s = self.summary
+        return {"thread_id": s.thread_id, "status": self.status, "reason": self.reason,
+                "checkpoints": s.checkpoints, "branches": s.branches,
+                "stored_bytes": s.stored_bytes, "newest_at": s.newest_at,
+                "next": list(s.head_next)}
+
+
+@dataclass(frozen=True)
+class ThreadPage:
+    """A page of threads, and where the walk stopped.
+
+    Attributes:
+        rows: the threads found, newest first.
+        next_cursor: give it back as ``after`` for the next page; None when the walk reached
+            the place's oldest thread.
+        scanned: threads read to fill the page (more than ``rows`` when a filter left some out).
+        cut: why the walk stopped before the page was full or the list ended (a deadline, the
+            scan bound), or None.
+    """
+
+    rows: list[ThreadRow] = field(default_factory=list)
+    next_cursor: str | None = None
+    scanned: int = 0
+    cut: str | None = None
+
+
+def parse_moment(text: str, now: datetime | None = None) -> datetime:
+    """A moment a person types: an ISO date or time (UTC unless it names a zone), or a span
+    back from now (``90s``, ``15m``, ``2h``, ``3d``)."""
+    text = text.strip()
+    now = now or datetime.now(UTC)
+    relative = _RELATIVE.match(text.lower())
+    if relative:
+        return now - timedelta(seconds=float(relative[1]) * _UNITS[relative[2]])
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        raise QueryRefused(f"{text[:80]!r} is not a time: give an ISO time (2026-12-03T10:00) "
+                           "or a span back from now (90s, 15m, 2h, 3d)") from None
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def parse_meta(pairs: list[str]) -> tuple[tuple[str, str], ...]:
+    """``KEY=VALUE`` pairs (``--meta user=42``) as (key, value)."""
+    found = []
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise QueryRefused(f"{pair[:80]!r} is not KEY=VALUE (for example --meta user=42)")
+        found.append((key.strip(), value))
+    return tuple(found)
+
+
+def metadata_holds(metadata: object, wanted: list[tuple[str, object, str]]) -> bool:
+    """Whether ``metadata`` (a checkpoint's, decoded) holds every (key, typed, text) of
+    :meth:`ThreadQuery.meta_values`: the key's value equals the JSON reading or the text."""
+    if not isinstance(metadata, dict):
+        return False
+    for key, typed, text in wanted:
+        value = metadata.get(key)
+        if value is None or value not in (typed, text):
+            return False
+        if isinstance(value, bool) != isinstance(typed, bool) and value != text:
+            return False  # True == 1 in Python; in JSON they differ
+    return True
+
+
+def _moment_of(summary: ThreadSummary) -> datetime | None:
+    if not summary.newest_at:
+        return None
+    try:
+        moment = datetime.fromisoformat(summary.newest_at)
+    except ValueError:
+        return None
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def status_of(summary: ThreadSummary, head_signals: tuple[TaskSignal, ...]) -> tuple[str, str]:
+    """(status, reason) from the head's summary and the questions and errors under it."""
+    for signal in head_signals:
+        if signal.kind == "error":
+            return "failed", signal.line
+    if summary.head_next:
+        return "paused", next((s.line for s in head_signals if s.kind == "interrupt"), "")
+    return "finished", ""
+
+
+def _wanted(query: ThreadQuery, row: ThreadRow, moment: datetime | None) -> bool:
+    if query.status and row.status != query.status:
+        return False
+    if query.since and (moment is None or moment < query.since):
+        return False
+    if query.until and (moment is None or moment >= query.until):
+        return False
+    if query.match:
+        needle = query.match.lower()
+        if needle not in row.summary.thread_id.lower() and needle not in row.reason.lower():
+            return False
+    return True
+
+
+def thread_page(storage, query: ThreadQuery) -> ThreadPage:
+    """One page of ``storage``'s threads for ``query``, newest first.
+
+    The kind walks its threads from ``query.after`` (:meth:`Storage.thread_candidates`,
+    metadata filters pushed into its query where it can); each candidate's summary and head
+    signals are read here, and the walk stops when the page is full, at the oldest thread, at
+    the read's deadline or at :data:`MAX_SCANNED` candidates.
+
+    Raises:
+        QueryRefused: a cursor that is not one of this list's.
+    """
+    if query.status and query.status not in STATUSES:
+        raise QueryRefused(f"no status {query.status!r}: give one of {', '.join(STATUSES)}")
+    rows: list[ThreadRow] = []
+    scanned = 0
+    cursor = None
+    walk: Iterator[tuple[str, str]] = storage.thread_candidates(query)
+    try:
+        for thread_id, position in walk:
+            if len(rows) == query.limit:  # one more exists: the page ends before it
+                return ThreadPage(rows, cursor, scanned)
+            scanned += 1
+            cursor = position
+            try:
+                summary = storage.thread_summary(thread_id)
+                head_signals = storage.signals(thread_id).get(summary.head_id, ())
+            except UnknownThread:  # deleted while the walk went on
+                continue
+            status, reason = status_of(summary, head_signals)
+            moment = _moment_of(summary)
+            if storage.walks_in_time_order and query.since and moment is not None \
+                    and moment < query.since:
+                return ThreadPage(rows, None, scanned)  # older threads only from here on
+            row = ThreadRow(summary, status, reason)
+            if _wanted(query, row, moment):
+                rows.append(row)
+            if scanned >= MAX_SCANNED and len(rows) < query.limit:
+                return ThreadPage(rows, cursor, scanned, cut=(
+                    f"stopped after reading {scanned:,} threads; go on with the cursor"))
+    except (ReadStopped, CheckpointDbError) as exc:
+        return ThreadPage(rows, cursor, scanned, cut=str(exc))
+    return ThreadPage(rows, None, scanned)

@@ -1,0 +1,164 @@
+"""The threads of a place as a table a page at a time, newest first, with the filters of
+``playground threads`` (status, since, metadata, text), and a thread picked from it.
+
+Never a list of every thread: a place may hold 100,000 (:mod:`playground.timetravel.thread_list`
+reads only what a page needs). The filters live in the page's URL (``status``, ``since``,
+``meta``, ``match``), so a link to "the failed threads of the last hour in this database" can be
+shared; what the URL says is checked like anything typed, and a filter that cannot be read is
+said in one line and not applied.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import streamlit as st
+
+from playground.timetravel.limits import clip
+from playground.timetravel.storage import Storage
+from playground.timetravel.thread_list import (
+    STATUSES,
+    QueryRefused,
+    ThreadQuery,
+    parse_meta,
+    parse_moment,
+    thread_page,
+)
+from playground.ui.markup import md_escape
+
+ANY = "any"
+FILTERS = ("status", "since", "meta", "match")  # each a widget and a URL parameter
+
+
+def _from_url(prefix: str) -> None:
+    """Fill the filter widgets from the URL the first time the page is drawn with them."""
+    for name in FILTERS:
+        key = f"{prefix}filter-{name}"
+        if key in st.session_state:
+            continue
+        value = st.query_params.get(name)
+        if value is None:
+            continue
+        value = str(value)[:200]
+        if name == "status" and value not in STATUSES:
+            continue
+        st.session_state[key] = value
+
+
+def _to_url(prefix: str) -> None:
+    """The filters' callback: the URL says what the table shows."""
+    for name in FILTERS:
+        value = st.session_state.get(f"{prefix}filter-{name}")
+        if value and value != ANY:
+            st.query_params[name] = value
+        else:
+            st.query_params.pop(name, None)
+    st.session_state.pop(f"{prefix}pages", None)  # a new filter starts at the newest page
+
+
+def _query(prefix: str, limit: int) -> tuple[ThreadQuery, str | None]:
+    """The query the filters say, and the first filter that could not be read (then left
+    out)."""
+    state = st.session_state
+    status = state.get(f"{prefix}filter-status")
+    since = (state.get(f"{prefix}filter-since") or "").strip()
+    meta = (state.get(f"{prefix}filter-meta") or "").strip()
+    match = (state.get(f"{prefix}filter-match") or "").strip()
+    problem = None
+    query = ThreadQuery(status=status if status in STATUSES else None,
+                        match=match or None, limit=limit)
+    try:
+        if since:
+            query = replace(query, since=parse_moment(since))
+    except QueryRefused as exc:
+        problem = f"Since: {exc}"
+    try:
+        if meta:
+            pairs = [pair.strip() for pair in meta.split(",") if pair.strip()]
+            query = replace(query, meta=parse_meta(pairs))
+    except QueryRefused as exc:
+        problem = problem or f"Metadata: {exc}"
+    return query, problem
+
+
+def thread_table(source: Storage, prefix: str, thread_key: str, on_pick=None,
+                 limit: int = 50) -> list[str]:
+    """Draw the filters, one page of threads and the page buttons; return the page's thread
+    ids (none: the place or the filters have none, and the page says so). A row clicked in
+    the table becomes the value of ``thread_key``, the page's **Thread** box.
+
+    Args:
+        source: the place.
+        prefix: the page's widget prefix.
+        thread_key: the key of the box that picks the thread the page shows.
+        on_pick: called when a clicked row changes the thread (as the box's own callback).
+        limit: threads per page.
+    """
+    _from_url(prefix)
+    status_col, since_col, meta_col, match_col = st.columns([1, 1, 1, 1])
+    status_col.selectbox("Status", [ANY, *STATUSES], key=f"{prefix}filter-status",
+                         on_change=_to_url, args=(prefix,),
+                         help="paused: at a question or a breakpoint; failed: a node raised; "
+                              "finished: nothing left to run")
+    since_col.text_input("Written since", key=f"{prefix}filter-since", on_change=_to_url,
+                         args=(prefix,), placeholder="2h, 30m or 2026-12-03T10:00",
+                         help="Threads whose newest checkpoint was written at or after this: "
+                              "a span back from now, or an ISO time (UTC unless it says)")
+    meta_col.text_input("Metadata", key=f"{prefix}filter-meta", on_change=_to_url,
+                        args=(prefix,), placeholder="user=42, tenant=acme",
+                        help="KEY=VALUE pairs a checkpoint of the thread holds in its "
+                             "metadata (a run's metadata is stored with each checkpoint)")
+    match_col.text_input("Text", key=f"{prefix}filter-match", on_change=_to_url,
+                         args=(prefix,), placeholder="part of an id, an error, a question",
+                         help="Threads whose id, error or question contains this (any case)")
+    query, problem = _query(prefix, limit)
+    if problem:
+        st.caption(f":material/error: {md_escape(problem, 300)} (not applied)")
+    pages: list[str | None] = st.session_state.setdefault(f"{prefix}pages", [None])
+    try:
+        page = thread_page(source, replace(query, after=pages[-1]))
+    except QueryRefused:  # a cursor of another place, or another filter: start over
+        st.session_state[f"{prefix}pages"] = pages = [None]
+        page = thread_page(source, query)
+    rows = page.rows
+    # a table per page and filter: its row selection belongs to the rows it showed
+    said = tuple(st.session_state.get(f"{prefix}filter-{name}") for name in FILTERS)
+    table = f"{prefix}threads-{len(pages)}-{abs(hash(said))}"
+    event = st.dataframe(
+        [{"thread": clip(r.summary.thread_id, 200), "status": r.status,
+          "why": clip(r.reason, 200), "checkpoints": r.summary.checkpoints,
+          "branches": r.summary.branches, "bytes": r.summary.stored_bytes,
+          "newest": (r.summary.newest_at or "")[:19].replace("T", " ")} for r in rows],
+        hide_index=True, width="stretch", on_select="rerun", selection_mode="single-row",
+        key=table,
+        column_config={"bytes": st.column_config.NumberColumn(format="localized"),
+                       "why": st.column_config.TextColumn(width="large")},
+    )
+    ids = [r.summary.thread_id for r in rows]
+    picked = (getattr(event, "selection", None) or {}).get("rows") or []
+    # a click is acted on once: the table keeps its selection across runs, and the Thread box
+    # may have picked another since
+    if picked and picked[0] < len(ids) and st.session_state.get(f"{table}-acted") != picked[0]:
+        st.session_state[f"{table}-acted"] = picked[0]
+        if st.session_state.get(thread_key) != ids[picked[0]]:
+            st.session_state[thread_key] = ids[picked[0]]
+            if on_pick is not None:
+                on_pick()
+    facts = [f"page {len(pages)}", f"{len(rows)} thread{'s' if len(rows) != 1 else ''}"]
+    if query.filtered:
+        facts.append(f"{page.scanned:,} read to find them")
+    st.caption(" · ".join(facts) + " · newest first; click a row to open its thread")
+    if page.cut:
+        st.caption(f":material/hourglass_bottom: The search stopped early: "
+                   f"{md_escape(page.cut, 300)}. Older pages go on from where it stopped.")
+    newer_col, older_col, _ = st.columns([1, 1, 2])
+    newer_col.button("Newer threads", icon=":material/arrow_upward:",
+                     key=f"{prefix}page-newer", disabled=len(pages) == 1,
+                     on_click=lambda: pages.pop(), width="stretch")
+    older_col.button("Older threads", icon=":material/arrow_downward:",
+                     key=f"{prefix}page-older", disabled=page.next_cursor is None,
+                     on_click=lambda: pages.append(page.next_cursor), width="stretch")
+    if not ids:
+        st.info("No thread matches these filters." if query.filtered
+                else "This database has no threads yet.", icon=":material/info:")
+    return ids
