@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
-from playground.timetravel.errors import CheckpointDbError, UnknownThread
+from playground.timetravel.errors import UnknownThread
 from playground.timetravel.limits import ReadStopped
 from playground.timetravel.records import ThreadSummary
 from playground.timetravel.signals import TaskSignal
@@ -214,6 +214,8 @@ def thread_page(storage, query: ThreadQuery) -> ThreadPage:
 
     Raises:
         QueryRefused: a cursor that is not one of this list's.
+        CheckpointDbError: the place could not be read (a deadline met before any thread
+            was, a refusal, an answer that is not its API's).
     """
     if query.status and query.status not in STATUSES:
         raise QueryRefused(f"no status {query.status!r}: give one of {', '.join(STATUSES)}")
@@ -243,6 +245,8 @@ def thread_page(storage, query: ThreadQuery) -> ThreadPage:
             if scanned >= MAX_SCANNED and len(rows) < query.limit:
                 return ThreadPage(rows, cursor, scanned, cut=(
                     f"stopped after reading {scanned:,} threads; go on with the cursor"))
-    except (ReadStopped, CheckpointDbError) as exc:
+    except ReadStopped as exc:
+        if not scanned:  # the place could not be read at all: that is the answer, not a page
+            raise
         return ThreadPage(rows, cursor, scanned, cut=str(exc))
     return ThreadPage(rows, None, scanned)

@@ -100,26 +100,31 @@ def _many_threads(path, threads: int) -> None:
     conn.close()
 
 
-def test_a_read_past_its_deadline_is_one_line_and_another_tab_did_not_wait(browser, tmp_path):
+def test_a_search_past_its_deadline_is_one_line_and_another_tab_did_not_wait(browser,
+                                                                             tmp_path):
     inspect = tmp_path / "inspect"
     inspect.mkdir()
-    _many_threads(inspect / "many.sqlite", 150_000)  # each thread's head is decoded to list it
+    # None of these threads failed: the failed ones are searched for through all of them.
+    _many_threads(inspect / "many.sqlite", 150_000)
     env = {"PLAYGROUND_INSPECT_DIR": str(inspect), "PLAYGROUND_READ_TIMEOUT": "2"}
     running = '[data-testid="stApp"][data-test-script-state="running"]'
     with playground_server(tmp_path, env=env) as server:
         slow, other = _tab(browser, server), _tab(browser, server)
-        slow.open("inspect")
+        slow.open("inspect?status=failed")  # a link to the failed threads of any database
         slow.select("Database file", "inspect/many.sqlite")
         button = slow.page.locator('[data-testid^="stBaseButton"]').filter(
             has=slow.page.locator("p", has_text=re.compile(r"^Open$"))).first
-        button.click()  # returns at once: the read goes on in the server
+        button.click()  # returns at once: the search goes on in the server
         slow.page.locator(running).wait_for(timeout=30_000)
 
-        other.open("")  # another tab's whole page, while the slow read runs
+        other.open("")  # another tab's whole page, while the search runs
 
-        assert slow.page.locator(running).count() == 1, "the slow read was over already"
+        assert slow.page.locator(running).count() == 1, "the search was over already"
         slow.page.get_by_text("took longer than 2 s to read: stopped").first.wait_for(
             timeout=60_000)
+        said = slow.text()
+        assert "The search stopped early" in said and "Traceback" not in said
+        assert "No thread matches these filters." in said
 
 
 def test_a_server_beyond_loopback_shows_only_a_sign_in_line_without_its_token(browser,
