@@ -15,7 +15,6 @@ Each blob is decoded by :mod:`playground.timetravel.decode`, JSONB by a bounded 
 
 from __future__ import annotations
 
-import base64
 import json
 import re
 import threading
@@ -97,16 +96,21 @@ _SELECT_THREAD_BLOB_BYTES = (
     "  WHERE checkpoint_ns = ''"
     " UNION ALL SELECT thread_id, octet_length(blob) FROM checkpoint_writes "
     "  WHERE checkpoint_ns = '') parts GROUP BY thread_id")
-# The thread list, a page at a time: threads by their newest checkpoint id (a uuid6, so the
-# order they were last written), after a cursor's (head, thread); one thread's own aggregates.
-_SELECT_HEADS_BEFORE = (
-    "SELECT c.thread_id, c.head FROM (SELECT thread_id, max(checkpoint_id) AS head "
-    " FROM checkpoints WHERE checkpoint_ns = '' GROUP BY thread_id) c "
-    "WHERE {after}{meta} ORDER BY c.head DESC, c.thread_id DESC LIMIT %(n)s")
-_AFTER = "(c.head, c.thread_id) < (%(head)s, %(thread)s)"
-_HAS_META = (
-    "EXISTS (SELECT 1 FROM checkpoints m WHERE m.thread_id = c.thread_id "
-    "AND m.checkpoint_ns = '' AND {held})")
+# The thread list, a page at a time: the checkpoint rows walked from the table's physical end,
+# a window of blocks at a time (a TID range scan reads only those blocks), a thread listed at
+# its newest row; whether a thread holds a metadata value; one thread's own aggregates.
+_SELECT_BLOCKS = (
+    "SELECT pg_relation_size('checkpoints') / current_setting('block_size')::int AS blocks")
+_SELECT_ROWS_IN_BLOCKS = (
+    "SELECT ctid::text AS at, thread_id FROM checkpoints WHERE ctid >= %(low)s::tid "
+    "AND ctid < %(high)s::tid AND checkpoint_ns = ''")
+_SELECT_NEWEST_ROW = (
+    "SELECT max(ctid)::text AS at FROM checkpoints WHERE thread_id = %(thread)s "
+    "AND checkpoint_ns = ''")
+_SELECT_HAS_META = (
+    "SELECT 1 FROM checkpoints WHERE thread_id = %(thread)s AND checkpoint_ns = '' AND {held} "
+    "LIMIT 1")
+_FIRST_WINDOW, _LAST_WINDOW = 64, 8_192  # blocks read per step of the walk, growing
 _SELECT_ONE_THREAD = (
     "SELECT count(*) AS n, max(c.checkpoint_id) AS head, "
     "sum(octet_length(c.checkpoint::text) + octet_length(c.metadata::text)) AS bytes, "
@@ -316,22 +320,10 @@ def _one_line(text: str) -> str:
                   first)
 
 
-def _cursor(head: str, thread: str) -> str:
-    return "p" + base64.urlsafe_b64encode(json.dumps([head, thread]).encode()).decode()
-
-
-def _read_cursor(text: str) -> tuple[str, str]:
-    """(head, thread) from a cursor :func:`_cursor` made; anything else is refused."""
-    refused = QueryRefused(f"{text[:80]!r} is not a cursor of this thread list")
-    if not text.startswith("p") or len(text) > 4_000:
-        raise refused
-    try:
-        pair = json.loads(base64.urlsafe_b64decode(text[1:].encode()))
-    except (ValueError, TypeError):
-        raise refused from None
-    if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(v, str) for v in pair)):
-        raise refused
-    return pair[0], pair[1]
+def _tid(text: str) -> tuple[int, int]:
+    """A ctid's text, ``(block,offset)``, as numbers that sort as the rows lie."""
+    block, _, offset = text.strip("()").partition(",")
+    return int(block), int(offset)
 
 
 class PostgresStorage(Storage):
@@ -501,41 +493,58 @@ class PostgresStorage(Storage):
             head_next=head.next if head else (), branches=row["leaves"],
             stored_bytes=int(row["bytes"] or 0) + int(extra or 0), head_id=row["head"])
 
-    walks_in_time_order = True  # by the newest checkpoint id: uuid6, the time it was made
-
     def thread_candidates(self, query: ThreadQuery) -> Iterator[tuple[str, str]]:
-        """Threads by their newest checkpoint id, newest first, from the cursor's (head id,
-        thread id) on, read in batches; a metadata filter is part of the query (a checkpoint
-        of the thread whose ``metadata`` holds each value, compared as text). A cursor is
-        ``p`` and the (head, thread) pair in URL-safe base64 JSON.
+        """Threads newest first in the order their rows were written, read from the table's
+        physical end: windows of blocks walked backwards (a TID range scan, so a page costs
+        the blocks its threads fill, whatever the table's size), a thread met first at its
+        newest row and listed there (one met lower down was listed on an earlier page). A
+        metadata filter asks each candidate in SQL whether one of its checkpoints holds it. A
+        cursor is ``t`` and the row (block.offset) the walk stopped at.
+
+        PostgreSQL puts a new row version where it finds room: at the end, until a VACUUM frees
+        room in older blocks. So this is the order of writing since the last VACUUM, which is
+        the newest first on a database an app appends to; no index is added to keep it exact.
 
         Raises:
             QueryRefused: ``query.after`` is not a cursor of this list.
         """
-        head = thread = None
+        top = self._rows(_SELECT_BLOCKS)[0]["blocks"] or 0
+        below = (top + 1, 0)
         if query.after:
-            head, thread = _read_cursor(query.after)
-        meta, params = "", {}
+            found = re.fullmatch(r"t(\d{1,10})\.(\d{1,5})", query.after)
+            if not found:
+                raise QueryRefused(f"{query.after[:80]!r} is not a cursor of this thread list")
+            below = (int(found[1]), int(found[2]))
+        held, params = "", {}
         wanted = query.meta_values()
         if wanted:
-            meta = _HAS_META.format(held=" AND ".join(
-                f"m.metadata->>%(key{n})s = %(value{n})s" for n in range(len(wanted))))
+            held = " AND ".join(f"metadata->>%(key{n})s = %(value{n})s"
+                                for n in range(len(wanted)))
             for n, (key, typed, text) in enumerate(wanted):
                 params[f"key{n}"] = key
                 params[f"value{n}"] = json.dumps(typed) if isinstance(typed, bool) else text
-        # a page's worth first (most pages need no more), then larger batches for a filter
-        batch = query.limit + 1
-        while True:
-            after = _AFTER if head is not None else ""
-            where = " AND ".join(part for part in (after, meta) if part) or "TRUE"
-            rows = self._rows(_SELECT_HEADS_BEFORE.format(after=where, meta=""),
-                              {**params, "head": head, "thread": thread, "n": batch})
-            for row in rows:
-                head, thread = row["head"], row["thread_id"]
-                yield thread, _cursor(head, thread)
-            if len(rows) < batch:
-                return
-            batch = min(batch * 4, 2_000)
+        seen: set[str] = set()
+        window = _FIRST_WINDOW
+        high = below[0] + 1  # the cursor's own block, its rows below the cursor only
+        while high > 0:
+            low = max(high - window, 0)
+            rows = self._rows(_SELECT_ROWS_IN_BLOCKS, {"low": f"({low},0)",
+                                                       "high": f"({high},0)"})
+            placed = sorted(((_tid(row["at"]), row["thread_id"]) for row in rows),
+                            reverse=True)
+            for at, thread_id in placed:
+                if at >= below or thread_id in seen:
+                    continue
+                seen.add(thread_id)
+                newest = self._rows(_SELECT_NEWEST_ROW, {"thread": thread_id})[0]["at"]
+                if newest is None or _tid(newest) != at:
+                    continue  # listed on an earlier page, at its newest row
+                if held and not self._rows(_SELECT_HAS_META.format(held=held),
+                                           {**params, "thread": thread_id}):
+                    continue
+                yield thread_id, f"t{at[0]}.{at[1]}"
+            high = low
+            window = min(window * 2, _LAST_WINDOW)
 
     def records(self, thread_id: str, checkpoint_ns: str = "", times: bool = False
                 ) -> list[CheckpointRecord]:

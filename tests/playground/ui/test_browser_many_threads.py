@@ -1,0 +1,63 @@
+"""Inspect in Chromium on a production-shaped Postgres database (threads made by a real graph
+on PostgresSaver, copied to 1,500): the first page, the failed threads, one opened on its
+failure."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from playground.testing.many_threads import make_postgres
+from tests.playground.ui.browser import ShotTab, chromium_missing, playground_server
+from tests.postgres import SKIP_REASON, database_url, throwaway_database
+
+pytestmark = [
+    pytest.mark.skipif(chromium_missing() and not os.environ.get("CI"),
+                       reason="Debian chromium is not installed (bash .ci/run installs it)"),
+    pytest.mark.skipif(not database_url(), reason=SKIP_REASON),
+]
+ROW_PX = 35  # the data grid's header and rows
+
+
+@pytest.fixture(scope="module")
+def production():
+    with throwaway_database() as url:
+        yield url, make_postgres(url, 1_500, seeds=40)
+
+
+def _click_row(tab: ShotTab, index: int) -> None:
+    """Click the ``index``-th row's selection box in the page's thread table (the data grid
+    draws on a canvas: its rows are found by position) and wait for the run it starts."""
+    grid = tab.page.locator('[data-testid="stDataFrame"]').first
+    grid.scroll_into_view_if_needed()
+    box = grid.bounding_box()
+    before = tab.runs
+    tab.page.mouse.click(box["x"] + 18, box["y"] + ROW_PX * (index + 1) + ROW_PX / 2)
+    tab._wait_for_run_after(before, f"picking row {index}")
+
+
+def test_inspect_lists_the_first_page_then_the_failed_threads_and_opens_one(
+        production, browser, tmp_path, shots):
+    url, expected = production
+    failed = {t for t, seed in expected.items() if seed.kind == "failed"}
+    with playground_server(tmp_path) as server:
+        tab = ShotTab(browser.new_context(viewport={"width": 1440, "height": 1800}), server,
+                      shots).open("inspect")
+        tab.page.get_by_role("tab", name="Postgres").click()
+        box = tab.page.get_by_label("Postgres URL")
+        box.fill(url)
+        tab.click("Connect")
+        assert "page 1 · 50 threads" in tab.text()
+
+        tab.select("Status", "failed")
+        assert "status=failed" in tab.page.url  # the link says what the table shows
+        _click_row(tab, 2)
+
+        shown = tab.text()
+        thread = tab.page.locator('[data-testid="stSelectbox"]').filter(
+            has_text="Thread").first.inner_text().split("\n")[-1].strip()
+        assert thread in failed
+        assert "failed: LookupError" in shown  # the head's error
+        assert tab.page.locator(".ht-row .ht-tip", has_text="failed").count() >= 1  # in the tree
+        tab.shot("inspect-failed-threads")
