@@ -68,6 +68,8 @@ screenshots: $(STAMP) $(SERVER_VENV)/.installed
 		tests/playground/ui/test_browser_other_writers.py
 	PLAYGROUND_SCREENSHOTS=$(CURDIR)/assets/screenshots $(BIN)/python -m pytest \
 		tests/playground/ui/test_browser_agent_server.py tests/playground/ui/test_browser_timeline.py
+	PLAYGROUND_SCREENSHOTS=$(CURDIR)/assets/screenshots $(BIN)/python -m pytest \
+		tests/playground/ui/test_browser_many_threads.py
 
 # A big room: REPLICAS playground replicas behind nginx on PostgreSQL (deploy/workshop.py).
 workshop: $(STAMP)

@@ -44,8 +44,8 @@ def test_inspect_lists_the_first_page_then_the_failed_threads_and_opens_one(
     with playground_server(tmp_path) as server:
         tab = ShotTab(browser.new_context(viewport={"width": 1440, "height": 1800}), server,
                       shots).open("inspect")
-        tab.page.get_by_role("tab", name="Postgres").click()
-        box = tab.page.get_by_label("Postgres URL")
+        tab.page.get_by_role("tab", name="Postgres URL").click()
+        box = tab.page.get_by_role("textbox", name="Postgres URL")
         box.fill(url)
         tab.click("Connect")
         assert "page 1 · 50 threads" in tab.text()
@@ -55,9 +55,10 @@ def test_inspect_lists_the_first_page_then_the_failed_threads_and_opens_one(
         _click_row(tab, 2)
 
         shown = tab.text()
-        thread = tab.page.locator('[data-testid="stSelectbox"]').filter(
-            has_text="Thread").first.inner_text().split("\n")[-1].strip()
-        assert thread in failed
+        box = tab.page.locator('[data-testid="stMainBlockContainer"] [data-testid="stSelectbox"]'
+                               ).filter(has=tab.page.get_by_text("Thread", exact=True)).first
+        picked = box.locator("input").first.input_value()  # the Thread box's value
+        assert picked in failed, picked  # the row clicked: a failed thread
         assert "failed: LookupError" in shown  # the head's error
         assert tab.page.locator(".ht-row .ht-tip", has_text="failed").count() >= 1  # in the tree
         tab.shot("inspect-failed-threads")
