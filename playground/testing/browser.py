@@ -173,10 +173,11 @@ class Tab:
                     listed.wait_for(state="visible", timeout=2000)
                 except Exception:  # Playwright's TimeoutError: the list did not open, again
                     continue
-            # A click on an option the list is redrawing is lost (no tag, no run): the tag,
-            # or the run it starts, says whether it landed.
-            listed.click()
+            # A click on an option the list is redrawing is lost (no tag, no run), and one on a
+            # list that closed meanwhile finds no option: the tag, or the run it starts, says
+            # whether it landed; else open the list and click again.
             try:
+                listed.click(timeout=2000)
                 chosen.wait_for(state="visible", timeout=2000)
             except Exception:  # Playwright's TimeoutError: not picked; open and click again
                 continue

@@ -31,6 +31,8 @@ def test_a_js_file_opens_in_inspect_with_its_tree_and_question_in_chromium(
         assert "13 checkpoints · 3 branches" in tab.text()
 
         tab.select("Thread", "waiting")
-        tab.page.get_by_text(f"asks: {JS_QUESTION}").first.wait_for()
+        # the inspector's signal (the thread table's "why" cell says it too, in the grid's
+        # hidden copy for screen readers)
+        tab.page.get_by_text(f"asks: {JS_QUESTION}").locator("visible=true").first.wait_for()
         assert f"approve asks: {JS_QUESTION}" in tab.text()
         tab.shot("inspect-langgraphjs")
