@@ -493,6 +493,8 @@ class PostgresStorage(Storage):
             head_next=head.next if head else (), branches=row["leaves"],
             stored_bytes=int(row["bytes"] or 0) + int(extra or 0), head_id=row["head"])
 
+    walks_in_time_order = False  # by the rows' place in the table: the order of writing
+
     def thread_candidates(self, query: ThreadQuery) -> Iterator[tuple[str, str]]:
         """Threads newest first in the order their rows were written, read from the table's
         physical end: windows of blocks walked backwards (a TID range scan, so a page costs

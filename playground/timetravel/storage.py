@@ -287,10 +287,10 @@ class Storage:
             stored_bytes=sum(i.blob_bytes + i.metadata_bytes for i in items) + writes,
             head_id=head.checkpoint_id)
 
-    # Whether :meth:`thread_candidates` walks threads in the order they were last written, so
-    # that a walk past ``since`` finds only older ones (a kind that lists by another order
-    # says False and is read to its end).
-    walks_in_time_order = False
+    # Whether :meth:`thread_candidates` walks threads by their newest checkpoint's time, so
+    # that a walk past ``since`` finds only older ones: this one does (it sorts by it); a kind
+    # that walks in another order says False, and its walk is read to its end.
+    walks_in_time_order = True
 
     def thread_candidates(self, query: ThreadQuery) -> Iterator[tuple[str, str]]:
         """(thread id, cursor after it) for the threads a page of ``query`` may hold, newest

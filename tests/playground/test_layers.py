@@ -24,6 +24,9 @@ DRIVER_ALLOWED = {
     "playground.lessons.state_sizes",
     # writes the bundled sample database with SqliteSaver, then vacuums it
     "playground.samples.make_samples",
+    # the many-thread fixture: seed threads run on the real saver, then their rows copied in
+    # the saver's own tables under new thread ids (INSERT ... SELECT)
+    "playground.testing.many_threads",
 }
 # The kinds of place: only the door (and the package's own modules) import them.
 KIND_MODULES = {"playground.places.sqlite", "playground.places.postgres",

@@ -130,6 +130,11 @@ def test_inspect_upload_and_import_of_hostile_data_run_nothing(server, browser, 
         tab.page.locator('[data-testid="stTabPanel"]:visible input[type="file"]').set_input_files(
             str(upload))
         tab._wait_for_run_after(before, f"uploading {upload.name}")
+        # the upload holds a plain thread too, written after the hostile one (listed first)
+        box = tab.page.locator('[data-testid="stMainBlockContainer"] [data-testid="stSelectbox"]'
+                               ).filter(has=tab.page.get_by_text("Thread", exact=True)).first
+        if box.locator("input").first.input_value() != hostile_db.THREAD:
+            tab.select("Thread", hostile_db.THREAD)
         shown = tab.text()
         assert f"Open: {upload.name}" in shown
         assert "approve asks: Approve a refund of $40 for order A17?" in shown, shown[-4000:]

@@ -25,16 +25,17 @@ def _open_sample(at):
 
 
 def _failing(monkeypatch, times: int, message: str = "disk I/O error") -> list[int]:
-    """The page's thread list fails ``times`` times as a file being written makes it fail."""
-    real, calls = SqliteStorage.threads, []
+    """The page's thread list (its first query, the walk from the newest row) fails ``times``
+    times as a file being written makes it fail."""
+    real, calls = SqliteStorage._rows_before, []
 
-    def threads(self):
+    def rows_before(self, below):
         calls.append(1)
         if len(calls) <= times:
             raise sqlite3.OperationalError(message)
-        return real(self)
+        return real(self, below)
 
-    monkeypatch.setattr(SqliteStorage, "threads", threads)
+    monkeypatch.setattr(SqliteStorage, "_rows_before", rows_before)
     return calls
 
 
