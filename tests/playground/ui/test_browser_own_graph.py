@@ -139,7 +139,7 @@ def test_stop_ends_a_long_run_between_two_steps_in_chromium(browser, tmp_path):
         assert "Stopped: the thread keeps every step that finished" in tab.text()
         assert "Paused before tick." in tab.text()  # where the run stopped
         tab.click("Continue")
-        assert "Finished." in tab.text()
+        assert "Finished." in tab.text(), tab.text()
 
 
 def test_rerun_on_fixed_code_then_export_as_test_in_chromium(browser, shots, tmp_path):
