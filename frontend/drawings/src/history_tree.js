@@ -11,6 +11,7 @@
 // 22 visible rows do. The strip at the left is the whole thread at once (its shape, lanes and
 // kinds); pressing or dragging in it scrolls the list there.
 import { select } from "d3-selection";
+import { fillCard, legendEntries } from "./parts.js";
 
 const ROW = 24; // px per row: room for 12 px text and a ring
 const LANE = 18; // px between lanes
@@ -203,13 +204,7 @@ function showTooltip(view, target, row) {
     ["stored bytes", row[F.bytes].toLocaleString("en-US")],
     ["its branch", data.branches[row[F.branch]]],
   ];
-  view.tooltip.selectAll("div").data(facts).join((enter) => {
-    const line = enter.append("div");
-    line.append("span").attr("class", "ht-tooltip-key");
-    line.append("span");
-    return line;
-  }).call((line) => line.select(".ht-tooltip-key").text(([key]) => key))
-    .call((line) => line.select("span:last-child").text(([, value]) => String(value)));
+  fillCard(view.tooltip, facts, "ht-tooltip-key");
   const box = target.getBoundingClientRect();
   const home = view.root.node().getBoundingClientRect();
   view.tooltip.style("display", null)
@@ -286,14 +281,7 @@ function drawLegend(view) {
     return group;
   }).call((group) => group.select(".ht-legend-title").text(([title]) => title))
     .each(function ([, entries]) {
-      select(this).selectAll("span.ht-legend-entry").data(entries).join((enter) => {
-        const entry = enter.append("span").attr("class", "ht-legend-entry");
-        entry.append("svg").attr("width", 16).attr("height", 16).attr("aria-hidden", "true");
-        entry.append("span");
-        return entry;
-      }).each(function (entry) {
-        const swatch = select(this).select("svg");
-        swatch.selectAll("*").remove();
+      legendEntries(select(this), entries, "ht-legend-entry", [16, 16], (swatch, entry) => {
         if (entry.shape === "dot") {
           swatch.append("circle").attr("cx", 8).attr("cy", 8).attr("r", 5.5)
             .attr("fill", entry.colour);
@@ -305,7 +293,6 @@ function drawLegend(view) {
             .attr("d", entry.shape === "diamond"
               ? "M8,1.5L14.5,8L8,14.5L1.5,8Z" : "M2,8a6,6 0 1,0 12,0a6,6 0 1,0 -12,0");
         }
-        select(this).select("span").text(entry.name);
       });
     });
 }

@@ -12,6 +12,7 @@
 import { axisBottom } from "d3-axis";
 import { scaleLinear } from "d3-scale";
 import { select } from "d3-selection";
+import { fillCard, legendEntries } from "./parts.js";
 
 const LANE = 26; // px per lane
 const BAR = 16; // px: a bar's height
@@ -209,15 +210,7 @@ function facts(row) {
 }
 
 function showTooltip(view, event, row) {
-  view.tooltip.selectAll("div").data(facts(row).filter(([, value]) => value !== ""))
-    .join((enter) => {
-      const line = enter.append("div");
-      line.append("span").attr("class", "tl-tooltip-key");
-      line.append("span");
-      return line;
-    })
-    .call((line) => line.select(".tl-tooltip-key").text(([key]) => key))
-    .call((line) => line.select("span:last-child").text(([, value]) => String(value)));
+  fillCard(view.tooltip, facts(row).filter(([, value]) => value !== ""), "tl-tooltip-key");
   const box = event.currentTarget.getBoundingClientRect();
   const home = view.root.node().getBoundingClientRect();
   const left = Math.min(Math.max(box.left - home.left, 0), Math.max(home.width - 320, 0));
@@ -257,14 +250,7 @@ function drawLegend(view) {
     { name: "selected checkpoint", fill: "none", outline: "tl-selected" },
   ];
   if (data.folds.length) entries.push({ name: "a long wait folded", fold: true });
-  view.legend.selectAll("span.tl-legend-entry").data(entries).join((enter) => {
-    const entry = enter.append("span").attr("class", "tl-legend-entry");
-    entry.append("svg").attr("width", 18).attr("height", 14).attr("aria-hidden", "true");
-    entry.append("span");
-    return entry;
-  }).each(function (entry) {
-    const swatch = select(this).select("svg");
-    swatch.selectAll("*").remove();
+  legendEntries(view.legend, entries, "tl-legend-entry", [18, 14], (swatch, entry) => {
     if (entry.fold) {
       swatch.append("line").attr("class", "tl-fold-swatch").attr("x1", 9).attr("x2", 9)
         .attr("y1", 0).attr("y2", 14);
@@ -276,6 +262,5 @@ function drawLegend(view) {
         .attr("rx", 2).attr("fill", entry.fill)
         .attr("class", entry.outline ?? (entry.dashed ? "tl-dashed" : null));
     }
-    select(this).select("span").text(entry.name);
   });
 }

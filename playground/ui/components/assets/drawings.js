@@ -1,4 +1,4 @@
-// built from src/*.js sha256:aa5891f5b4c379efb4f316fe7eba07e97996e28414c6950918cbb43e8080d083
+// built from src/*.js sha256:73e6539700c2f5f11e820f034970be677658238359049854338159e85bc5224b
 // node_modules/d3-selection/dist/d3-selection.mjs
 var e = "http://www.w3.org/1999/xhtml", t = {
 	svg: "http://www.w3.org/2000/svg",
@@ -578,8 +578,24 @@ Dt.prototype = Et.prototype = {
 		return this._;
 	}
 };
+// src/parts.js
+function Ot(e, t, n) {
+	e.selectAll("div").data(t).join((e) => {
+		let t = e.append("div");
+		return t.append("span").attr("class", n), t.append("span"), t;
+	}).call((e) => e.select(`.${n}`).text(([e]) => e)).call((e) => e.select("span:last-child").text(([, e]) => String(e)));
+}
+function kt(e, t, n, [r, i], a) {
+	e.selectAll(`span.${n}`).data(t).join((e) => {
+		let t = e.append("span").attr("class", n);
+		return t.append("svg").attr("width", r).attr("height", i).attr("aria-hidden", "true"), t.append("span"), t;
+	}).each(function(e) {
+		let t = O(this).select("svg");
+		t.selectAll("*").remove(), a(t, e), O(this).select("span").text(e.name);
+	});
+}
 // src/history_tree.js
-var k = 24, Ot = 18, kt = 12, At = 40, jt = 6, A = {
+var k = 24, At = 18, jt = 12, Mt = 40, Nt = 6, A = {
 	ordinal: 0,
 	lane: 1,
 	parent: 2,
@@ -596,13 +612,13 @@ var k = 24, Ot = 18, kt = 12, At = 40, jt = 6, A = {
 	bytes: 13,
 	branch: 14
 };
-function Mt(e) {
+function Pt(e) {
 	let { data: t, parentElement: n, setTriggerValue: r } = e, i = n.querySelector(":scope > .ht");
-	i ||= Nt(n);
+	i ||= Ft(n);
 	let a = i.__view;
-	a.pick = r, Pt(a, t);
+	a.pick = r, It(a, t);
 }
-function Nt(e) {
+function Ft(e) {
 	let t = O(e).append("div").attr("class", "ht"), n = t.append("div").attr("class", "ht-main"), r = n.append("svg").attr("class", "ht-strip").attr("aria-hidden", "true");
 	r.append("rect").attr("class", "ht-strip-ground"), r.append("g").attr("class", "ht-strip-marks"), r.append("rect").attr("class", "ht-strip-window");
 	let i = n.append("div").attr("class", "ht-list"), a = i.append("div").attr("class", "ht-spacer"), o = a.append("svg").attr("class", "ht-graph").attr("aria-hidden", "true");
@@ -623,7 +639,7 @@ function Nt(e) {
 	};
 	t.node().__view = s, i.on("scroll", () => {
 		s.frame ||= requestAnimationFrame(() => {
-			s.frame = 0, It(s);
+			s.frame = 0, Rt(s);
 		});
 	});
 	let c = (e) => {
@@ -636,17 +652,17 @@ function Nt(e) {
 		r.node().releasePointerCapture(e.pointerId), r.on("pointermove", null);
 	}), t.node();
 }
-function Pt(e, t) {
+function It(e, t) {
 	let n = e.data === null;
 	e.data = t;
 	let r = t.rows.length, i = Math.min(r, t.visible) * k, a = r > t.visible;
-	e.graphWidth = kt + Math.max(t.lanes - 1, 0) * Ot + kt, e.root.classed("ht-pickable", t.pickable), e.list.style("height", `${i}px`), e.spacer.style("height", `${r * k}px`), e.graph.attr("width", e.graphWidth), e.strip.style("display", a ? null : "none").attr("width", At).attr("height", i), Bt(e, i), Ht(e);
+	e.graphWidth = jt + Math.max(t.lanes - 1, 0) * At + jt, e.root.classed("ht-pickable", t.pickable), e.list.style("height", `${i}px`), e.spacer.style("height", `${r * k}px`), e.graph.attr("width", e.graphWidth), e.strip.style("display", a ? null : "none").attr("width", Mt).attr("height", i), Ht(e, i), Wt(e);
 	let o = e.list.node(), s = r - t.at, c = o.scrollTop / k, l = s >= c + 1 && s <= c + t.visible - 2;
-	(n || !l) && (o.scrollTop = Math.max(s - t.visible / 2 + .5, 0) * k), It(e);
+	(n || !l) && (o.scrollTop = Math.max(s - t.visible / 2 + .5, 0) * k), Rt(e);
 }
-var Ft = (e) => kt + e * Ot;
-function It(e) {
-	let { data: t } = e, n = t.rows, r = n.length, i = e.list.node(), a = Math.max(Math.floor(i.scrollTop / k) - jt, 0), o = Math.min(Math.ceil((i.scrollTop + i.clientHeight) / k) + jt, r - 1), s = (e) => r - e, c = (e) => (e - a) * k + k / 2, l = [];
+var Lt = (e) => jt + e * At;
+function Rt(e) {
+	let { data: t } = e, n = t.rows, r = n.length, i = e.list.node(), a = Math.max(Math.floor(i.scrollTop / k) - Nt, 0), o = Math.min(Math.ceil((i.scrollTop + i.clientHeight) / k) + Nt, r - 1), s = (e) => r - e, c = (e) => (e - a) * k + k / 2, l = [];
 	for (let e = a; e <= o; e++) l.push(n[r - 1 - e]);
 	let u = [];
 	for (let e of n) {
@@ -657,23 +673,23 @@ function It(e) {
 	}
 	u.sort((e, t) => (e[A.line] > 0) - (t[A.line] > 0)), e.graph.style("top", `${a * k}px`).attr("height", (o - a + 1) * k), e.graph.select(".ht-lines").selectAll("path").data(u, (e) => e[A.id]).join("path").attr("d", (e) => {
 		let t = s(e[A.ordinal]), n = s(e[A.parent]), r = e[A.parentLane] === e[A.lane] ? c(n) : c(n) - k / 2;
-		return `M${Ft(e[A.lane])},${c(t)}V${r}L${Ft(e[A.parentLane])},${c(n)}`;
-	}).attr("stroke", (e) => t.lines[e[A.line]][1]), e.graph.select(".ht-points").selectAll("circle").data(l, (e) => e[A.id]).join("circle").attr("data-id", (e) => e[A.id]).attr("cx", (e) => Ft(e[A.lane])).attr("cy", (e) => c(s(e[A.ordinal]))).attr("r", 5.5).attr("fill", (e) => t.kinds[e[A.kind]][1]), e.graph.select(".ht-rings").selectAll("path").data(l.filter((e) => e[A.ring] !== null), (e) => e[A.id]).join("path").attr("d", (e) => Rt(t.rings[e[A.ring]][1], Ft(e[A.lane]), c(s(e[A.ordinal])))).attr("stroke", (e) => t.rings[e[A.ring]][2]), e.rows.selectAll("div.ht-row").data(l, (e) => e[A.id]).join((e) => {
+		return `M${Lt(e[A.lane])},${c(t)}V${r}L${Lt(e[A.parentLane])},${c(n)}`;
+	}).attr("stroke", (e) => t.lines[e[A.line]][1]), e.graph.select(".ht-points").selectAll("circle").data(l, (e) => e[A.id]).join("circle").attr("data-id", (e) => e[A.id]).attr("cx", (e) => Lt(e[A.lane])).attr("cy", (e) => c(s(e[A.ordinal]))).attr("r", 5.5).attr("fill", (e) => t.kinds[e[A.kind]][1]), e.graph.select(".ht-rings").selectAll("path").data(l.filter((e) => e[A.ring] !== null), (e) => e[A.id]).join("path").attr("d", (e) => Bt(t.rings[e[A.ring]][1], Lt(e[A.lane]), c(s(e[A.ordinal])))).attr("stroke", (e) => t.rings[e[A.ring]][2]), e.rows.selectAll("div.ht-row").data(l, (e) => e[A.id]).join((e) => {
 		let t = e.append("div").attr("class", "ht-row");
 		return t.append("span").attr("class", "ht-name"), t.append("span").attr("class", "ht-tip"), t;
-	}).style("top", (e) => `${s(e[A.ordinal]) * k}px`).style("padding-left", `${e.graphWidth}px`).attr("role", "option").attr("aria-label", (e) => Lt(e)).attr("aria-selected", (e) => String(e[A.id] === t.selected)).attr("data-id", (e) => e[A.id]).classed("ht-selected", (e) => e[A.id] === t.selected).call((e) => e.select(".ht-name").text((e) => Lt(e))).call((e) => e.select(".ht-tip").text((e) => e[A.tip] ?? "")).on("click", (n, r) => {
+	}).style("top", (e) => `${s(e[A.ordinal]) * k}px`).style("padding-left", `${e.graphWidth}px`).attr("role", "option").attr("aria-label", (e) => zt(e)).attr("aria-selected", (e) => String(e[A.id] === t.selected)).attr("data-id", (e) => e[A.id]).classed("ht-selected", (e) => e[A.id] === t.selected).call((e) => e.select(".ht-name").text((e) => zt(e))).call((e) => e.select(".ht-tip").text((e) => e[A.tip] ?? "")).on("click", (n, r) => {
 		t.pickable && e.pick("pick", r[A.id]);
-	}).on("mouseenter", (t, n) => zt(e, t.currentTarget, n)).on("mouseleave", () => e.tooltip.style("display", "none")), Vt(e);
+	}).on("mouseenter", (t, n) => Vt(e, t.currentTarget, n)).on("mouseleave", () => e.tooltip.style("display", "none")), Ut(e);
 }
-var Lt = (e) => `#${e[A.ordinal]} ${e[A.node]}`;
-function Rt(e, t, n) {
+var zt = (e) => `#${e[A.ordinal]} ${e[A.node]}`;
+function Bt(e, t, n) {
 	if (e === "diamond") return `M${t},${n - 9}L${t + 9},${n}L${t},${n + 9}L${t - 9},${n}Z`;
 	let r = 8.5;
 	return `M${t - r},${n}a${r},${r} 0 1,0 ${2 * r},0a${r},${r} 0 1,0 ${-2 * r},0`;
 }
-function zt(e, t, n) {
+function Vt(e, t, n) {
 	let r = e.data, i = [
-		["checkpoint", Lt(n)],
+		["checkpoint", zt(n)],
 		["id", n[A.id]],
 		["node", n[A.node]],
 		["step", n[A.step] ?? "?"],
@@ -682,14 +698,11 @@ function zt(e, t, n) {
 		["stored bytes", n[A.bytes].toLocaleString("en-US")],
 		["its branch", r.branches[n[A.branch]]]
 	];
-	e.tooltip.selectAll("div").data(i).join((e) => {
-		let t = e.append("div");
-		return t.append("span").attr("class", "ht-tooltip-key"), t.append("span"), t;
-	}).call((e) => e.select(".ht-tooltip-key").text(([e]) => e)).call((e) => e.select("span:last-child").text(([, e]) => String(e)));
+	Ot(e.tooltip, i, "ht-tooltip-key");
 	let a = t.getBoundingClientRect(), o = e.root.node().getBoundingClientRect();
 	e.tooltip.style("display", null).style("left", `${Math.min(e.graphWidth + 8, Math.max(o.width - 320, 0))}px`).style("top", `${a.bottom - o.top + 2}px`);
 }
-function Bt(e, t) {
+function Ht(e, t) {
 	let { data: n } = e, r = n.rows.length, i = [];
 	if (r > n.visible) {
 		let e = /* @__PURE__ */ new Map();
@@ -720,13 +733,13 @@ function Bt(e, t) {
 	}
 	e.strip.select(".ht-strip-ground").attr("x", 2).attr("y", 0).attr("width", 36).attr("height", t).attr("rx", 3), e.strip.select(".ht-strip-marks").selectAll("rect").data(i).join("rect").attr("x", (e) => 7 + e.lane * 5).attr("width", 4).attr("y", (e) => e.start).attr("height", (e) => e.end - e.start + 1).attr("fill", (e) => n.kinds[e.kind][1]);
 }
-function Vt(e) {
+function Ut(e) {
 	let t = e.data.rows.length;
 	if (t <= e.data.visible) return;
 	let n = e.list.node(), r = n.clientHeight, i = n.scrollTop / k / t * r, a = Math.max(r / k / t * r, 3);
 	e.strip.select(".ht-strip-window").attr("x", 1).attr("width", 38).attr("y", Math.min(i, r - a)).attr("height", a);
 }
-function Ht(e) {
+function Wt(e) {
 	let { data: t } = e, n = [
 		["checkpoints", t.kinds.map(([e, t]) => ({
 			name: e,
@@ -748,47 +761,43 @@ function Ht(e) {
 		let t = e.append("div").attr("class", "ht-legend-group");
 		return t.append("span").attr("class", "ht-legend-title"), t;
 	}).call((e) => e.select(".ht-legend-title").text(([e]) => e)).each(function([, e]) {
-		O(this).selectAll("span.ht-legend-entry").data(e).join((e) => {
-			let t = e.append("span").attr("class", "ht-legend-entry");
-			return t.append("svg").attr("width", 16).attr("height", 16).attr("aria-hidden", "true"), t.append("span"), t;
-		}).each(function(e) {
-			let t = O(this).select("svg");
-			t.selectAll("*").remove(), e.shape === "dot" ? t.append("circle").attr("cx", 8).attr("cy", 8).attr("r", 5.5).attr("fill", e.colour) : e.shape === "line" ? t.append("path").attr("d", "M1,8H15").attr("stroke", e.colour).attr("stroke-width", 2) : t.append("path").attr("class", "ht-ring").attr("stroke", e.colour).attr("d", e.shape === "diamond" ? "M8,1.5L14.5,8L8,14.5L1.5,8Z" : "M2,8a6,6 0 1,0 12,0a6,6 0 1,0 -12,0"), O(this).select("span").text(e.name);
+		kt(O(this), e, "ht-legend-entry", [16, 16], (e, t) => {
+			t.shape === "dot" ? e.append("circle").attr("cx", 8).attr("cy", 8).attr("r", 5.5).attr("fill", t.colour) : t.shape === "line" ? e.append("path").attr("d", "M1,8H15").attr("stroke", t.colour).attr("stroke-width", 2) : e.append("path").attr("class", "ht-ring").attr("stroke", t.colour).attr("d", t.shape === "diamond" ? "M8,1.5L14.5,8L8,14.5L1.5,8Z" : "M2,8a6,6 0 1,0 12,0a6,6 0 1,0 -12,0");
 		});
 	});
 }
 // node_modules/d3-axis/dist/d3-axis.mjs
-function Ut(e) {
+function Gt(e) {
 	return e;
 }
-var Wt = 1, Gt = 2, Kt = 3, qt = 4, Jt = 1e-6;
-function Yt(e) {
+var Kt = 1, qt = 2, Jt = 3, Yt = 4, Xt = 1e-6;
+function Zt(e) {
 	return "translate(" + e + ",0)";
 }
-function Xt(e) {
+function Qt(e) {
 	return "translate(0," + e + ")";
 }
-function Zt(e) {
+function $t(e) {
 	return (t) => +e(t);
 }
-function Qt(e, t) {
+function en(e, t) {
 	return t = Math.max(0, e.bandwidth() - t * 2) / 2, e.round() && (t = Math.round(t)), (n) => +e(n) + t;
 }
-function $t() {
+function tn() {
 	return !this.__axis;
 }
-function en(e, t) {
-	var n = [], r = null, i = null, a = 6, o = 6, s = 3, c = typeof window < "u" && window.devicePixelRatio > 1 ? 0 : .5, l = e === Wt || e === qt ? -1 : 1, u = e === qt || e === Gt ? "x" : "y", d = e === Wt || e === Kt ? Yt : Xt;
+function nn(e, t) {
+	var n = [], r = null, i = null, a = 6, o = 6, s = 3, c = typeof window < "u" && window.devicePixelRatio > 1 ? 0 : .5, l = e === Kt || e === Yt ? -1 : 1, u = e === Yt || e === qt ? "x" : "y", d = e === Kt || e === Jt ? Zt : Qt;
 	function f(f) {
-		var p = r ?? (t.ticks ? t.ticks.apply(t, n) : t.domain()), m = i ?? (t.tickFormat ? t.tickFormat.apply(t, n) : Ut), h = Math.max(a, 0) + s, g = t.range(), _ = +g[0] + c, v = +g[g.length - 1] + c, y = (t.bandwidth ? Qt : Zt)(t.copy(), c), b = f.selection ? f.selection() : f, x = b.selectAll(".domain").data([null]), S = b.selectAll(".tick").data(p, t).order(), C = S.exit(), w = S.enter().append("g").attr("class", "tick"), T = S.select("line"), E = S.select("text");
-		x = x.merge(x.enter().insert("path", ".tick").attr("class", "domain").attr("stroke", "currentColor")), S = S.merge(w), T = T.merge(w.append("line").attr("stroke", "currentColor").attr(u + "2", l * a)), E = E.merge(w.append("text").attr("fill", "currentColor").attr(u, l * h).attr("dy", e === Wt ? "0em" : e === Kt ? "0.71em" : "0.32em")), f !== b && (x = x.transition(f), S = S.transition(f), T = T.transition(f), E = E.transition(f), C = C.transition(f).attr("opacity", Jt).attr("transform", function(e) {
+		var p = r ?? (t.ticks ? t.ticks.apply(t, n) : t.domain()), m = i ?? (t.tickFormat ? t.tickFormat.apply(t, n) : Gt), h = Math.max(a, 0) + s, g = t.range(), _ = +g[0] + c, v = +g[g.length - 1] + c, y = (t.bandwidth ? en : $t)(t.copy(), c), b = f.selection ? f.selection() : f, x = b.selectAll(".domain").data([null]), S = b.selectAll(".tick").data(p, t).order(), C = S.exit(), w = S.enter().append("g").attr("class", "tick"), T = S.select("line"), E = S.select("text");
+		x = x.merge(x.enter().insert("path", ".tick").attr("class", "domain").attr("stroke", "currentColor")), S = S.merge(w), T = T.merge(w.append("line").attr("stroke", "currentColor").attr(u + "2", l * a)), E = E.merge(w.append("text").attr("fill", "currentColor").attr(u, l * h).attr("dy", e === Kt ? "0em" : e === Jt ? "0.71em" : "0.32em")), f !== b && (x = x.transition(f), S = S.transition(f), T = T.transition(f), E = E.transition(f), C = C.transition(f).attr("opacity", Xt).attr("transform", function(e) {
 			return isFinite(e = y(e)) ? d(e + c) : this.getAttribute("transform");
-		}), w.attr("opacity", Jt).attr("transform", function(e) {
+		}), w.attr("opacity", Xt).attr("transform", function(e) {
 			var t = this.parentNode.__axis;
 			return d((t && isFinite(t = t(e)) ? t : y(e)) + c);
-		})), C.remove(), x.attr("d", e === qt || e === Gt ? o ? "M" + l * o + "," + _ + "H" + c + "V" + v + "H" + l * o : "M" + c + "," + _ + "V" + v : o ? "M" + _ + "," + l * o + "V" + c + "H" + v + "V" + l * o : "M" + _ + "," + c + "H" + v), S.attr("opacity", 1).attr("transform", function(e) {
+		})), C.remove(), x.attr("d", e === Yt || e === qt ? o ? "M" + l * o + "," + _ + "H" + c + "V" + v + "H" + l * o : "M" + c + "," + _ + "V" + v : o ? "M" + _ + "," + l * o + "V" + c + "H" + v + "V" + l * o : "M" + _ + "," + c + "H" + v), S.attr("opacity", 1).attr("transform", function(e) {
 			return d(y(e) + c);
-		}), T.attr(u + "2", l * a), E.attr(u, l * h).text(m), b.filter($t).attr("fill", "none").attr("font-size", 10).attr("font-family", "sans-serif").attr("text-anchor", e === Gt ? "start" : e === qt ? "end" : "middle"), b.each(function() {
+		}), T.attr(u + "2", l * a), E.attr(u, l * h).text(m), b.filter(tn).attr("fill", "none").attr("font-size", 10).attr("font-family", "sans-serif").attr("text-anchor", e === qt ? "start" : e === Yt ? "end" : "middle"), b.each(function() {
 			this.__axis = y;
 		});
 	}
@@ -814,19 +823,19 @@ function en(e, t) {
 		return arguments.length ? (c = +e, f) : c;
 	}, f;
 }
-function tn(e) {
-	return en(Kt, e);
+function rn(e) {
+	return nn(Jt, e);
 }
 // node_modules/d3-array/dist/d3-array.mjs
-function nn(e, t) {
+function an(e, t) {
 	return e == null || t == null ? NaN : e < t ? -1 : e > t ? 1 : e >= t ? 0 : NaN;
 }
-function rn(e, t) {
+function on(e, t) {
 	return e == null || t == null ? NaN : t < e ? -1 : t > e ? 1 : t >= e ? 0 : NaN;
 }
-function an(e) {
+function sn(e) {
 	let t, n, r;
-	e.length === 2 ? (t = e === nn || e === rn ? e : on, n = e, r = e) : (t = nn, n = (t, n) => nn(e(t), n), r = (t, n) => e(t) - n);
+	e.length === 2 ? (t = e === an || e === on ? e : cn, n = e, r = e) : (t = an, n = (t, n) => an(e(t), n), r = (t, n) => e(t) - n);
 	function i(e, r, i = 0, a = e.length) {
 		if (i < a) {
 			if (t(r, r) !== 0) return a;
@@ -857,27 +866,27 @@ function an(e) {
 		right: a
 	};
 }
-function on() {
+function cn() {
 	return 0;
 }
-function sn(e) {
+function ln(e) {
 	return e === null ? NaN : +e;
 }
-var cn = an(nn), ln = cn.right;
-cn.left, an(sn).center, Array.prototype.slice;
-var un = Math.sqrt(50), dn = Math.sqrt(10), fn = Math.sqrt(2);
-function pn(e, t, n) {
-	let r = (t - e) / Math.max(0, n), i = Math.floor(Math.log10(r)), a = r / 10 ** i, o = a >= un ? 10 : a >= dn ? 5 : a >= fn ? 2 : 1, s, c, l;
-	return i < 0 ? (l = 10 ** -i / o, s = Math.round(e * l), c = Math.round(t * l), s / l < e && ++s, c / l > t && --c, l = -l) : (l = 10 ** i * o, s = Math.round(e / l), c = Math.round(t / l), s * l < e && ++s, c * l > t && --c), c < s && .5 <= n && n < 2 ? pn(e, t, n * 2) : [
+var un = sn(an), dn = un.right;
+un.left, sn(ln).center, Array.prototype.slice;
+var fn = Math.sqrt(50), pn = Math.sqrt(10), mn = Math.sqrt(2);
+function hn(e, t, n) {
+	let r = (t - e) / Math.max(0, n), i = Math.floor(Math.log10(r)), a = r / 10 ** i, o = a >= fn ? 10 : a >= pn ? 5 : a >= mn ? 2 : 1, s, c, l;
+	return i < 0 ? (l = 10 ** -i / o, s = Math.round(e * l), c = Math.round(t * l), s / l < e && ++s, c / l > t && --c, l = -l) : (l = 10 ** i * o, s = Math.round(e / l), c = Math.round(t / l), s * l < e && ++s, c * l > t && --c), c < s && .5 <= n && n < 2 ? hn(e, t, n * 2) : [
 		s,
 		c,
 		l
 	];
 }
-function mn(e, t, n) {
+function gn(e, t, n) {
 	if (t = +t, e = +e, n = +n, !(n > 0)) return [];
 	if (e === t) return [e];
-	let r = t < e, [i, a, o] = r ? pn(t, e, n) : pn(e, t, n);
+	let r = t < e, [i, a, o] = r ? hn(t, e, n) : hn(e, t, n);
 	if (!(a >= i)) return [];
 	let s = a - i + 1, c = Array(s);
 	if (r) {
@@ -887,12 +896,12 @@ function mn(e, t, n) {
 	else for (let e = 0; e < s; ++e) c[e] = (i + e) * o;
 	return c;
 }
-function hn(e, t, n) {
-	return t = +t, e = +e, n = +n, pn(e, t, n)[2];
+function _n(e, t, n) {
+	return t = +t, e = +e, n = +n, hn(e, t, n)[2];
 }
-function gn(e, t, n) {
+function vn(e, t, n) {
 	t = +t, e = +e, n = +n;
-	let r = t < e, i = r ? hn(t, e, n) : hn(e, t, n);
+	let r = t < e, i = r ? _n(t, e, n) : _n(e, t, n);
 	return (r ? -1 : 1) * (i < 0 ? 1 / -i : i);
 }
 // node_modules/d3-color/dist/d3-color.mjs
@@ -905,7 +914,7 @@ function M(e, t) {
 	return n;
 }
 function N() {}
-var P = .7, F = 1 / P, I = "\\s*([+-]?\\d+)\\s*", L = "\\s*([+-]?(?:\\d*\\.)?\\d+(?:[eE][+-]?\\d+)?)\\s*", R = "\\s*([+-]?(?:\\d*\\.)?\\d+(?:[eE][+-]?\\d+)?)%\\s*", _n = /^#([0-9a-f]{3,8})$/, vn = RegExp(`^rgb\\(${I},${I},${I}\\)$`), yn = RegExp(`^rgb\\(${R},${R},${R}\\)$`), bn = RegExp(`^rgba\\(${I},${I},${I},${L}\\)$`), xn = RegExp(`^rgba\\(${R},${R},${R},${L}\\)$`), Sn = RegExp(`^hsl\\(${L},${R},${R}\\)$`), Cn = RegExp(`^hsla\\(${L},${R},${R},${L}\\)$`), wn = {
+var P = .7, F = 1 / P, I = "\\s*([+-]?\\d+)\\s*", L = "\\s*([+-]?(?:\\d*\\.)?\\d+(?:[eE][+-]?\\d+)?)\\s*", R = "\\s*([+-]?(?:\\d*\\.)?\\d+(?:[eE][+-]?\\d+)?)%\\s*", yn = /^#([0-9a-f]{3,8})$/, bn = RegExp(`^rgb\\(${I},${I},${I}\\)$`), xn = RegExp(`^rgb\\(${R},${R},${R}\\)$`), Sn = RegExp(`^rgba\\(${I},${I},${I},${L}\\)$`), Cn = RegExp(`^rgba\\(${R},${R},${R},${L}\\)$`), wn = RegExp(`^hsl\\(${L},${R},${R}\\)$`), Tn = RegExp(`^hsla\\(${L},${R},${R},${L}\\)$`), En = {
 	aliceblue: 0xf0f8ff,
 	antiquewhite: 0xfaebd7,
 	aqua: 65535,
@@ -1062,45 +1071,45 @@ j(N, z, {
 	displayable() {
 		return this.rgb().displayable();
 	},
-	hex: Tn,
-	formatHex: Tn,
-	formatHex8: En,
-	formatHsl: Dn,
-	formatRgb: On,
-	toString: On
+	hex: Dn,
+	formatHex: Dn,
+	formatHex8: On,
+	formatHsl: kn,
+	formatRgb: An,
+	toString: An
 });
-function Tn() {
+function Dn() {
 	return this.rgb().formatHex();
 }
-function En() {
+function On() {
 	return this.rgb().formatHex8();
 }
-function Dn() {
-	return Rn(this).formatHsl();
+function kn() {
+	return Bn(this).formatHsl();
 }
-function On() {
+function An() {
 	return this.rgb().formatRgb();
 }
 function z(e) {
 	var t, n;
-	return e = (e + "").trim().toLowerCase(), (t = _n.exec(e)) ? (n = t[1].length, t = parseInt(t[1], 16), n === 6 ? kn(t) : n === 3 ? new B(t >> 8 & 15 | t >> 4 & 240, t >> 4 & 15 | t & 240, (t & 15) << 4 | t & 15, 1) : n === 8 ? An(t >> 24 & 255, t >> 16 & 255, t >> 8 & 255, (t & 255) / 255) : n === 4 ? An(t >> 12 & 15 | t >> 8 & 240, t >> 8 & 15 | t >> 4 & 240, t >> 4 & 15 | t & 240, ((t & 15) << 4 | t & 15) / 255) : null) : (t = vn.exec(e)) ? new B(t[1], t[2], t[3], 1) : (t = yn.exec(e)) ? new B(t[1] * 255 / 100, t[2] * 255 / 100, t[3] * 255 / 100, 1) : (t = bn.exec(e)) ? An(t[1], t[2], t[3], t[4]) : (t = xn.exec(e)) ? An(t[1] * 255 / 100, t[2] * 255 / 100, t[3] * 255 / 100, t[4]) : (t = Sn.exec(e)) ? Ln(t[1], t[2] / 100, t[3] / 100, 1) : (t = Cn.exec(e)) ? Ln(t[1], t[2] / 100, t[3] / 100, t[4]) : wn.hasOwnProperty(e) ? kn(wn[e]) : e === "transparent" ? new B(NaN, NaN, NaN, 0) : null;
-}
-function kn(e) {
-	return new B(e >> 16 & 255, e >> 8 & 255, e & 255, 1);
-}
-function An(e, t, n, r) {
-	return r <= 0 && (e = t = n = NaN), new B(e, t, n, r);
+	return e = (e + "").trim().toLowerCase(), (t = yn.exec(e)) ? (n = t[1].length, t = parseInt(t[1], 16), n === 6 ? jn(t) : n === 3 ? new B(t >> 8 & 15 | t >> 4 & 240, t >> 4 & 15 | t & 240, (t & 15) << 4 | t & 15, 1) : n === 8 ? Mn(t >> 24 & 255, t >> 16 & 255, t >> 8 & 255, (t & 255) / 255) : n === 4 ? Mn(t >> 12 & 15 | t >> 8 & 240, t >> 8 & 15 | t >> 4 & 240, t >> 4 & 15 | t & 240, ((t & 15) << 4 | t & 15) / 255) : null) : (t = bn.exec(e)) ? new B(t[1], t[2], t[3], 1) : (t = xn.exec(e)) ? new B(t[1] * 255 / 100, t[2] * 255 / 100, t[3] * 255 / 100, 1) : (t = Sn.exec(e)) ? Mn(t[1], t[2], t[3], t[4]) : (t = Cn.exec(e)) ? Mn(t[1] * 255 / 100, t[2] * 255 / 100, t[3] * 255 / 100, t[4]) : (t = wn.exec(e)) ? zn(t[1], t[2] / 100, t[3] / 100, 1) : (t = Tn.exec(e)) ? zn(t[1], t[2] / 100, t[3] / 100, t[4]) : En.hasOwnProperty(e) ? jn(En[e]) : e === "transparent" ? new B(NaN, NaN, NaN, 0) : null;
 }
 function jn(e) {
-	return e instanceof N || (e = z(e)), e ? (e = e.rgb(), new B(e.r, e.g, e.b, e.opacity)) : new B();
+	return new B(e >> 16 & 255, e >> 8 & 255, e & 255, 1);
 }
 function Mn(e, t, n, r) {
-	return arguments.length === 1 ? jn(e) : new B(e, t, n, r ?? 1);
+	return r <= 0 && (e = t = n = NaN), new B(e, t, n, r);
+}
+function Nn(e) {
+	return e instanceof N || (e = z(e)), e ? (e = e.rgb(), new B(e.r, e.g, e.b, e.opacity)) : new B();
+}
+function Pn(e, t, n, r) {
+	return arguments.length === 1 ? Nn(e) : new B(e, t, n, r ?? 1);
 }
 function B(e, t, n, r) {
 	this.r = +e, this.g = +t, this.b = +n, this.opacity = +r;
 }
-j(B, Mn, M(N, {
+j(B, Pn, M(N, {
 	brighter(e) {
 		return e = e == null ? F : F ** +e, new B(this.r * e, this.g * e, this.b * e, this.opacity);
 	},
@@ -1111,28 +1120,28 @@ j(B, Mn, M(N, {
 		return this;
 	},
 	clamp() {
-		return new B(V(this.r), V(this.g), V(this.b), In(this.opacity));
+		return new B(V(this.r), V(this.g), V(this.b), Rn(this.opacity));
 	},
 	displayable() {
 		return -.5 <= this.r && this.r < 255.5 && -.5 <= this.g && this.g < 255.5 && -.5 <= this.b && this.b < 255.5 && 0 <= this.opacity && this.opacity <= 1;
 	},
-	hex: Nn,
-	formatHex: Nn,
-	formatHex8: Pn,
-	formatRgb: Fn,
-	toString: Fn
+	hex: Fn,
+	formatHex: Fn,
+	formatHex8: In,
+	formatRgb: Ln,
+	toString: Ln
 }));
-function Nn() {
+function Fn() {
 	return `#${H(this.r)}${H(this.g)}${H(this.b)}`;
 }
-function Pn() {
+function In() {
 	return `#${H(this.r)}${H(this.g)}${H(this.b)}${H((isNaN(this.opacity) ? 1 : this.opacity) * 255)}`;
 }
-function Fn() {
-	let e = In(this.opacity);
+function Ln() {
+	let e = Rn(this.opacity);
 	return `${e === 1 ? "rgb(" : "rgba("}${V(this.r)}, ${V(this.g)}, ${V(this.b)}${e === 1 ? ")" : `, ${e})`}`;
 }
-function In(e) {
+function Rn(e) {
 	return isNaN(e) ? 1 : Math.max(0, Math.min(1, e));
 }
 function V(e) {
@@ -1141,10 +1150,10 @@ function V(e) {
 function H(e) {
 	return e = V(e), (e < 16 ? "0" : "") + e.toString(16);
 }
-function Ln(e, t, n, r) {
+function zn(e, t, n, r) {
 	return r <= 0 ? e = t = n = NaN : n <= 0 || n >= 1 ? e = t = NaN : t <= 0 && (e = NaN), new U(e, t, n, r);
 }
-function Rn(e) {
+function Bn(e) {
 	if (e instanceof U) return new U(e.h, e.s, e.l, e.opacity);
 	if (e instanceof N || (e = z(e)), !e) return new U();
 	if (e instanceof U) return e;
@@ -1152,13 +1161,13 @@ function Rn(e) {
 	var t = e.r / 255, n = e.g / 255, r = e.b / 255, i = Math.min(t, n, r), a = Math.max(t, n, r), o = NaN, s = a - i, c = (a + i) / 2;
 	return s ? (o = t === a ? (n - r) / s + (n < r) * 6 : n === a ? (r - t) / s + 2 : (t - n) / s + 4, s /= c < .5 ? a + i : 2 - a - i, o *= 60) : s = c > 0 && c < 1 ? 0 : o, new U(o, s, c, e.opacity);
 }
-function zn(e, t, n, r) {
-	return arguments.length === 1 ? Rn(e) : new U(e, t, n, r ?? 1);
+function Vn(e, t, n, r) {
+	return arguments.length === 1 ? Bn(e) : new U(e, t, n, r ?? 1);
 }
 function U(e, t, n, r) {
 	this.h = +e, this.s = +t, this.l = +n, this.opacity = +r;
 }
-j(U, zn, M(N, {
+j(U, Vn, M(N, {
 	brighter(e) {
 		return e = e == null ? F : F ** +e, new U(this.h, this.s, this.l * e, this.opacity);
 	},
@@ -1167,108 +1176,108 @@ j(U, zn, M(N, {
 	},
 	rgb() {
 		var e = this.h % 360 + (this.h < 0) * 360, t = isNaN(e) || isNaN(this.s) ? 0 : this.s, n = this.l, r = n + (n < .5 ? n : 1 - n) * t, i = 2 * n - r;
-		return new B(Hn(e >= 240 ? e - 240 : e + 120, i, r), Hn(e, i, r), Hn(e < 120 ? e + 240 : e - 120, i, r), this.opacity);
+		return new B(Wn(e >= 240 ? e - 240 : e + 120, i, r), Wn(e, i, r), Wn(e < 120 ? e + 240 : e - 120, i, r), this.opacity);
 	},
 	clamp() {
-		return new U(Bn(this.h), Vn(this.s), Vn(this.l), In(this.opacity));
+		return new U(Hn(this.h), Un(this.s), Un(this.l), Rn(this.opacity));
 	},
 	displayable() {
 		return (0 <= this.s && this.s <= 1 || isNaN(this.s)) && 0 <= this.l && this.l <= 1 && 0 <= this.opacity && this.opacity <= 1;
 	},
 	formatHsl() {
-		let e = In(this.opacity);
-		return `${e === 1 ? "hsl(" : "hsla("}${Bn(this.h)}, ${Vn(this.s) * 100}%, ${Vn(this.l) * 100}%${e === 1 ? ")" : `, ${e})`}`;
+		let e = Rn(this.opacity);
+		return `${e === 1 ? "hsl(" : "hsla("}${Hn(this.h)}, ${Un(this.s) * 100}%, ${Un(this.l) * 100}%${e === 1 ? ")" : `, ${e})`}`;
 	}
 }));
-function Bn(e) {
+function Hn(e) {
 	return e = (e || 0) % 360, e < 0 ? e + 360 : e;
 }
-function Vn(e) {
+function Un(e) {
 	return Math.max(0, Math.min(1, e || 0));
 }
-function Hn(e, t, n) {
+function Wn(e, t, n) {
 	return (e < 60 ? t + (n - t) * e / 60 : e < 180 ? n : e < 240 ? t + (n - t) * (240 - e) / 60 : t) * 255;
 }
-var Un = Math.PI / 180, Wn = 180 / Math.PI, Gn = 18, Kn = .96422, qn = 1, Jn = .82521, Yn = 4 / 29, W = 6 / 29, Xn = 3 * W * W, Zn = W * W * W;
-function Qn(e) {
+var Gn = Math.PI / 180, Kn = 180 / Math.PI, qn = 18, Jn = .96422, Yn = 1, Xn = .82521, Zn = 4 / 29, W = 6 / 29, Qn = 3 * W * W, $n = W * W * W;
+function er(e) {
 	if (e instanceof G) return new G(e.l, e.a, e.b, e.opacity);
-	if (e instanceof K) return or(e);
-	e instanceof B || (e = jn(e));
-	var t = rr(e.r), n = rr(e.g), r = rr(e.b), i = er((.2225045 * t + .7168786 * n + .0606169 * r) / qn), a, o;
-	return t === n && n === r ? a = o = i : (a = er((.4360747 * t + .3850649 * n + .1430804 * r) / Kn), o = er((.0139322 * t + .0971045 * n + .7141733 * r) / Jn)), new G(116 * i - 16, 500 * (a - i), 200 * (i - o), e.opacity);
+	if (e instanceof K) return cr(e);
+	e instanceof B || (e = Nn(e));
+	var t = ar(e.r), n = ar(e.g), r = ar(e.b), i = nr((.2225045 * t + .7168786 * n + .0606169 * r) / Yn), a, o;
+	return t === n && n === r ? a = o = i : (a = nr((.4360747 * t + .3850649 * n + .1430804 * r) / Jn), o = nr((.0139322 * t + .0971045 * n + .7141733 * r) / Xn)), new G(116 * i - 16, 500 * (a - i), 200 * (i - o), e.opacity);
 }
-function $n(e, t, n, r) {
-	return arguments.length === 1 ? Qn(e) : new G(e, t, n, r ?? 1);
+function tr(e, t, n, r) {
+	return arguments.length === 1 ? er(e) : new G(e, t, n, r ?? 1);
 }
 function G(e, t, n, r) {
 	this.l = +e, this.a = +t, this.b = +n, this.opacity = +r;
 }
-j(G, $n, M(N, {
+j(G, tr, M(N, {
 	brighter(e) {
-		return new G(this.l + Gn * (e ?? 1), this.a, this.b, this.opacity);
+		return new G(this.l + qn * (e ?? 1), this.a, this.b, this.opacity);
 	},
 	darker(e) {
-		return new G(this.l - Gn * (e ?? 1), this.a, this.b, this.opacity);
+		return new G(this.l - qn * (e ?? 1), this.a, this.b, this.opacity);
 	},
 	rgb() {
 		var e = (this.l + 16) / 116, t = isNaN(this.a) ? e : e + this.a / 500, n = isNaN(this.b) ? e : e - this.b / 200;
-		return t = Kn * tr(t), e = qn * tr(e), n = Jn * tr(n), new B(nr(3.1338561 * t - 1.6168667 * e - .4906146 * n), nr(-.9787684 * t + 1.9161415 * e + .033454 * n), nr(.0719453 * t - .2289914 * e + 1.4052427 * n), this.opacity);
+		return t = Jn * rr(t), e = Yn * rr(e), n = Xn * rr(n), new B(ir(3.1338561 * t - 1.6168667 * e - .4906146 * n), ir(-.9787684 * t + 1.9161415 * e + .033454 * n), ir(.0719453 * t - .2289914 * e + 1.4052427 * n), this.opacity);
 	}
 }));
-function er(e) {
-	return e > Zn ? e ** (1 / 3) : e / Xn + Yn;
-}
-function tr(e) {
-	return e > W ? e * e * e : Xn * (e - Yn);
-}
 function nr(e) {
-	return 255 * (e <= .0031308 ? 12.92 * e : 1.055 * e ** (1 / 2.4) - .055);
+	return e > $n ? e ** (1 / 3) : e / Qn + Zn;
 }
 function rr(e) {
-	return (e /= 255) <= .04045 ? e / 12.92 : ((e + .055) / 1.055) ** 2.4;
+	return e > W ? e * e * e : Qn * (e - Zn);
 }
 function ir(e) {
+	return 255 * (e <= .0031308 ? 12.92 * e : 1.055 * e ** (1 / 2.4) - .055);
+}
+function ar(e) {
+	return (e /= 255) <= .04045 ? e / 12.92 : ((e + .055) / 1.055) ** 2.4;
+}
+function or(e) {
 	if (e instanceof K) return new K(e.h, e.c, e.l, e.opacity);
-	if (e instanceof G || (e = Qn(e)), e.a === 0 && e.b === 0) return new K(NaN, 0 < e.l && e.l < 100 ? 0 : NaN, e.l, e.opacity);
-	var t = Math.atan2(e.b, e.a) * Wn;
+	if (e instanceof G || (e = er(e)), e.a === 0 && e.b === 0) return new K(NaN, 0 < e.l && e.l < 100 ? 0 : NaN, e.l, e.opacity);
+	var t = Math.atan2(e.b, e.a) * Kn;
 	return new K(t < 0 ? t + 360 : t, Math.sqrt(e.a * e.a + e.b * e.b), e.l, e.opacity);
 }
-function ar(e, t, n, r) {
-	return arguments.length === 1 ? ir(e) : new K(e, t, n, r ?? 1);
+function sr(e, t, n, r) {
+	return arguments.length === 1 ? or(e) : new K(e, t, n, r ?? 1);
 }
 function K(e, t, n, r) {
 	this.h = +e, this.c = +t, this.l = +n, this.opacity = +r;
 }
-function or(e) {
+function cr(e) {
 	if (isNaN(e.h)) return new G(e.l, 0, 0, e.opacity);
-	var t = e.h * Un;
+	var t = e.h * Gn;
 	return new G(e.l, Math.cos(t) * e.c, Math.sin(t) * e.c, e.opacity);
 }
-j(K, ar, M(N, {
+j(K, sr, M(N, {
 	brighter(e) {
-		return new K(this.h, this.c, this.l + Gn * (e ?? 1), this.opacity);
+		return new K(this.h, this.c, this.l + qn * (e ?? 1), this.opacity);
 	},
 	darker(e) {
-		return new K(this.h, this.c, this.l - Gn * (e ?? 1), this.opacity);
+		return new K(this.h, this.c, this.l - qn * (e ?? 1), this.opacity);
 	},
 	rgb() {
-		return or(this).rgb();
+		return cr(this).rgb();
 	}
 }));
-var sr = -.14861, cr = 1.78277, lr = -.29227, ur = -.90649, q = 1.97294, dr = q * ur, fr = q * cr, pr = cr * lr - ur * sr;
-function mr(e) {
+var lr = -.14861, ur = 1.78277, dr = -.29227, fr = -.90649, q = 1.97294, pr = q * fr, mr = q * ur, hr = ur * dr - fr * lr;
+function gr(e) {
 	if (e instanceof J) return new J(e.h, e.s, e.l, e.opacity);
-	e instanceof B || (e = jn(e));
-	var t = e.r / 255, n = e.g / 255, r = e.b / 255, i = (pr * r + dr * t - fr * n) / (pr + dr - fr), a = r - i, o = (q * (n - i) - lr * a) / ur, s = Math.sqrt(o * o + a * a) / (q * i * (1 - i)), c = s ? Math.atan2(o, a) * Wn - 120 : NaN;
+	e instanceof B || (e = Nn(e));
+	var t = e.r / 255, n = e.g / 255, r = e.b / 255, i = (hr * r + pr * t - mr * n) / (hr + pr - mr), a = r - i, o = (q * (n - i) - dr * a) / fr, s = Math.sqrt(o * o + a * a) / (q * i * (1 - i)), c = s ? Math.atan2(o, a) * Kn - 120 : NaN;
 	return new J(c < 0 ? c + 360 : c, s, i, e.opacity);
 }
-function hr(e, t, n, r) {
-	return arguments.length === 1 ? mr(e) : new J(e, t, n, r ?? 1);
+function _r(e, t, n, r) {
+	return arguments.length === 1 ? gr(e) : new J(e, t, n, r ?? 1);
 }
 function J(e, t, n, r) {
 	this.h = +e, this.s = +t, this.l = +n, this.opacity = +r;
 }
-j(J, hr, M(N, {
+j(J, _r, M(N, {
 	brighter(e) {
 		return e = e == null ? F : F ** +e, new J(this.h, this.s, this.l * e, this.opacity);
 	},
@@ -1276,45 +1285,45 @@ j(J, hr, M(N, {
 		return e = e == null ? P : P ** +e, new J(this.h, this.s, this.l * e, this.opacity);
 	},
 	rgb() {
-		var e = isNaN(this.h) ? 0 : (this.h + 120) * Un, t = +this.l, n = isNaN(this.s) ? 0 : this.s * t * (1 - t), r = Math.cos(e), i = Math.sin(e);
-		return new B(255 * (t + n * (sr * r + cr * i)), 255 * (t + n * (lr * r + ur * i)), 255 * (t + q * r * n), this.opacity);
+		var e = isNaN(this.h) ? 0 : (this.h + 120) * Gn, t = +this.l, n = isNaN(this.s) ? 0 : this.s * t * (1 - t), r = Math.cos(e), i = Math.sin(e);
+		return new B(255 * (t + n * (lr * r + ur * i)), 255 * (t + n * (dr * r + fr * i)), 255 * (t + q * r * n), this.opacity);
 	}
 }));
-var gr = (e) => () => e;
-function _r(e, t) {
+var vr = (e) => () => e;
+function yr(e, t) {
 	return function(n) {
 		return e + n * t;
 	};
 }
-function vr(e, t, n) {
+function br(e, t, n) {
 	return e **= +n, t = t ** +n - e, n = 1 / n, function(r) {
 		return (e + r * t) ** +n;
 	};
 }
-function yr(e, t) {
+function xr(e, t) {
 	var n = t - e;
-	return n ? _r(e, n > 180 || n < -180 ? n - 360 * Math.round(n / 360) : n) : gr(isNaN(e) ? t : e);
+	return n ? yr(e, n > 180 || n < -180 ? n - 360 * Math.round(n / 360) : n) : vr(isNaN(e) ? t : e);
 }
-function br(e) {
+function Sr(e) {
 	return (e = +e) == 1 ? Y : function(t, n) {
-		return n - t ? vr(t, n, e) : gr(isNaN(t) ? n : t);
+		return n - t ? br(t, n, e) : vr(isNaN(t) ? n : t);
 	};
 }
 function Y(e, t) {
 	var n = t - e;
-	return n ? _r(e, n) : gr(isNaN(e) ? t : e);
+	return n ? yr(e, n) : vr(isNaN(e) ? t : e);
 }
-var xr = (function e(t) {
-	var n = br(t);
+var Cr = (function e(t) {
+	var n = Sr(t);
 	function r(e, t) {
-		var r = n((e = Mn(e)).r, (t = Mn(t)).r), i = n(e.g, t.g), a = n(e.b, t.b), o = Y(e.opacity, t.opacity);
+		var r = n((e = Pn(e)).r, (t = Pn(t)).r), i = n(e.g, t.g), a = n(e.b, t.b), o = Y(e.opacity, t.opacity);
 		return function(t) {
 			return e.r = r(t), e.g = i(t), e.b = a(t), e.opacity = o(t), e + "";
 		};
 	}
 	return r.gamma = e, r;
 })(1);
-function Sr(e, t) {
+function wr(e, t) {
 	t ||= [];
 	var n = e ? Math.min(t.length, e.length) : 0, r = t.slice(), i;
 	return function(a) {
@@ -1322,81 +1331,81 @@ function Sr(e, t) {
 		return r;
 	};
 }
-function Cr(e) {
+function Tr(e) {
 	return ArrayBuffer.isView(e) && !(e instanceof DataView);
 }
-function wr(e, t) {
-	for (var n = t ? t.length : 0, r = e ? Math.min(n, e.length) : 0, i = Array(r), a = Array(n), o = 0; o < r; ++o) i[o] = Nr(e[o], t[o]);
+function Er(e, t) {
+	for (var n = t ? t.length : 0, r = e ? Math.min(n, e.length) : 0, i = Array(r), a = Array(n), o = 0; o < r; ++o) i[o] = Fr(e[o], t[o]);
 	for (; o < n; ++o) a[o] = t[o];
 	return function(e) {
 		for (o = 0; o < r; ++o) a[o] = i[o](e);
 		return a;
 	};
 }
-function Tr(e, t) {
+function Dr(e, t) {
 	var n = /* @__PURE__ */ new Date();
 	return e = +e, t = +t, function(r) {
 		return n.setTime(e * (1 - r) + t * r), n;
 	};
 }
-function Er(e, t) {
+function Or(e, t) {
 	return e = +e, t = +t, function(n) {
 		return e * (1 - n) + t * n;
 	};
 }
-function Dr(e, t) {
+function kr(e, t) {
 	var n = {}, r = {}, i;
-	for (i in typeof e == "object" && e || (e = {}), typeof t == "object" && t || (t = {}), t) i in e ? n[i] = Nr(e[i], t[i]) : r[i] = t[i];
+	for (i in typeof e == "object" && e || (e = {}), typeof t == "object" && t || (t = {}), t) i in e ? n[i] = Fr(e[i], t[i]) : r[i] = t[i];
 	return function(e) {
 		for (i in n) r[i] = n[i](e);
 		return r;
 	};
 }
-var Or = /[-+]?(?:\d+\.?\d*|\.?\d+)(?:[eE][-+]?\d+)?/g, kr = new RegExp(Or.source, "g");
-function Ar(e) {
+var Ar = /[-+]?(?:\d+\.?\d*|\.?\d+)(?:[eE][-+]?\d+)?/g, jr = new RegExp(Ar.source, "g");
+function Mr(e) {
 	return function() {
 		return e;
 	};
 }
-function jr(e) {
+function Nr(e) {
 	return function(t) {
 		return e(t) + "";
 	};
 }
-function Mr(e, t) {
-	var n = Or.lastIndex = kr.lastIndex = 0, r, i, a, o = -1, s = [], c = [];
-	for (e += "", t += ""; (r = Or.exec(e)) && (i = kr.exec(t));) (a = i.index) > n && (a = t.slice(n, a), s[o] ? s[o] += a : s[++o] = a), (r = r[0]) === (i = i[0]) ? s[o] ? s[o] += i : s[++o] = i : (s[++o] = null, c.push({
+function Pr(e, t) {
+	var n = Ar.lastIndex = jr.lastIndex = 0, r, i, a, o = -1, s = [], c = [];
+	for (e += "", t += ""; (r = Ar.exec(e)) && (i = jr.exec(t));) (a = i.index) > n && (a = t.slice(n, a), s[o] ? s[o] += a : s[++o] = a), (r = r[0]) === (i = i[0]) ? s[o] ? s[o] += i : s[++o] = i : (s[++o] = null, c.push({
 		i: o,
-		x: Er(r, i)
-	})), n = kr.lastIndex;
-	return n < t.length && (a = t.slice(n), s[o] ? s[o] += a : s[++o] = a), s.length < 2 ? c[0] ? jr(c[0].x) : Ar(t) : (t = c.length, function(e) {
+		x: Or(r, i)
+	})), n = jr.lastIndex;
+	return n < t.length && (a = t.slice(n), s[o] ? s[o] += a : s[++o] = a), s.length < 2 ? c[0] ? Nr(c[0].x) : Mr(t) : (t = c.length, function(e) {
 		for (var n = 0, r; n < t; ++n) s[(r = c[n]).i] = r.x(e);
 		return s.join("");
 	});
 }
-function Nr(e, t) {
+function Fr(e, t) {
 	var n = typeof t, r;
-	return t == null || n === "boolean" ? gr(t) : (n === "number" ? Er : n === "string" ? (r = z(t)) ? (t = r, xr) : Mr : t instanceof z ? xr : t instanceof Date ? Tr : Cr(t) ? Sr : Array.isArray(t) ? wr : typeof t.valueOf != "function" && typeof t.toString != "function" || isNaN(t) ? Dr : Er)(e, t);
+	return t == null || n === "boolean" ? vr(t) : (n === "number" ? Or : n === "string" ? (r = z(t)) ? (t = r, Cr) : Pr : t instanceof z ? Cr : t instanceof Date ? Dr : Tr(t) ? wr : Array.isArray(t) ? Er : typeof t.valueOf != "function" && typeof t.toString != "function" || isNaN(t) ? kr : Or)(e, t);
 }
-function Pr(e, t) {
+function Ir(e, t) {
 	return e = +e, t = +t, function(n) {
 		return Math.round(e * (1 - n) + t * n);
 	};
 }
-var Fr = 1e-12;
-function Ir(e) {
+var Lr = 1e-12;
+function Rr(e) {
 	return ((e = Math.exp(e)) + 1 / e) / 2;
 }
-function Lr(e) {
+function zr(e) {
 	return ((e = Math.exp(e)) - 1 / e) / 2;
 }
-function Rr(e) {
+function Br(e) {
 	return ((e = Math.exp(2 * e)) - 1) / (e + 1);
 }
 (function e(t, n, r) {
 	function i(e, i) {
 		var a = e[0], o = e[1], s = e[2], c = i[0], l = i[1], u = i[2], d = c - a, f = l - o, p = d * d + f * f, m, h;
-		if (p < Fr) h = Math.log(u / s) / t, m = function(e) {
+		if (p < Lr) h = Math.log(u / s) / t, m = function(e) {
 			return [
 				a + e * d,
 				o + e * f,
@@ -1406,11 +1415,11 @@ function Rr(e) {
 		else {
 			var g = Math.sqrt(p), _ = (u * u - s * s + r * p) / (2 * s * n * g), v = (u * u - s * s - r * p) / (2 * u * n * g), y = Math.log(Math.sqrt(_ * _ + 1) - _);
 			h = (Math.log(Math.sqrt(v * v + 1) - v) - y) / t, m = function(e) {
-				var r = e * h, i = Ir(y), c = s / (n * g) * (i * Rr(t * r + y) - Lr(y));
+				var r = e * h, i = Rr(y), c = s / (n * g) * (i * Br(t * r + y) - zr(y));
 				return [
 					a + c * d,
 					o + c * f,
-					s * i / Ir(t * r + y)
+					s * i / Rr(t * r + y)
 				];
 			};
 		}
@@ -1421,11 +1430,11 @@ function Rr(e) {
 		return e(n, r, r * r);
 	}, i;
 })(Math.SQRT2, 2, 4);
-function zr(e) {
+function Vr(e) {
 	return (function t(n) {
 		n = +n;
 		function r(t, r) {
-			var i = e((t = hr(t)).h, (r = hr(r)).h), a = Y(t.s, r.s), o = Y(t.l, r.l), s = Y(t.opacity, r.opacity);
+			var i = e((t = _r(t)).h, (r = _r(r)).h), a = Y(t.s, r.s), o = Y(t.l, r.l), s = Y(t.opacity, r.opacity);
 			return function(e) {
 				return t.h = i(e), t.s = a(e), t.l = o(e ** +n), t.opacity = s(e), t + "";
 			};
@@ -1433,37 +1442,37 @@ function zr(e) {
 		return r.gamma = t, r;
 	})(1);
 }
-zr(yr), zr(Y);
+Vr(xr), Vr(Y);
 // node_modules/d3-format/dist/d3-format.mjs
-function Br(e) {
+function Hr(e) {
 	return Math.abs(e = Math.round(e)) >= 1e21 ? e.toLocaleString("en").replace(/,/g, "") : e.toString(10);
 }
-function Vr(e, t) {
+function Ur(e, t) {
 	if (!isFinite(e) || e === 0) return null;
 	var n = (e = t ? e.toExponential(t - 1) : e.toExponential()).indexOf("e"), r = e.slice(0, n);
 	return [r.length > 1 ? r[0] + r.slice(2) : r, +e.slice(n + 1)];
 }
 function X(e) {
-	return e = Vr(Math.abs(e)), e ? e[1] : NaN;
+	return e = Ur(Math.abs(e)), e ? e[1] : NaN;
 }
-function Hr(e, t) {
+function Wr(e, t) {
 	return function(n, r) {
 		for (var i = n.length, a = [], o = 0, s = e[0], c = 0; i > 0 && s > 0 && (c + s + 1 > r && (s = Math.max(1, r - c)), a.push(n.substring(i -= s, i + s)), !((c += s + 1) > r));) s = e[o = (o + 1) % e.length];
 		return a.reverse().join(t);
 	};
 }
-function Ur(e) {
+function Gr(e) {
 	return function(t) {
 		return t.replace(/[0-9]/g, function(t) {
 			return e[+t];
 		});
 	};
 }
-var Wr = /^(?:(.)?([<>=^]))?([+\-( ])?([$#])?(0)?(\d+)?(,)?(\.\d+)?(~)?([a-z%])?$/i;
-function Gr(e) {
-	if (!(t = Wr.exec(e))) throw Error("invalid format: " + e);
+var Kr = /^(?:(.)?([<>=^]))?([+\-( ])?([$#])?(0)?(\d+)?(,)?(\.\d+)?(~)?([a-z%])?$/i;
+function qr(e) {
+	if (!(t = Kr.exec(e))) throw Error("invalid format: " + e);
 	var t;
-	return new Kr({
+	return new Jr({
 		fill: t[1],
 		align: t[2],
 		sign: t[3],
@@ -1476,14 +1485,14 @@ function Gr(e) {
 		type: t[10]
 	});
 }
-Gr.prototype = Kr.prototype;
-function Kr(e) {
+qr.prototype = Jr.prototype;
+function Jr(e) {
 	this.fill = e.fill === void 0 ? " " : e.fill + "", this.align = e.align === void 0 ? ">" : e.align + "", this.sign = e.sign === void 0 ? "-" : e.sign + "", this.symbol = e.symbol === void 0 ? "" : e.symbol + "", this.zero = !!e.zero, this.width = e.width === void 0 ? void 0 : +e.width, this.comma = !!e.comma, this.precision = e.precision === void 0 ? void 0 : +e.precision, this.trim = !!e.trim, this.type = e.type === void 0 ? "" : e.type + "";
 }
-Kr.prototype.toString = function() {
+Jr.prototype.toString = function() {
 	return this.fill + this.align + this.sign + this.symbol + (this.zero ? "0" : "") + (this.width === void 0 ? "" : Math.max(1, this.width | 0)) + (this.comma ? "," : "") + (this.precision === void 0 ? "" : "." + Math.max(0, this.precision | 0)) + (this.trim ? "~" : "") + this.type;
 };
-function qr(e) {
+function Yr(e) {
 	e: for (var t = e.length, n = 1, r = -1, i; n < t; ++n) switch (e[n]) {
 		case ".":
 			r = i = n;
@@ -1497,38 +1506,38 @@ function qr(e) {
 	}
 	return r > 0 ? e.slice(0, r) + e.slice(i + 1) : e;
 }
-var Jr;
-function Yr(e, t) {
-	var n = Vr(e, t);
-	if (!n) return Jr = void 0, e.toPrecision(t);
-	var r = n[0], i = n[1], a = i - (Jr = Math.max(-8, Math.min(8, Math.floor(i / 3))) * 3) + 1, o = r.length;
-	return a === o ? r : a > o ? r + Array(a - o + 1).join("0") : a > 0 ? r.slice(0, a) + "." + r.slice(a) : "0." + Array(1 - a).join("0") + Vr(e, Math.max(0, t + a - 1))[0];
+var Xr;
+function Zr(e, t) {
+	var n = Ur(e, t);
+	if (!n) return Xr = void 0, e.toPrecision(t);
+	var r = n[0], i = n[1], a = i - (Xr = Math.max(-8, Math.min(8, Math.floor(i / 3))) * 3) + 1, o = r.length;
+	return a === o ? r : a > o ? r + Array(a - o + 1).join("0") : a > 0 ? r.slice(0, a) + "." + r.slice(a) : "0." + Array(1 - a).join("0") + Ur(e, Math.max(0, t + a - 1))[0];
 }
-function Xr(e, t) {
-	var n = Vr(e, t);
+function Qr(e, t) {
+	var n = Ur(e, t);
 	if (!n) return e + "";
 	var r = n[0], i = n[1];
 	return i < 0 ? "0." + Array(-i).join("0") + r : r.length > i + 1 ? r.slice(0, i + 1) + "." + r.slice(i + 1) : r + Array(i - r.length + 2).join("0");
 }
-var Zr = {
+var $r = {
 	"%": (e, t) => (e * 100).toFixed(t),
 	b: (e) => Math.round(e).toString(2),
 	c: (e) => e + "",
-	d: Br,
+	d: Hr,
 	e: (e, t) => e.toExponential(t),
 	f: (e, t) => e.toFixed(t),
 	g: (e, t) => e.toPrecision(t),
 	o: (e) => Math.round(e).toString(8),
-	p: (e, t) => Xr(e * 100, t),
-	r: Xr,
-	s: Yr,
+	p: (e, t) => Qr(e * 100, t),
+	r: Qr,
+	s: Zr,
 	X: (e) => Math.round(e).toString(16).toUpperCase(),
 	x: (e) => Math.round(e).toString(16)
 };
-function Qr(e) {
+function ei(e) {
 	return e;
 }
-var $r = Array.prototype.map, ei = [
+var ti = Array.prototype.map, ni = [
 	"y",
 	"z",
 	"a",
@@ -1547,13 +1556,13 @@ var $r = Array.prototype.map, ei = [
 	"Z",
 	"Y"
 ];
-function ti(e) {
-	var t = e.grouping === void 0 || e.thousands === void 0 ? Qr : Hr($r.call(e.grouping, Number), e.thousands + ""), n = e.currency === void 0 ? "" : e.currency[0] + "", r = e.currency === void 0 ? "" : e.currency[1] + "", i = e.decimal === void 0 ? "." : e.decimal + "", a = e.numerals === void 0 ? Qr : Ur($r.call(e.numerals, String)), o = e.percent === void 0 ? "%" : e.percent + "", s = e.minus === void 0 ? "−" : e.minus + "", c = e.nan === void 0 ? "NaN" : e.nan + "";
+function ri(e) {
+	var t = e.grouping === void 0 || e.thousands === void 0 ? ei : Wr(ti.call(e.grouping, Number), e.thousands + ""), n = e.currency === void 0 ? "" : e.currency[0] + "", r = e.currency === void 0 ? "" : e.currency[1] + "", i = e.decimal === void 0 ? "." : e.decimal + "", a = e.numerals === void 0 ? ei : Gr(ti.call(e.numerals, String)), o = e.percent === void 0 ? "%" : e.percent + "", s = e.minus === void 0 ? "−" : e.minus + "", c = e.nan === void 0 ? "NaN" : e.nan + "";
 	function l(e, l) {
-		e = Gr(e);
+		e = qr(e);
 		var u = e.fill, d = e.align, f = e.sign, p = e.symbol, m = e.zero, h = e.width, g = e.comma, _ = e.precision, v = e.trim, y = e.type;
-		y === "n" ? (g = !0, y = "g") : Zr[y] || (_ === void 0 && (_ = 12), v = !0, y = "g"), (m || u === "0" && d === "=") && (m = !0, u = "0", d = "=");
-		var b = (l && l.prefix !== void 0 ? l.prefix : "") + (p === "$" ? n : p === "#" && /[boxX]/.test(y) ? "0" + y.toLowerCase() : ""), x = (p === "$" ? r : /[%p]/.test(y) ? o : "") + (l && l.suffix !== void 0 ? l.suffix : ""), S = Zr[y], C = /[defgprs%]/.test(y);
+		y === "n" ? (g = !0, y = "g") : $r[y] || (_ === void 0 && (_ = 12), v = !0, y = "g"), (m || u === "0" && d === "=") && (m = !0, u = "0", d = "=");
+		var b = (l && l.prefix !== void 0 ? l.prefix : "") + (p === "$" ? n : p === "#" && /[boxX]/.test(y) ? "0" + y.toLowerCase() : ""), x = (p === "$" ? r : /[%p]/.test(y) ? o : "") + (l && l.suffix !== void 0 ? l.suffix : ""), S = $r[y], C = /[defgprs%]/.test(y);
 		_ = _ === void 0 ? 6 : /[gprs]/.test(y) ? Math.max(1, Math.min(21, _)) : Math.max(0, Math.min(20, _));
 		function w(e) {
 			var n = b, r = x, o, l, p;
@@ -1561,7 +1570,7 @@ function ti(e) {
 			else {
 				e = +e;
 				var w = e < 0 || 1 / e < 0;
-				if (e = isNaN(e) ? c : S(Math.abs(e), _), v && (e = qr(e)), w && +e == 0 && f !== "+" && (w = !1), n = (w ? f === "(" ? f : s : f === "-" || f === "(" ? "" : f) + n, r = (y === "s" && !isNaN(e) && Jr !== void 0 ? ei[8 + Jr / 3] : "") + r + (w && f === "(" ? ")" : ""), C) {
+				if (e = isNaN(e) ? c : S(Math.abs(e), _), v && (e = Yr(e)), w && +e == 0 && f !== "+" && (w = !1), n = (w ? f === "(" ? f : s : f === "-" || f === "(" ? "" : f) + n, r = (y === "s" && !isNaN(e) && Xr !== void 0 ? ni[8 + Xr / 3] : "") + r + (w && f === "(" ? ")" : ""), C) {
 					for (o = -1, l = e.length; ++o < l;) if (p = e.charCodeAt(o), 48 > p || p > 57) {
 						r = (p === 46 ? i + e.slice(o + 1) : e.slice(o)) + r, e = e.slice(0, o);
 						break;
@@ -1589,7 +1598,7 @@ function ti(e) {
 		}, w;
 	}
 	function u(e, t) {
-		var n = Math.max(-8, Math.min(8, Math.floor(X(t) / 3))) * 3, r = 10 ** -n, i = l((e = Gr(e), e.type = "f", e), { suffix: ei[8 + n / 3] });
+		var n = Math.max(-8, Math.min(8, Math.floor(X(t) / 3))) * 3, r = 10 ** -n, i = l((e = qr(e), e.type = "f", e), { suffix: ni[8 + n / 3] });
 		return function(e) {
 			return i(r * e);
 		};
@@ -1599,26 +1608,26 @@ function ti(e) {
 		formatPrefix: u
 	};
 }
-var ni, ri, ii;
-ai({
+var ii, ai, oi;
+si({
 	thousands: ",",
 	grouping: [3],
 	currency: ["$", ""]
 });
-function ai(e) {
-	return ni = ti(e), ri = ni.format, ii = ni.formatPrefix, ni;
+function si(e) {
+	return ii = ri(e), ai = ii.format, oi = ii.formatPrefix, ii;
 }
-function oi(e) {
+function ci(e) {
 	return Math.max(0, -X(Math.abs(e)));
 }
-function si(e, t) {
+function li(e, t) {
 	return Math.max(0, Math.max(-8, Math.min(8, Math.floor(X(t) / 3))) * 3 - X(Math.abs(e)));
 }
-function ci(e, t) {
+function ui(e, t) {
 	return e = Math.abs(e), t = Math.abs(t) - e, Math.max(0, X(t) - X(e)) + 1;
 }
 // node_modules/d3-scale/dist/d3-scale.mjs
-function li(e, t) {
+function di(e, t) {
 	switch (arguments.length) {
 		case 0: break;
 		case 1:
@@ -1628,63 +1637,63 @@ function li(e, t) {
 	}
 	return this;
 }
-function ui(e) {
+function fi(e) {
 	return function() {
 		return e;
 	};
 }
-function di(e) {
+function pi(e) {
 	return +e;
 }
-var fi = [0, 1];
+var mi = [0, 1];
 function Z(e) {
 	return e;
 }
-function pi(e, t) {
+function hi(e, t) {
 	return (t -= e = +e) ? function(n) {
 		return (n - e) / t;
-	} : ui(isNaN(t) ? NaN : .5);
+	} : fi(isNaN(t) ? NaN : .5);
 }
-function mi(e, t) {
+function gi(e, t) {
 	var n;
 	return e > t && (n = e, e = t, t = n), function(n) {
 		return Math.max(e, Math.min(t, n));
 	};
 }
-function hi(e, t, n) {
+function _i(e, t, n) {
 	var r = e[0], i = e[1], a = t[0], o = t[1];
-	return i < r ? (r = pi(i, r), a = n(o, a)) : (r = pi(r, i), a = n(a, o)), function(e) {
+	return i < r ? (r = hi(i, r), a = n(o, a)) : (r = hi(r, i), a = n(a, o)), function(e) {
 		return a(r(e));
 	};
 }
-function gi(e, t, n) {
+function vi(e, t, n) {
 	var r = Math.min(e.length, t.length) - 1, i = Array(r), a = Array(r), o = -1;
-	for (e[r] < e[0] && (e = e.slice().reverse(), t = t.slice().reverse()); ++o < r;) i[o] = pi(e[o], e[o + 1]), a[o] = n(t[o], t[o + 1]);
+	for (e[r] < e[0] && (e = e.slice().reverse(), t = t.slice().reverse()); ++o < r;) i[o] = hi(e[o], e[o + 1]), a[o] = n(t[o], t[o + 1]);
 	return function(t) {
-		var n = ln(e, t, 1, r) - 1;
+		var n = dn(e, t, 1, r) - 1;
 		return a[n](i[n](t));
 	};
 }
-function _i(e, t) {
+function yi(e, t) {
 	return t.domain(e.domain()).range(e.range()).interpolate(e.interpolate()).clamp(e.clamp()).unknown(e.unknown());
 }
-function vi() {
-	var e = fi, t = fi, n = Nr, r, i, a, o = Z, s, c, l;
+function bi() {
+	var e = mi, t = mi, n = Fr, r, i, a, o = Z, s, c, l;
 	function u() {
 		var n = Math.min(e.length, t.length);
-		return o !== Z && (o = mi(e[0], e[n - 1])), s = n > 2 ? gi : hi, c = l = null, d;
+		return o !== Z && (o = gi(e[0], e[n - 1])), s = n > 2 ? vi : _i, c = l = null, d;
 	}
 	function d(i) {
 		return i == null || isNaN(i = +i) ? a : (c ||= s(e.map(r), t, n))(r(o(i)));
 	}
 	return d.invert = function(n) {
-		return o(i((l ||= s(t, e.map(r), Er))(n)));
+		return o(i((l ||= s(t, e.map(r), Or))(n)));
 	}, d.domain = function(t) {
-		return arguments.length ? (e = Array.from(t, di), u()) : e.slice();
+		return arguments.length ? (e = Array.from(t, pi), u()) : e.slice();
 	}, d.range = function(e) {
 		return arguments.length ? (t = Array.from(e), u()) : t.slice();
 	}, d.rangeRound = function(e) {
-		return t = Array.from(e), n = Pr, u();
+		return t = Array.from(e), n = Ir, u();
 	}, d.clamp = function(e) {
 		return arguments.length ? (o = e ? !0 : Z, u()) : o !== Z;
 	}, d.interpolate = function(e) {
@@ -1695,40 +1704,40 @@ function vi() {
 		return r = e, i = t, u();
 	};
 }
-function yi() {
-	return vi()(Z, Z);
+function xi() {
+	return bi()(Z, Z);
 }
-function bi(e, t, n, r) {
-	var i = gn(e, t, n), a;
-	switch (r = Gr(r ?? ",f"), r.type) {
+function Si(e, t, n, r) {
+	var i = vn(e, t, n), a;
+	switch (r = qr(r ?? ",f"), r.type) {
 		case "s":
 			var o = Math.max(Math.abs(e), Math.abs(t));
-			return r.precision == null && !isNaN(a = si(i, o)) && (r.precision = a), ii(r, o);
+			return r.precision == null && !isNaN(a = li(i, o)) && (r.precision = a), oi(r, o);
 		case "":
 		case "e":
 		case "g":
 		case "p":
 		case "r":
-			r.precision == null && !isNaN(a = ci(i, Math.max(Math.abs(e), Math.abs(t)))) && (r.precision = a - (r.type === "e"));
+			r.precision == null && !isNaN(a = ui(i, Math.max(Math.abs(e), Math.abs(t)))) && (r.precision = a - (r.type === "e"));
 			break;
 		case "f":
-		case "%": r.precision == null && !isNaN(a = oi(i)) && (r.precision = a - (r.type === "%") * 2);
+		case "%": r.precision == null && !isNaN(a = ci(i)) && (r.precision = a - (r.type === "%") * 2);
 	}
-	return ri(r);
+	return ai(r);
 }
-function xi(e) {
+function Ci(e) {
 	var t = e.domain;
 	return e.ticks = function(e) {
 		var n = t();
-		return mn(n[0], n[n.length - 1], e ?? 10);
+		return gn(n[0], n[n.length - 1], e ?? 10);
 	}, e.tickFormat = function(e, n) {
 		var r = t();
-		return bi(r[0], r[r.length - 1], e ?? 10, n);
+		return Si(r[0], r[r.length - 1], e ?? 10, n);
 	}, e.nice = function(n) {
 		n ??= 10;
 		var r = t(), i = 0, a = r.length - 1, o = r[i], s = r[a], c, l, u = 10;
 		for (s < o && (l = o, o = s, s = l, l = i, i = a, a = l); u-- > 0;) {
-			if (l = hn(o, s, n), l === c) return r[i] = o, r[a] = s, t(r);
+			if (l = _n(o, s, n), l === c) return r[i] = o, r[a] = s, t(r);
 			if (l > 0) o = Math.floor(o / l) * l, s = Math.ceil(s / l) * l;
 			else if (l < 0) o = Math.ceil(o * l) / l, s = Math.floor(s * l) / l;
 			else break;
@@ -1737,21 +1746,21 @@ function xi(e) {
 		return e;
 	}, e;
 }
-function Si() {
-	var e = yi();
+function wi() {
+	var e = xi();
 	return e.copy = function() {
-		return _i(e, Si());
-	}, li.apply(e, arguments), xi(e);
+		return yi(e, wi());
+	}, di.apply(e, arguments), Ci(e);
 }
 // src/timeline.js
-var Q = 26, Ci = 16, wi = 22, $ = 20, Ti = 40, Ei = 56, Di = 180, Oi = 12, ki = 4;
-function Ai(e) {
+var Q = 26, Ti = 16, Ei = 22, $ = 20, Di = 40, Oi = 56, ki = 180, Ai = 12, ji = 4;
+function Mi(e) {
 	let { data: t, parentElement: n, setTriggerValue: r } = e, i = n.querySelector(":scope > .tl"), a = !i;
-	a && (i = ji(n));
+	a && (i = Ni(n));
 	let o = i.__view;
-	o.report = r, o.data = t, a ? setTimeout(() => Pi(o), 0) : Pi(o);
+	o.report = r, o.data = t, a ? setTimeout(() => Ii(o), 0) : Ii(o);
 }
-function ji(e) {
+function Ni(e) {
 	let t = O(e).append("div").attr("class", "tl"), n = t.append("svg").attr("class", "tl-chart"), r = `tl-clip-${Math.random().toString(36).slice(2)}`;
 	n.append("clipPath").attr("id", r).append("rect"), n.append("g").attr("class", "tl-lanes"), n.append("g").attr("class", "tl-axis"), n.append("text").attr("class", "tl-axis-title");
 	let i = n.append("g").attr("class", "tl-plot").attr("clip-path", `url(#${r})`);
@@ -1772,21 +1781,21 @@ function ji(e) {
 	};
 	return t.node().__view = s, new ResizeObserver(() => {
 		let e = t.node().clientWidth;
-		s.width && e && e !== s.width && Pi(s);
-	}).observe(t.node()), Mi(s), t.node();
+		s.width && e && e !== s.width && Ii(s);
+	}).observe(t.node()), Pi(s), t.node();
 }
-function Mi(e) {
+function Pi(e) {
 	let t = e.plot, n = t.select(".tl-range"), r = null, i = (t) => Math.min(Math.max(t, 0), e.plotWidth);
 	t.on("pointerdown", (n) => {
 		n.button === 0 && (r = {
-			x: Ni(e, n),
+			x: Fi(e, n),
 			row: n.target.__row ?? null,
 			moved: !1
 		}, t.node().setPointerCapture(n.pointerId));
 	}), t.on("pointermove", (t) => {
 		if (!r) return;
-		let a = Ni(e, t);
-		if (!r.moved && Math.abs(a - r.x) < ki) return;
+		let a = Fi(e, t);
+		if (!r.moved && Math.abs(a - r.x) < ji) return;
 		r.moved = !0, e.tooltip.style("display", "none");
 		let [o, s] = [i(Math.min(a, r.x)), i(Math.max(a, r.x))];
 		n.style("display", null).attr("x", o).attr("width", s - o).attr("y", 0).attr("height", e.plotHeight);
@@ -1794,46 +1803,46 @@ function Mi(e) {
 		if (!r) return;
 		let a = r;
 		if (r = null, n.style("display", "none"), a.moved) {
-			let n = Ni(e, t), [r, o] = [i(Math.min(n, a.x)), i(Math.max(n, a.x))];
-			o - r >= ki && e.report("zoom", [e.x.invert(r), e.x.invert(o)]);
+			let n = Fi(e, t), [r, o] = [i(Math.min(n, a.x)), i(Math.max(n, a.x))];
+			o - r >= ji && e.report("zoom", [e.x.invert(r), e.x.invert(o)]);
 		} else a.row && e.report("pick", a.row.checkpoint);
 	}), t.on("pointercancel", () => {
 		r = null, n.style("display", "none");
 	}), e.pressing = () => r !== null;
 }
-function Ni(e, t) {
+function Fi(e, t) {
 	return t.clientX - e.plot.select(".tl-ground").node().getBoundingClientRect().left;
 }
-function Pi(e) {
+function Ii(e) {
 	let { data: t } = e, n = e.root.node().clientWidth || 600;
 	e.width = n;
-	let r = t.lanes, i = Math.min(Math.max(zi(e, r) + 12, Ei), Math.min(Di, n * .3)), a = Math.max(n - i - Oi, 60), o = Math.max(r.length, 1) * Q, s = $ + o + Ti;
+	let r = t.lanes, i = Math.min(Math.max(Vi(e, r) + 12, Oi), Math.min(ki, n * .3)), a = Math.max(n - i - Ai, 60), o = Math.max(r.length, 1) * Q, s = $ + o + Di;
 	e.plotWidth = a, e.plotHeight = o;
-	let c = t.span ?? [0, Math.max(t.end, .001)], l = Si().domain(c).range([0, a]);
+	let c = t.span ?? [0, Math.max(t.end, .001)], l = wi().domain(c).range([0, a]);
 	t.span || l.nice(), e.x = l, e.svg.attr("width", n).attr("height", s), e.svg.select(`#${e.clip} rect`).attr("width", a).attr("height", o), e.plot.attr("transform", `translate(${i},${$})`), e.plot.select(".tl-ground").attr("width", a).attr("height", o), e.svg.select(".tl-lanes").attr("transform", `translate(0,${$})`).selectAll("text").data(r).join("text").attr("x", i - 8).attr("y", (e, t) => t * Q + Q / 2).attr("dy", "0.35em").attr("text-anchor", "end").text((e) => e).each(function(e) {
-		Bi(this, e, i - 12);
+		Hi(this, e, i - 12);
 	}).selectAll("title").data((e) => [e]).join("title").text((e) => e);
 	let u = Math.max(Math.floor(a / 90), 2);
-	e.svg.select(".tl-axis").attr("transform", `translate(${i},${$ + o})`).call(tn(l).ticks(u).tickSizeOuter(0)), e.svg.select(".tl-axis-title").attr("x", i + a / 2).attr("y", $ + o + Ti - 6).attr("text-anchor", "middle").text(t.axis), e.plot.select(".tl-folds").selectAll("g").data(t.folds).join((e) => {
+	e.svg.select(".tl-axis").attr("transform", `translate(${i},${$ + o})`).call(rn(l).ticks(u).tickSizeOuter(0)), e.svg.select(".tl-axis-title").attr("x", i + a / 2).attr("y", $ + o + Di - 6).attr("text-anchor", "middle").text(t.axis), e.plot.select(".tl-folds").selectAll("g").data(t.folds).join((e) => {
 		let t = e.append("g");
 		return t.append("line"), t.append("text"), t;
 	}).call((e) => e.select("line").attr("x1", (e) => l(e.at)).attr("x2", (e) => l(e.at)).attr("y1", -20).attr("y2", o)).call((e) => e.select("text").attr("x", (e) => l(e.at) + 3).attr("y", 2).attr("dy", "0.8em").text((e) => e.label));
 	let d = new Map(t.kinds.map(([e, t]) => [e, t])), f = new Map(r.map((e, t) => [e, t]));
-	e.plot.select(".tl-marks").selectAll("rect").data(t.rows).join("rect").attr("class", (e) => Ii(e, t.selected)).attr("x", (e) => e.kind === t.instant ? l(e.from) - 1.5 : l(e.from)).attr("width", (e) => e.kind === t.instant ? 3 : Math.max(l(e.to) - l(e.from), 2)).attr("y", (e) => f.get(e.lane) * Q + (Q - (e.kind === t.instant ? wi : Ci)) / 2).attr("height", (e) => e.kind === t.instant ? wi : Ci).attr("rx", (e) => e.kind === t.instant ? 0 : 2).attr("fill", (e) => d.get(e.what)).attr("role", "img").attr("aria-label", (e) => Li(e).map(([e, t]) => `${e}: ${t}`).join("; ")).each(function(e) {
+	e.plot.select(".tl-marks").selectAll("rect").data(t.rows).join("rect").attr("class", (e) => Ri(e, t.selected)).attr("x", (e) => e.kind === t.instant ? l(e.from) - 1.5 : l(e.from)).attr("width", (e) => e.kind === t.instant ? 3 : Math.max(l(e.to) - l(e.from), 2)).attr("y", (e) => f.get(e.lane) * Q + (Q - (e.kind === t.instant ? Ei : Ti)) / 2).attr("height", (e) => e.kind === t.instant ? Ei : Ti).attr("rx", (e) => e.kind === t.instant ? 0 : 2).attr("fill", (e) => d.get(e.what)).attr("role", "img").attr("aria-label", (e) => zi(e).map(([e, t]) => `${e}: ${t}`).join("; ")).each(function(e) {
 		this.__row = e;
 	}).on("mouseenter", (t, n) => {
-		e.pressing() || Ri(e, t, n);
-	}).on("mouseleave", () => e.tooltip.style("display", "none")), Vi(e), Fi(e);
+		e.pressing() || Bi(e, t, n);
+	}).on("mouseleave", () => e.tooltip.style("display", "none")), Ui(e), Li(e);
 }
-function Fi(e) {
+function Li(e) {
 	let { columns: t, numeric: n, rows: r } = e.data.nodes, i = (e, t) => n[t] ? "tl-number" : null;
 	e.nodes.select("thead tr").selectAll("th").data(t).join("th").attr("class", i).text((e) => e), e.nodes.select("tbody").selectAll("tr").data(r).join("tr").selectAll("td").data((e) => e).join("td").attr("class", i).text((e) => String(e));
 }
-function Ii(e, t) {
+function Ri(e, t) {
 	let n = ["tl-mark"];
 	return e.slowest ? n.push("tl-slowest") : e.dashed && n.push("tl-dashed"), e.checkpoint === t && n.push("tl-selected"), n.join(" ");
 }
-function Li(e) {
+function zi(e) {
 	return [
 		["checkpoint", e.at],
 		["node", e.lane],
@@ -1844,25 +1853,22 @@ function Li(e) {
 		["tokens out", e.tokens_out]
 	];
 }
-function Ri(e, t, n) {
-	e.tooltip.selectAll("div").data(Li(n).filter(([, e]) => e !== "")).join((e) => {
-		let t = e.append("div");
-		return t.append("span").attr("class", "tl-tooltip-key"), t.append("span"), t;
-	}).call((e) => e.select(".tl-tooltip-key").text(([e]) => e)).call((e) => e.select("span:last-child").text(([, e]) => String(e)));
+function Bi(e, t, n) {
+	Ot(e.tooltip, zi(n).filter(([, e]) => e !== ""), "tl-tooltip-key");
 	let r = t.currentTarget.getBoundingClientRect(), i = e.root.node().getBoundingClientRect(), a = Math.min(Math.max(r.left - i.left, 0), Math.max(i.width - 320, 0));
 	e.tooltip.style("display", null).style("left", `${a}px`).style("top", `${r.bottom - i.top + 4}px`);
 }
-function zi(e, t) {
+function Vi(e, t) {
 	let n = e.svg.append("text").attr("class", "tl-probe"), r = 0;
 	for (let e of t) n.text(e), r = Math.max(r, n.node().getComputedTextLength());
 	return n.remove(), r;
 }
-function Bi(e, t, n) {
+function Hi(e, t, n) {
 	if (e.getComputedTextLength() <= n) return;
 	let r = t.length;
 	for (; r > 1;) if (--r, e.textContent = `${t.slice(0, r)}…`, e.getComputedTextLength() <= n) return;
 }
-function Vi(e) {
+function Ui(e) {
 	let { data: t } = e, n = [
 		...t.kinds.map(([e, t, n, r]) => ({
 			name: e,
@@ -1884,22 +1890,18 @@ function Vi(e) {
 	t.folds.length && n.push({
 		name: "a long wait folded",
 		fold: !0
-	}), e.legend.selectAll("span.tl-legend-entry").data(n).join((e) => {
-		let t = e.append("span").attr("class", "tl-legend-entry");
-		return t.append("svg").attr("width", 18).attr("height", 14).attr("aria-hidden", "true"), t.append("span"), t;
-	}).each(function(e) {
-		let t = O(this).select("svg");
-		t.selectAll("*").remove(), e.fold ? t.append("line").attr("class", "tl-fold-swatch").attr("x1", 9).attr("x2", 9).attr("y1", 0).attr("y2", 14) : e.instant ? t.append("rect").attr("x", 7.5).attr("y", 0).attr("width", 3).attr("height", 14).attr("fill", e.fill) : t.append("rect").attr("x", 1).attr("y", 2).attr("width", 16).attr("height", 10).attr("rx", 2).attr("fill", e.fill).attr("class", e.outline ?? (e.dashed ? "tl-dashed" : null)), O(this).select("span").text(e.name);
+	}), kt(e.legend, n, "tl-legend-entry", [18, 14], (e, t) => {
+		t.fold ? e.append("line").attr("class", "tl-fold-swatch").attr("x1", 9).attr("x2", 9).attr("y1", 0).attr("y2", 14) : t.instant ? e.append("rect").attr("x", 7.5).attr("y", 0).attr("width", 3).attr("height", 14).attr("fill", t.fill) : e.append("rect").attr("x", 1).attr("y", 2).attr("width", 16).attr("height", 10).attr("rx", 2).attr("fill", t.fill).attr("class", t.outline ?? (t.dashed ? "tl-dashed" : null));
 	});
 }
 // src/index.js
-var Hi = {
-	history_tree: Mt,
-	timeline: Ai
+var Wi = {
+	history_tree: Pt,
+	timeline: Mi
 };
-function Ui(e) {
-	let t = Hi[e.data?.drawing];
+function Gi(e) {
+	let t = Wi[e.data?.drawing];
 	if (!t) throw Error(`no drawing named ${e.data?.drawing}`);
 	return t(e);
 }
-export { Ui as default };
+export { Gi as default };
