@@ -91,8 +91,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                          "an ISO time (UTC unless it says) or a span back (90s, 15m, 2h, 3d)")
     threads.add_argument("--until", metavar="T", help="only threads last written before T")
     threads.add_argument("--meta", metavar="KEY=VALUE", action="append", default=[],
-                         help="only threads whose newest checkpoint's metadata holds it "
-                         "(repeat for several)")
+                         help="only threads with a checkpoint whose metadata holds it (a "
+                         "run's metadata is stored with each checkpoint; repeat for several)")
     threads.add_argument("--match", metavar="TEXT", help="only threads whose id, error or "
                          "question contains TEXT (any case)")
     threads.add_argument("--limit", type=int, default=PAGE, metavar="N",

@@ -64,7 +64,7 @@ from playground.timetravel.store_items import (
     StoreItem,
     store_item,
 )
-from playground.timetravel.thread_list import QueryRefused, ThreadQuery
+from playground.timetravel.thread_list import QueryRefused, ThreadQuery, listed_at_newest
 
 # -- SQL ------------------------------------------------------------------------------------------
 # Every statement this kind sends. A template's {placeholders} are filled with SQL the code builds
@@ -525,28 +525,30 @@ class PostgresStorage(Storage):
             for n, (key, typed, text) in enumerate(wanted):
                 params[f"key{n}"] = key
                 params[f"value{n}"] = json.dumps(typed) if isinstance(typed, bool) else text
-        seen: set[str] = set()
+        holds = (lambda thread_id: bool(self._rows(_SELECT_HAS_META.format(held=held),
+                                                    {**params, "thread": thread_id}))
+                 ) if held else None
+        for thread_id, at in listed_at_newest(self._rows_from_end(below), self._newest_row,
+                                              holds):
+            yield thread_id, f"t{at[0]}.{at[1]}"
+
+    def _rows_from_end(self, below: tuple[int, int]) -> Iterator[tuple[tuple[int, int], str]]:
+        """(row place, thread id) of the root namespace's rows before ``below``, the last
+        first: windows of blocks read backwards, each larger than the one before."""
         window = _FIRST_WINDOW
         high = below[0] + 1  # the cursor's own block, its rows below the cursor only
         while high > 0:
             low = max(high - window, 0)
             rows = self._rows(_SELECT_ROWS_IN_BLOCKS, {"low": f"({low},0)",
                                                        "high": f"({high},0)"})
-            placed = sorted(((_tid(row["at"]), row["thread_id"]) for row in rows),
-                            reverse=True)
-            for at, thread_id in placed:
-                if at >= below or thread_id in seen:
-                    continue
-                seen.add(thread_id)
-                newest = self._rows(_SELECT_NEWEST_ROW, {"thread": thread_id})[0]["at"]
-                if newest is None or _tid(newest) != at:
-                    continue  # listed on an earlier page, at its newest row
-                if held and not self._rows(_SELECT_HAS_META.format(held=held),
-                                           {**params, "thread": thread_id}):
-                    continue
-                yield thread_id, f"t{at[0]}.{at[1]}"
+            yield from sorted(((at, row["thread_id"]) for row in rows
+                               if (at := _tid(row["at"])) < below), reverse=True)
             high = low
             window = min(window * 2, _LAST_WINDOW)
+
+    def _newest_row(self, thread_id: str) -> tuple[int, int] | None:
+        newest = self._rows(_SELECT_NEWEST_ROW, {"thread": thread_id})[0]["at"]
+        return None if newest is None else _tid(newest)
 
     def records(self, thread_id: str, checkpoint_ns: str = "", times: bool = False
                 ) -> list[CheckpointRecord]:

@@ -75,7 +75,7 @@ from playground.timetravel.store_items import (
     StoreItem,
     store_item,
 )
-from playground.timetravel.thread_list import QueryRefused, ThreadQuery
+from playground.timetravel.thread_list import QueryRefused, ThreadQuery, listed_at_newest
 
 _REQUIRED = {
     "checkpoints": {"thread_id", "checkpoint_ns", "checkpoint_id", "parent_checkpoint_id",
@@ -524,21 +524,19 @@ class SqliteStorage(Storage):
             path = '$."' + key.replace("\\", "\\\\").replace('"', '\\"') + '"'
             held += _META_HELD
             params += [path, int(typed) if isinstance(typed, bool) else typed, path, text]
-        seen: set[str] = set()
+        holds = (lambda thread_id: self._holds(thread_id, held, params)) if held else None
+        for thread_id, rowid in listed_at_newest(self._rows_from_end(below),
+                                                 self._newest_rowid, holds):
+            yield thread_id, f"r{rowid}"
+
+    def _rows_from_end(self, below: int) -> Iterator[tuple[int, str]]:
+        """(rowid, thread id) of the root namespace's rows below ``below``, newest first."""
         while True:
             batch = self._rows_before(below)
-            for rowid, thread_id in batch:
-                below = rowid
-                if thread_id in seen:
-                    continue
-                seen.add(thread_id)
-                if self._newest_rowid(thread_id) != rowid:
-                    continue  # listed on an earlier page, at its newest row
-                if held and not self._holds(thread_id, held, params):
-                    continue
-                yield thread_id, f"r{rowid}"
+            yield from batch
             if len(batch) < _WALK_BATCH:
                 return
+            below = batch[-1][0]
 
     @_stoppable
     def _rows_before(self, below: int) -> list[tuple]:

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from playground.timetravel.errors import UnknownThread
 from playground.timetravel.limits import ReadStopped
@@ -154,6 +155,26 @@ def parse_meta(pairs: list[str]) -> tuple[tuple[str, str], ...]:
             raise QueryRefused(f"{pair[:80]!r} is not KEY=VALUE (for example --meta user=42)")
         found.append((key.strip(), value))
     return tuple(found)
+
+
+def listed_at_newest(rows: Iterable[tuple[Any, str]], newest_of: Callable[[str], Any],
+                     holds: Callable[[str], bool] | None = None
+                     ) -> Iterator[tuple[str, Any]]:
+    """(thread id, position) of each thread once, from a place's rows walked newest first as
+    (position, thread id): a thread is listed at its newest row (one first met below it was
+    listed on an earlier page, by a walk that began higher up), and left out when ``holds``
+    (a metadata filter, asked of the database) says no. A kind's walk (SQLite's rowids,
+    Postgres's row places) gives the rows and ``newest_of`` a thread's newest position."""
+    seen: set[str] = set()
+    for at, thread_id in rows:
+        if thread_id in seen:
+            continue
+        seen.add(thread_id)
+        if newest_of(thread_id) != at:
+            continue  # listed on an earlier page, at its newest row
+        if holds is not None and not holds(thread_id):
+            continue
+        yield thread_id, at
 
 
 def metadata_holds(metadata: object, wanted: list[tuple[str, object, str]]) -> bool:

@@ -144,6 +144,7 @@ streaming_run = st.session_state.pop(IN_FLIGHT_KEY, None)
 if streaming_run is not None:
     streaming_run.halt()
 
+
 def _answers_in_chat(source: Storage, tree: CheckpointTree
                      ) -> dict[int, list[AnsweredQuestion]]:
     """The answers given to the thread's ``interrupt()`` questions, by how many messages the
