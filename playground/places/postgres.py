@@ -83,12 +83,15 @@ _READ_ONLY_SESSION = "SET default_transaction_read_only = on"
 _SELECT_NAMESPACES = (
     "SELECT DISTINCT checkpoint_ns FROM checkpoints WHERE thread_id = %s "
     "ORDER BY checkpoint_ns")
-_SELECT_THREAD_AGGREGATES = (
-    "SELECT c.thread_id, count(*) AS n, max(c.checkpoint_id) AS head, "
+# A thread's line of the thread list: its checkpoints, head, bytes and branch tips.
+_THREAD_AGGREGATES = (
+    "count(*) AS n, max(c.checkpoint_id) AS head, "
     "sum(octet_length(c.checkpoint::text) + octet_length(c.metadata::text)) AS bytes, "
     "count(*) FILTER (WHERE NOT EXISTS (SELECT 1 FROM checkpoints k WHERE "
     "  k.thread_id = c.thread_id AND k.checkpoint_ns = '' AND "
-    "  k.parent_checkpoint_id = c.checkpoint_id)) AS leaves "
+    "  k.parent_checkpoint_id = c.checkpoint_id)) AS leaves ")
+_SELECT_THREAD_AGGREGATES = (
+    f"SELECT c.thread_id, {_THREAD_AGGREGATES}"
     "FROM checkpoints c WHERE c.checkpoint_ns = '' GROUP BY c.thread_id")
 _SELECT_THREAD_BLOB_BYTES = (
     "SELECT thread_id, sum(size) AS size FROM ("
@@ -112,11 +115,7 @@ _SELECT_HAS_META = (
     "LIMIT 1")
 _FIRST_WINDOW, _LAST_WINDOW = 64, 8_192  # blocks read per step of the walk, growing
 _SELECT_ONE_THREAD = (
-    "SELECT count(*) AS n, max(c.checkpoint_id) AS head, "
-    "sum(octet_length(c.checkpoint::text) + octet_length(c.metadata::text)) AS bytes, "
-    "count(*) FILTER (WHERE NOT EXISTS (SELECT 1 FROM checkpoints k WHERE "
-    "  k.thread_id = c.thread_id AND k.checkpoint_ns = '' AND "
-    "  k.parent_checkpoint_id = c.checkpoint_id)) AS leaves "
+    f"SELECT {_THREAD_AGGREGATES}"
     "FROM checkpoints c WHERE c.thread_id = %(thread)s AND c.checkpoint_ns = ''")
 _SELECT_ONE_THREAD_BLOB_BYTES = (
     "SELECT (SELECT coalesce(sum(octet_length(blob)), 0) FROM checkpoint_blobs "
@@ -464,19 +463,8 @@ class PostgresStorage(Storage):
             row["thread_id"]: row["size"] or 0
             for row in self._rows(_SELECT_THREAD_BLOB_BYTES)
         }
-        summaries = []
-        for row in rows:
-            head = self.details(row["thread_id"], [row["head"]]).get(row["head"])
-            summaries.append(
-                ThreadSummary(
-                    thread_id=row["thread_id"],
-                    checkpoints=row["n"],
-                    newest_at=head.created_at if head else None,
-                    head_next=head.next if head else (),
-                    branches=row["leaves"],
-                    stored_bytes=int(row["bytes"] or 0) + int(extra.get(row["thread_id"], 0)),
-                )
-            )
+        summaries = [self._summary(row["thread_id"], row, extra.get(row["thread_id"], 0))
+                     for row in rows]
         summaries.sort(key=lambda s: s.newest_at or "", reverse=True)
         return summaries
 
@@ -486,6 +474,11 @@ class PostgresStorage(Storage):
         if not row["n"]:
             raise UnknownThread(f"no thread {thread_id!r} in {self.label}")
         extra = self._rows(_SELECT_ONE_THREAD_BLOB_BYTES, {"thread": thread_id})[0]["size"]
+        return self._summary(thread_id, row, extra)
+
+    def _summary(self, thread_id: str, row: dict, extra: int | None) -> ThreadSummary:
+        """A thread's line from its aggregates (:data:`_THREAD_AGGREGATES`), its blobs' and
+        writes' bytes, and its head's details."""
         head = self.details(thread_id, [row["head"]]).get(row["head"])
         return ThreadSummary(
             thread_id=thread_id, checkpoints=row["n"],
