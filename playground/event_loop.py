@@ -132,6 +132,8 @@ class LoopStream(Iterator[T]):
         loop.call_soon_threadsafe(start)
         self._task: asyncio.Task = made.result()
         self._done = False
+        self._cancel_sent = False
+        self._cancel_lock = threading.Lock()
 
     def __next__(self) -> T:
         if self._done:
@@ -147,10 +149,23 @@ class LoopStream(Iterator[T]):
         return item
 
     def halt(self) -> None:
-        """End the stream between two of its awaits and wait until it has unwound."""
-        if not self._finished.is_set():
-            self._loop.call_soon_threadsafe(self._task.cancel)
+        """End the stream between two of its awaits and wait until it has unwound.
+
+        Safe to call from several threads at once (the page's run that streams closes its
+        stream while the page's next run halts it): each waits for the same unwinding.
+        """
+        self._cancel_once()
         self._finished.wait(CANCEL_WAIT_S)
+
+    def _cancel_once(self) -> None:
+        # One cancel only: LangGraph unwinds a cancelled run by awaiting the checkpoint writes
+        # still in flight, and a second cancel would cut that wait short, so the thread would
+        # gain a checkpoint after the page had drawn it.
+        with self._cancel_lock:
+            if self._cancel_sent or self._finished.is_set():
+                return
+            self._cancel_sent = True
+        self._loop.call_soon_threadsafe(self._task.cancel)
 
     def close(self) -> None:
         """Stop reading: the stream is halted (a no-op once it has ended)."""
@@ -160,8 +175,7 @@ class LoopStream(Iterator[T]):
     def __del__(self) -> None:
         # Only cancel: waiting here could block whichever thread collects it (the loop's own).
         with contextlib.suppress(Exception):
-            if not self._finished.is_set():
-                self._loop.call_soon_threadsafe(self._task.cancel)
+            self._cancel_once()
 
 
 async def _pump(stream: AsyncIterator[Any], items: queue.SimpleQueue) -> None:

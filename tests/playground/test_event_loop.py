@@ -112,6 +112,36 @@ def test_halt_from_another_thread_ends_a_stream_whose_reader_is_waiting():
     assert not reader.is_alive() and got == []
 
 
+def test_a_second_halt_waits_for_the_first_ones_unwinding_instead_of_cutting_it_short():
+    """Stop halts a run twice at once: the page's run that streams closes its stream when
+    Streamlit stops it, and the page's next run halts it too. LangGraph unwinds a cancelled
+    run by waiting for the checkpoint writes still in flight; a second cancel would cut that
+    wait short, and the thread would gain a checkpoint after the page had drawn it."""
+    written = threading.Event()
+
+    async def run_with_a_write_in_flight():
+        try:
+            while True:
+                yield "step"
+                await asyncio.sleep(0.01)
+        finally:
+            # As LangGraph's AsyncBackgroundExecutor does on exit: wait for the write.
+            write = asyncio.ensure_future(asyncio.sleep(0.2))
+            write.add_done_callback(lambda _: written.set())
+            await asyncio.wait({write})
+
+    stream = shared_loop().iterate(run_with_a_write_in_flight())
+    assert next(stream) == "step"
+    first = threading.Thread(target=stream.halt)
+    first.start()
+    first.join(0.05)  # the first halt is waiting for the unwinding
+
+    stream.halt()
+
+    assert written.is_set(), "the second halt returned before the write in flight was done"
+    first.join(5)
+
+
 def test_a_stream_nobody_reads_any_more_is_cancelled_when_collected():
     import gc
 
