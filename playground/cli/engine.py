@@ -30,6 +30,7 @@ from playground.timetravel.messages import conversations, turns
 from playground.timetravel.thread_list import (
     MAX_PAGE,
     PAGE,
+    RUNNING,
     STATUSES,
     QueryRefused,
     ThreadQuery,
@@ -85,8 +86,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     threads = command("threads", "the newest threads, a page at a time, with filters",
                       _threads)
-    threads.add_argument("--status", choices=STATUSES, help="only threads paused (at a "
-                         "question or breakpoint), failed (in a node) or finished")
+    threads.add_argument("--status", choices=(*STATUSES, RUNNING), help="only threads paused "
+                         "(at a question or breakpoint), failed (in a node), finished, or "
+                         "running (an Agent Server's)")
     threads.add_argument("--since", metavar="T", help="only threads written at or after T: "
                          "an ISO time (UTC unless it says) or a span back (90s, 15m, 2h, 3d)")
     threads.add_argument("--until", metavar="T", help="only threads last written before T")

@@ -25,7 +25,8 @@ time and size, the key kept to its server).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import orjson
@@ -41,8 +42,8 @@ from playground.places.server_address import (
 )
 from playground.timetravel.errors import UnknownThread
 from playground.timetravel.limits import clip, limits
-from playground.timetravel.records import CheckpointDetail
-from playground.timetravel.signals import ERROR, INTERRUPT
+from playground.timetravel.records import CheckpointDetail, ThreadSummary
+from playground.timetravel.signals import ERROR, INTERRUPT, TaskSignal
 from playground.timetravel.storage import (
     SERVER,
     Storage,
@@ -50,12 +51,22 @@ from playground.timetravel.storage import (
     StoredWrite,
 )
 from playground.timetravel.store_items import StoreItem
+from playground.timetravel.thread_list import (
+    RUNNING,
+    STATUSES,
+    QueryRefused,
+    ThreadQuery,
+    metadata_holds,
+)
 
 if TYPE_CHECKING:
     from playground.places.server_client import ServerClient
 
 PAGE = 500  # history entries per request (servers cap a page; 500 passes langgraph dev's)
 THREAD_PAGE = 100
+# threads.search options a server may refuse, each with the options that go with it: the
+# list is read without them (the same threads, in the server's own order, answers a bit larger).
+_OPTIONAL_SEARCH = {"select": ("select",), "sort_by": ("sort_by", "sort_order")}
 # Said wherever a page would show the answer a run resumed with.
 NO_RESUME_VALUE = ("Answered: an Agent Server's history does not keep the answer a run resumed "
                    "with, so it is not shown here.")
@@ -94,32 +105,118 @@ class ServerStorage(Storage):
         self._history: dict[tuple[str, str], list[dict]] = {}  # (thread, ns) -> entries
         self._index: dict[str, dict] = {}  # checkpoint id -> its entry
         self._stored: dict[tuple[str, str], list[StoredCheckpoint]] = {}
+        self._refused_options: set[str] = set()  # threads.search options this server refuses
+        self._statuses: dict[str, str | None] = {}  # thread -> its status, as last listed
 
     # -- the three questions --------------------------------------------------------------
 
+    def _search(self, **options: Any) -> list:
+        """``threads.search`` with ``options``, leaving out the options this server refuses.
+
+        ``select`` (a projection: only the fields asked for) and ``sort_by`` make answers
+        smaller and ordered on ``langgraph dev``; a server that refuses one (Aegra 0.11 answers
+        422 to ``select``) is asked again without it, and not asked with it again.
+        """
+        def leave_out(option: str) -> None:
+            for name in _OPTIONAL_SEARCH[option]:
+                options.pop(name, None)
+
+        for refused in self._refused_options:
+            leave_out(refused)
+        while True:
+            try:
+                found = self.client.call(self.client.sdk.threads.search, **options)
+                break
+            except ServerError as exc:
+                refused = next((name for name in _OPTIONAL_SEARCH
+                                if name in options and name in str(exc)), None)
+                if exc.status not in (400, 422) or refused is None:
+                    raise
+                self._refused_options.add(refused)
+                leave_out(refused)
+        if not isinstance(found, list):
+            raise ServerError(f"{self.label}: threads.search did not answer a list")
+        return found
+
+    def _name_of(self, item: Any) -> str | None:
+        """A thread of a search answer by the name the playground shows: a thread the
+        playground made, by its playground name (which maps back to the same id)."""
+        thread_id = item.get("thread_id") if isinstance(item, dict) else None
+        if not isinstance(thread_id, str):
+            return None
+        metadata = item.get("metadata")
+        name = metadata.get(NAME_KEY) if isinstance(metadata, dict) else None
+        if isinstance(name, str) and server_thread_id(name) == thread_id:
+            return name
+        return thread_id
+
     def thread_ids(self) -> list[str]:
-        """Every thread the server lists (``threads.search``, paged), newest first; a thread
-        the playground made by its playground name (which maps back to the same id)."""
+        """Every thread the server lists (``threads.search``, paged), newest first."""
         found: list[str] = []
         cap = limits().max_rows
         offset = 0
         while len(found) < cap:
-            page = self.client.call(self.client.sdk.threads.search, limit=THREAD_PAGE,
-                              offset=offset, select=["thread_id", "metadata"])
-            if not isinstance(page, list):
-                raise ServerError(f"{self.label}: threads.search did not answer a list")
+            page = self._search(limit=THREAD_PAGE, offset=offset,
+                                select=["thread_id", "metadata"])
             offset += len(page)
-            for item in page:
-                thread_id = item.get("thread_id") if isinstance(item, dict) else None
-                if not isinstance(thread_id, str):
-                    continue
-                metadata = item.get("metadata")
-                name = metadata.get(NAME_KEY) if isinstance(metadata, dict) else None
-                found.append(name if isinstance(name, str)
-                             and server_thread_id(name) == thread_id else thread_id)
+            found += [name for item in page if (name := self._name_of(item))]
             if len(page) < THREAD_PAGE:
                 break
         return found[:cap]
+
+    # The server's own statuses for the thread list's: it knows a thread is running, which a
+    # database cannot.
+    statuses: ClassVar[tuple[str, ...]] = (*STATUSES, RUNNING)
+    _SERVER_STATUS: ClassVar[dict[str, str]] = {
+        "paused": "interrupted", "failed": "error", "finished": "idle", "running": "busy"}
+
+    def thread_candidates(self, query: ThreadQuery) -> Iterator[tuple[str, str]]:
+        """The server's threads newest first (``threads.search`` by ``updated_at``), a page of
+        :data:`THREAD_PAGE` at a time from the offset ``query.after`` gives (``o<N>``).
+
+        The status and each metadata value that is plain text go to the server as its own
+        filters, on the thread's metadata (where a run's or a person's thread metadata is
+        kept); a number or true/false is checked here on each thread's metadata, as written
+        and as JSON, since the server would match only one of the two.
+
+        Raises:
+            QueryRefused: ``query.after`` is not a cursor of this kind.
+        """
+        offset = 0
+        if query.after:
+            if not re.fullmatch(r"o\d{1,9}", query.after):
+                raise QueryRefused(f"{query.after[:80]!r} is not a cursor of this thread list")
+            offset = int(query.after[1:])
+        wanted = query.meta_values()
+        pushed = {key: typed for key, typed, text in wanted if typed == text}
+        here = [item for item in wanted if item[0] not in pushed]
+        options: dict[str, Any] = {"sort_by": "updated_at", "sort_order": "desc"}
+        if query.status:
+            options["status"] = self._SERVER_STATUS[query.status]
+        if pushed:
+            options["metadata"] = pushed
+        while True:
+            page = self._search(limit=THREAD_PAGE, offset=offset,
+                                select=["thread_id", "metadata", "status"], **options)
+            for index, item in enumerate(page, offset + 1):
+                name = self._name_of(item)
+                if name is None:
+                    continue
+                status = item.get("status")
+                self._statuses[name] = status if isinstance(status, str) else None
+                if here and not metadata_holds(item.get("metadata"), here):
+                    continue
+                yield name, f"o{index}"
+            offset += len(page)
+            if len(page) < THREAD_PAGE:
+                return
+
+    def thread_status(self, summary: ThreadSummary, head_signals: tuple[TaskSignal, ...]
+                      ) -> tuple[str, str]:
+        """As any place reads it, except that a thread the server says is busy is running."""
+        if self._statuses.get(summary.thread_id) == "busy":
+            return "running", "a run is going on"
+        return super().thread_status(summary, head_signals)
 
     def entries(self, thread_id: str, checkpoint_ns: str = "") -> list[dict]:
         """A thread's whole history in a namespace as the server gives it, oldest first (read
@@ -233,10 +330,9 @@ class ServerStorage(Storage):
 
     def fingerprint(self, thread_id: str, checkpoint_ns: str = "") -> tuple | None:
         """The thread's ``updated_at`` and status: a run, an edit or a fork moves them."""
-        found = self.client.call(self.client.sdk.threads.search, ids=[server_thread_id(thread_id)],
-                           limit=1,
-                           select=["thread_id", "updated_at", "status"])
-        if not isinstance(found, list) or not found or not isinstance(found[0], dict):
+        found = self._search(ids=[server_thread_id(thread_id)], limit=1,
+                             select=["thread_id", "updated_at", "status"])
+        if not found or not isinstance(found[0], dict):
             raise UnknownThread(f"no thread {thread_id!r} on {self.label}")
         return ("server", self.label, thread_id, _text(found[0].get("updated_at")),
                 _text(found[0].get("status")))

@@ -64,7 +64,8 @@ def refund_threads(url: str) -> dict[str, str]:
 
     ``forked``: a refund run to its ``interrupt()``, resumed with ``Command(resume="yes")``;
     then the paused checkpoint edited with ``threads.update_state`` and run from the edit with
-    the answer "no": two branches. ``waiting``: a refund left at its question.
+    the answer "no": two branches. ``waiting``: a refund left at its question, on a thread made
+    with the metadata ``{"user": "acme", "seat": 42}``.
 
     Returns:
         ``{"forked": thread id, "waiting": thread id, "paused": the forked thread's checkpoint
@@ -82,7 +83,7 @@ def refund_threads(url: str) -> dict[str, str]:
     edit = client.threads.update_state(forked, {"topic": "escalated"}, checkpoint_id=paused)
     fork = edit["checkpoint"]["checkpoint_id"]
     client.runs.wait(forked, "support_chat", command={"resume": "no"}, checkpoint_id=fork)
-    waiting = client.threads.create()["thread_id"]
+    waiting = client.threads.create(metadata={"user": "acme", "seat": 42})["thread_id"]
     client.runs.wait(waiting, "support_chat", input=ask)
     client.close()
     return {"forked": forked, "waiting": waiting, "paused": paused, "fork": fork}

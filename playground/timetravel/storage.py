@@ -38,7 +38,13 @@ from playground.timetravel.records import (
 )
 from playground.timetravel.runs import run_of
 from playground.timetravel.signals import SIGNAL_CHANNELS, TaskSignal, signals_of
-from playground.timetravel.thread_list import QueryRefused, ThreadQuery, metadata_holds
+from playground.timetravel.thread_list import (
+    STATUSES,
+    QueryRefused,
+    ThreadQuery,
+    metadata_holds,
+    status_of,
+)
 
 if TYPE_CHECKING:
     from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -286,6 +292,15 @@ class Storage:
             branches=sum(1 for item in items if item.checkpoint_id not in parents),
             stored_bytes=sum(i.blob_bytes + i.metadata_bytes for i in items) + writes,
             head_id=head.checkpoint_id)
+
+    # The statuses the thread list can filter this kind's threads by.
+    statuses: ClassVar[tuple[str, ...]] = STATUSES
+
+    def thread_status(self, summary: ThreadSummary, head_signals: tuple[TaskSignal, ...]
+                      ) -> tuple[str, str]:
+        """(status, reason) of a thread for the thread list, from its head (a kind that knows
+        more, such as a running thread, says so)."""
+        return status_of(summary, head_signals)
 
     # Whether :meth:`thread_candidates` walks threads by their newest checkpoint's time, so
     # that a walk past ``since`` finds only older ones: this one does (it sorts by it); a kind

@@ -11,7 +11,7 @@ got (``scanned``).
 
 A thread's status is its head's: ``failed`` when a node's error is stored under the head,
 ``paused`` when the head still has nodes to run (a question, a breakpoint, or a run stopped
-between steps), ``finished`` otherwise.
+between steps), ``finished`` otherwise; an Agent Server also knows a thread is ``running``.
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ from playground.timetravel.limits import ReadStopped
 from playground.timetravel.records import ThreadSummary
 from playground.timetravel.signals import TaskSignal
 
-STATUSES = ("paused", "failed", "finished")
+STATUSES = ("paused", "failed", "finished")  # what every place can tell of a thread
+RUNNING = "running"  # what only a place that runs threads (an Agent Server) can tell
 PAGE = 50  # threads per page unless asked otherwise
 MAX_PAGE = 1_000
 MAX_SCANNED = 100_000  # candidates read for one page at most, whatever the deadline allows
@@ -238,8 +239,12 @@ def thread_page(storage, query: ThreadQuery) -> ThreadPage:
         CheckpointDbError: the place could not be read (a deadline met before any thread
             was, a refusal, an answer that is not its API's).
     """
-    if query.status and query.status not in STATUSES:
-        raise QueryRefused(f"no status {query.status!r}: give one of {', '.join(STATUSES)}")
+    if query.status and query.status not in storage.statuses:
+        if query.status == RUNNING:
+            raise QueryRefused(f"{storage.label} cannot say which threads are running (only "
+                               "an Agent Server can): ask for paused, failed or finished")
+        raise QueryRefused(f"no status {query.status!r}: give one of "
+                           f"{', '.join(storage.statuses)}")
     rows: list[ThreadRow] = []
     scanned = 0
     cursor = None
@@ -255,7 +260,7 @@ def thread_page(storage, query: ThreadQuery) -> ThreadPage:
                 head_signals = storage.signals(thread_id).get(summary.head_id, ())
             except UnknownThread:  # deleted while the walk went on
                 continue
-            status, reason = status_of(summary, head_signals)
+            status, reason = storage.thread_status(summary, head_signals)
             moment = _moment_of(summary)
             if storage.walks_in_time_order and query.since and moment is not None \
                     and moment < query.since:

@@ -17,7 +17,7 @@ import streamlit as st
 from playground.timetravel.limits import clip
 from playground.timetravel.storage import Storage
 from playground.timetravel.thread_list import (
-    STATUSES,
+    RUNNING,
     QueryRefused,
     ThreadQuery,
     parse_meta,
@@ -30,7 +30,7 @@ ANY = "any"
 FILTERS = ("status", "since", "meta", "match")  # each a widget and a URL parameter
 
 
-def _from_url(prefix: str) -> None:
+def _from_url(prefix: str, statuses: tuple[str, ...]) -> None:
     """Fill the filter widgets from the URL the first time the page is drawn with them."""
     for name in FILTERS:
         key = f"{prefix}filter-{name}"
@@ -40,7 +40,7 @@ def _from_url(prefix: str) -> None:
         if value is None:
             continue
         value = str(value)[:200]
-        if name == "status" and value not in STATUSES:
+        if name == "status" and value not in statuses:
             continue
         st.session_state[key] = value
 
@@ -56,7 +56,8 @@ def _to_url(prefix: str) -> None:
     st.session_state.pop(f"{prefix}pages", None)  # a new filter starts at the newest page
 
 
-def _query(prefix: str, limit: int) -> tuple[ThreadQuery, str | None]:
+def _query(prefix: str, limit: int, statuses: tuple[str, ...]
+           ) -> tuple[ThreadQuery, str | None]:
     """The query the filters say, and the first filter that could not be read (then left
     out)."""
     state = st.session_state
@@ -65,7 +66,7 @@ def _query(prefix: str, limit: int) -> tuple[ThreadQuery, str | None]:
     meta = (state.get(f"{prefix}filter-meta") or "").strip()
     match = (state.get(f"{prefix}filter-match") or "").strip()
     problem = None
-    query = ThreadQuery(status=status if status in STATUSES else None,
+    query = ThreadQuery(status=status if status in statuses else None,
                         match=match or None, limit=limit)
     try:
         if since:
@@ -94,12 +95,15 @@ def thread_table(source: Storage, prefix: str, thread_key: str, on_pick=None,
         on_pick: called when a clicked row changes the thread (as the box's own callback).
         limit: threads per page.
     """
-    _from_url(prefix)
+    statuses = source.statuses
+    _from_url(prefix, statuses)
     status_col, since_col, meta_col, match_col = st.columns([1, 1, 1, 1])
-    status_col.selectbox("Status", [ANY, *STATUSES], key=f"{prefix}filter-status",
+    status_col.selectbox("Status", [ANY, *statuses], key=f"{prefix}filter-status",
                          on_change=_to_url, args=(prefix,),
                          help="paused: at a question or a breakpoint; failed: a node raised; "
-                              "finished: nothing left to run")
+                              "finished: nothing left to run"
+                              + ("; running: a run is going on" if RUNNING in statuses
+                                 else ""))
     since_col.text_input("Written since", key=f"{prefix}filter-since", on_change=_to_url,
                          args=(prefix,), placeholder="2h, 30m or 2026-12-03T10:00",
                          help="Threads whose newest checkpoint was written at or after this: "
@@ -111,7 +115,7 @@ def thread_table(source: Storage, prefix: str, thread_key: str, on_pick=None,
     match_col.text_input("Text", key=f"{prefix}filter-match", on_change=_to_url,
                          args=(prefix,), placeholder="part of an id, an error, a question",
                          help="Threads whose id, error or question contains this (any case)")
-    query, problem = _query(prefix, limit)
+    query, problem = _query(prefix, limit, statuses)
     if problem:
         st.caption(f":material/error: {md_escape(problem, 300)} (not applied)")
     pages: list[str | None] = st.session_state.setdefault(f"{prefix}pages", [None])

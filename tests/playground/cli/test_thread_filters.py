@@ -77,6 +77,7 @@ def test_count_counts_the_matching_threads_with_a_progress_line(many):
     (("--since", "last tuesday"), "is not a time"),
     (("--meta", "user"), "is not KEY=VALUE"),
     (("--limit", "0"), "--limit takes 1 to 1,000"),
+    (("--status", "running"), "cannot say which threads are running (only an Agent Server"),
 ])
 def test_a_refused_option_is_one_line_and_exit_2(many, args, said):
     db, _ = many

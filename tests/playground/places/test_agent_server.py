@@ -37,6 +37,40 @@ def test_threads_lists_the_servers_threads_with_their_status(agent_server):
     assert forked.endswith("finished") and " 2 " in forked  # two branches
 
 
+def _listed(url: str, *filters: str) -> list[str]:
+    shown = playground("threads", url, "--json", *filters)
+    assert shown.returncode == 0, shown.stderr
+    return [row["thread_id"] for row in json.loads(shown.stdout)["threads"]]
+
+
+def test_threads_filters_a_servers_threads_by_status_and_thread_metadata(agent_server):
+    url, made = agent_server
+    paused, finished = _listed(url, "--status", "paused"), _listed(url, "--status", "finished")
+    assert made["waiting"] in paused and made["forked"] not in paused
+    assert made["forked"] in finished and made["waiting"] not in finished
+    # text goes to the server as its metadata filter; a number is matched here, as 42 and "42"
+    assert _listed(url, "--meta", "user=acme") == [made["waiting"]]
+    assert _listed(url, "--meta", "seat=42") == [made["waiting"]]
+    assert _listed(url, "--meta", "user=acme", "--status", "finished") == []
+    assert _listed(url, "--meta", "user=nobody") == []
+
+
+def test_threads_pages_a_servers_threads_with_a_cursor_visiting_each_once(agent_server):
+    url, _ = agent_server
+    every = _listed(url)
+    seen, after = [], None
+    while True:
+        shown = playground("threads", url, "--json", "--limit", "1",
+                           *(("--after", after) if after else ()))
+        assert shown.returncode == 0, shown.stderr
+        answer = json.loads(shown.stdout)
+        seen += [row["thread_id"] for row in answer["threads"]]
+        after = answer["next"]
+        if after is None:
+            break
+    assert seen == every and len(set(seen)) == len(seen) >= 2
+
+
 def test_tree_has_the_parents_the_servers_history_gives(agent_server):
     url, made = agent_server
     client = get_sync_client(url=url, api_key=None)
