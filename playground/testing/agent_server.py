@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -59,6 +60,17 @@ def langgraph_dev(home: Path, app: Path = EXAMPLES, env: dict[str, str] | None =
         stop_process(process)
 
 
+def settled(client, thread_id: str, within_s: float = 15.0) -> str:
+    """The thread's status once no run is going on (Aegra's ``runs.wait`` answers before it
+    marks the thread interrupted or idle; ``langgraph dev`` has by then)."""
+    deadline = time.monotonic() + within_s
+    while True:
+        status = client.threads.get(thread_id)["status"]
+        if status != "busy" or time.monotonic() > deadline:
+            return status
+        time.sleep(0.05)
+
+
 def refund_threads(url: str) -> dict[str, str]:
     """Threads made through the SDK as a user makes them, on the support chat example.
 
@@ -77,6 +89,7 @@ def refund_threads(url: str) -> dict[str, str]:
     ask = {"messages": [{"role": "user", "content": "please refund order A17"}]}
     forked = client.threads.create()["thread_id"]
     client.runs.wait(forked, "support_chat", input=ask)
+    settled(client, forked)
     client.runs.wait(forked, "support_chat", command={"resume": "yes"})
     paused = next(entry for entry in client.threads.get_history(forked, limit=100)
                   if entry["next"] == ["tools"])["checkpoint_id"]
@@ -85,5 +98,7 @@ def refund_threads(url: str) -> dict[str, str]:
     client.runs.wait(forked, "support_chat", command={"resume": "no"}, checkpoint_id=fork)
     waiting = client.threads.create(metadata={"user": "acme", "seat": 42})["thread_id"]
     client.runs.wait(waiting, "support_chat", input=ask)
+    settled(client, forked)
+    settled(client, waiting)
     client.close()
     return {"forked": forked, "waiting": waiting, "paused": paused, "fork": fork}
