@@ -52,8 +52,18 @@ frontend:
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
+# The nearest peer CLI, for the thread list's benchmark only: in a venv of its own (it pins
+# langgraph-checkpoint below 3.0, which the playground's LangGraph needs).
+PEER_VENV := .venv-peer
+
+$(PEER_VENV)/.installed:
+	$(PYTHON) -m venv $(PEER_VENV)
+	$(PEER_VENV)/bin/pip install --quiet --upgrade pip
+	$(PEER_VENV)/bin/pip install --quiet 'langgraph-checkpoint-cli[all]==0.1.0'
+	touch $@
+
 # Postgres rows run when PLAYGROUND_DATABASE_URL (or PLAYGROUND_TEST_DATABASE_URL) is set.
-bench: $(STAMP)
+bench: $(STAMP) $(PEER_VENV)/.installed
 	$(BIN)/python -m bench
 
 # The README's pictures: the browser tests' screenshots, kept in assets/screenshots.
