@@ -39,7 +39,23 @@ $(SERVER_VENV)/.installed: $(SERVER_REQS)
 	$(SERVER_VENV)/bin/pip install --quiet -r $(SERVER_REQS)
 	touch $@
 
-test: $(STAMP) $(JS_STAMP) $(SERVER_VENV)/.installed
+# Aegra 0.11, a second real Agent Server, in its own venv: it needs Python 3.12 or newer (on
+# 3.11 pip quietly installs 0.6.0). The first such Python found (python3.13, python3.12, then
+# pyenv's) makes it; where there is none, its tests are skipped and say why.
+AEGRA_VENV := .venv-aegra
+AEGRA_REQS := tests/fixtures/aegra/requirements.txt
+AEGRA_PYTHON ?= $(shell for p in python3.12 python3.13 $(HOME)/.pyenv/versions/3.12*/bin/python3 \
+	$(HOME)/.pyenv/versions/3.13*/bin/python3; do $$p -c 'import sys; \
+	sys.exit(sys.version_info < (3, 12))' 2>/dev/null && { echo $$p; break; }; done)
+AEGRA_STAMP := $(if $(AEGRA_PYTHON),$(AEGRA_VENV)/.installed)
+
+$(AEGRA_VENV)/.installed: $(AEGRA_REQS)
+	$(AEGRA_PYTHON) -m venv $(AEGRA_VENV)
+	$(AEGRA_VENV)/bin/pip install --quiet --upgrade pip
+	$(AEGRA_VENV)/bin/pip install --quiet -r $(AEGRA_REQS)
+	touch $@
+
+test: $(STAMP) $(JS_STAMP) $(SERVER_VENV)/.installed $(AEGRA_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 

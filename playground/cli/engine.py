@@ -334,9 +334,18 @@ def _history(args: argparse.Namespace) -> int:
     branch = set(tree.current_branch)
     print(f"thread {clip(tree.thread_id, 200)}: {len(tree)} checkpoints, "
           f"{len(tree.leaves)} branches, head #{tree.ordinal(tree.head)}")
-    print(f"{'#':>5} {'parent':>6} {'step':>5}  {'source':<7} {'written by':<16} {'next':<16} "
-          f"{'bytes':>8}  checkpoint id")
-    for r in tree.nodes.values():
+    records = list(tree.nodes.values())
+    writers = {r.checkpoint_id: clip(_named(tree.details[r.checkpoint_id].writers), 80)
+               for r in records}
+    nexts = {r.checkpoint_id: clip(_named(tree.details[r.checkpoint_id].next), 80)
+             for r in records}
+    # Columns as wide as their widest cell (a fan-out's writers, "research ×3", are wider
+    # than the heading), so every row lines up.
+    wrote = max([16, *map(len, writers.values())])
+    waits = max([16, *map(len, nexts.values())])
+    print(f"{'#':>5} {'parent':>6} {'step':>5}  {'source':<7} {'written by':<{wrote}} "
+          f"{'next':<{waits}} {'bytes':>8}  checkpoint id")
+    for r in records:
         detail = tree.details[r.checkpoint_id]
         parent = tree.parent_of(r.checkpoint_id)
         marks = []
@@ -350,8 +359,8 @@ def _history(args: argparse.Namespace) -> int:
             marks.append("other branch")
         print(f"{tree.ordinal(r.checkpoint_id):>5} "
               f"{('#' + str(tree.ordinal(parent))) if parent else '-':>6} {r.step!s:>5}  "
-              f"{clip(r.source or '?', 40):<7} {clip(', '.join(detail.writers) or '-', 80):<16} "
-              f"{clip(', '.join(detail.next) or '-', 80):<16} {r.stored_bytes:>8,}  "
+              f"{clip(r.source or '?', 7):<7} {writers[r.checkpoint_id]:<{wrote}} "
+              f"{nexts[r.checkpoint_id]:<{waits}} {r.stored_bytes:>8,}  "
               f"{clip(r.checkpoint_id, 200)}{'  ' + ' '.join(marks) if marks else ''}")
         if r.checkpoint_id in tree.broken:
             print(f"{'':>13}! broken link: {tree.broken[r.checkpoint_id]}")
@@ -361,6 +370,15 @@ def _history(args: argparse.Namespace) -> int:
             mark = {"interrupt": "?", "error": "!", "answer": ">"}[signal.kind]
             print(f"{'':>13}{mark} {signal.line}")
     return 0
+
+
+def _named(names: tuple[str, ...]) -> str:
+    """Node names for a column, each once, with how many times it ran when more than once
+    (``research ×3, merge``); ``-`` for none."""
+    counts: dict[str, int] = {}
+    for name in names:
+        counts[name] = counts.get(name, 0) + 1
+    return ", ".join(f"{name} ×{n}" if n > 1 else name for name, n in counts.items()) or "-"
 
 
 def resolve_checkpoint(tree: CheckpointTree, ref: str) -> str:

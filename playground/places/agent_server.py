@@ -76,6 +76,19 @@ def _text(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
 
+def _task_namespace(task: dict) -> str | None:
+    """The subgraph namespace a history task names, in the shapes servers use: its
+    ``checkpoint`` (``langgraph dev``), or its ``state``'s config when ``checkpoint`` is null
+    (Aegra 0.11)."""
+    for holder in (task.get("checkpoint"),
+                   (task.get("state") or {}).get("configurable")
+                   if isinstance(task.get("state"), dict) else None):
+        if isinstance(holder, dict) and isinstance(holder.get("checkpoint_ns"), str) \
+                and holder["checkpoint_ns"]:
+            return holder["checkpoint_ns"]
+    return None
+
+
 def _size(value: Any) -> int:
     try:
         return len(orjson.dumps(value))
@@ -242,11 +255,8 @@ class ServerStorage(Storage):
 
     def namespaces(self, thread_id: str) -> list[str]:
         """The root, and each subgraph namespace a task of the root history names."""
-        found = {task["checkpoint"]["checkpoint_ns"] for entry in self.entries(thread_id)
-                 for task in _tasks(entry)
-                 if isinstance(task.get("checkpoint"), dict)
-                 and isinstance(task["checkpoint"].get("checkpoint_ns"), str)
-                 and task["checkpoint"]["checkpoint_ns"]}
+        found = {ns for entry in self.entries(thread_id) for task in _tasks(entry)
+                 if (ns := _task_namespace(task))}
         return ["", *sorted(clip(ns, 300) for ns in found)]
 
     def stored_checkpoints(self, thread_id: str, checkpoint_ns: str = ""

@@ -60,6 +60,13 @@ class ServerError(CheckpointDbError):
         super().__init__(message)
         self.status = status
 
+    @property
+    def lasting(self) -> bool:
+        """Whether the server will answer the same again: a refusal (4xx), not a timeout
+        (408), a rate limit (429), a server error (5xx) or no answer at all."""
+        return self.status is not None and 400 <= self.status < 500 \
+            and self.status not in (408, 429)
+
 
 class ResponseTooLarge(ServerError):
     """A response past ``PLAYGROUND_MAX_RESPONSE_MB``: stopped where it went past."""

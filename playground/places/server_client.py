@@ -68,8 +68,28 @@ class _Counted(httpx.SyncByteStream):
         self._inner.close()
 
 
+BUSY_RETRIES = 2
+BUSY_PAUSE_MAX_S = 2.0
+
+
+def _busy_pause(response: httpx.Response) -> float | None:
+    """How long to wait before sending again a request the server said it was too busy to
+    take (429, 503), or None for any other answer. Only those two say the request was not
+    taken, so sending it again cannot do a write twice."""
+    if response.status_code not in (429, 503):
+        return None
+    try:
+        asked = float(response.headers.get("retry-after", "0.5"))
+    except ValueError:  # an HTTP date, or nonsense: a short pause
+        asked = 0.5
+    return min(max(asked, 0.0), BUSY_PAUSE_MAX_S)
+
+
 class _OwnOriginOnly(httpx.BaseTransport):
-    """Sends only to the server's own origin, and bounds every answer."""
+    """Sends only to the server's own origin, bounds every answer, and asks a busy server
+    again: up to :data:`BUSY_RETRIES` times, after the pause its ``Retry-After`` asks for (at
+    most :data:`BUSY_PAUSE_MAX_S`); past that the answer stands, and is said as one to try
+    again in a moment."""
 
     def __init__(self, origin: tuple[str, str, int], label: str) -> None:
         self._origin, self._label = origin, label
@@ -86,6 +106,13 @@ class _OwnOriginOnly(httpx.BaseTransport):
         streamed = request.headers.get("accept") == "text/event-stream"
         deadline = None if streamed else time.monotonic() + limits().read_seconds
         response = self._inner.handle_request(request)
+        for _ in range(BUSY_RETRIES):
+            pause = _busy_pause(response)
+            if pause is None:
+                break
+            response.close()
+            time.sleep(pause)
+            response = self._inner.handle_request(request)
         if 300 <= response.status_code < 400:
             response.close()
             raise ServerError(f"{self._label}: the server answered with a redirect "
@@ -211,6 +238,15 @@ def _reason(body: Any) -> str | None:
     return message if isinstance(message, str) else None
 
 
+# What to do about a refusal the server will repeat, by its status.
+_REFUSAL_HINT = ("asking again will not change it: this server may lack what was asked (the "
+                 "README's compatibility table lists the servers tried)")
+_REFUSAL_HINTS = {
+    404: "it does not know that thread, checkpoint or assistant: check the id",
+    409: "a run is going on on this thread: wait for it to end, or stop it",
+}
+
+
 def explain(exc: BaseException, label: str) -> ServerError:
     """Any error of a call to the server as one line that names the server, never the key."""
     if isinstance(exc, ServerError):
@@ -228,7 +264,11 @@ def explain(exc: BaseException, label: str) -> ServerError:
         if status in (401, 403):
             return ServerError(f"{label}: the server refused the key ({status}): set it in "
                                f"{KEY_ENV} or name its variable with --api-key-env", status)
-        return ServerError(f"{label}: the server answered {status}{detail}", status)
+        if status in (408, 429) or status >= 500:
+            return ServerError(f"{label}: the server could not answer just now ({status}"
+                               f"{detail}); try again in a moment", status)
+        return ServerError(f"{label}: the server refused the request ({status}{detail}); "
+                           f"{_REFUSAL_HINTS.get(status, _REFUSAL_HINT)}", status)
     if isinstance(exc, ValueError):  # orjson: not JSON, or nested past its limit
         return ServerError(f"{label}: the server answered something that is not its API's "
                            f"JSON ({clip(str(exc), 200)})")

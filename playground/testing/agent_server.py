@@ -1,10 +1,14 @@
-"""A real ``langgraph dev`` for tests and benchmarks, started as its users start it.
+"""Real Agent Servers for tests and benchmarks, started as their users start them.
 
-It runs from ``.venv-server`` (``make test`` makes it from tests/fixtures/agent_server/
-requirements.txt: langgraph-api's pins clash with the test extras'), on a free port, from a
-copy of the folder holding the app's ``langgraph.json`` (the server writes its
-``.langgraph_api`` folder beside it), with its usage analytics and version check off: it never
-calls out.
+- ``langgraph dev`` runs from ``.venv-server`` (``make test`` makes it from tests/fixtures/
+  agent_server/requirements.txt: langgraph-api's pins clash with the test extras'), on a free
+  port, from a copy of the folder holding the app's ``langgraph.json`` (the server writes its
+  ``.langgraph_api`` folder beside it), with its usage analytics and version check off: it
+  never calls out.
+- Aegra 0.11 (``aegra serve``, as its README starts it without Docker) runs from
+  ``.venv-aegra`` (``make test`` makes it with a Python 3.12 or newer, where one exists, from
+  tests/fixtures/aegra/requirements.txt), on a free port, on a PostgreSQL database of its own,
+  from a copy of the same app folder (Aegra reads ``langgraph.json`` too).
 """
 
 from __future__ import annotations
@@ -23,6 +27,46 @@ SERVER_BIN = ROOT / ".venv-server" / "bin" / "langgraph"
 EXAMPLES = ROOT / "examples"
 SKIP_REASON = ("langgraph dev is not installed in .venv-server (make test installs it from "
                "tests/fixtures/agent_server/requirements.txt)")
+
+
+AEGRA_BIN = ROOT / ".venv-aegra" / "bin" / "aegra"
+AEGRA_SKIP_REASON = ("Aegra 0.11 is not installed in .venv-aegra: it needs Python 3.12 or newer, "
+                     "which make test looks for (python3.13, python3.12, pyenv's); none was "
+                     "found, or make test has not run")
+
+
+def aegra_missing() -> bool:
+    """True where Aegra's own venv has not been made."""
+    return not AEGRA_BIN.exists()
+
+
+@contextmanager
+def aegra_serve(home: Path, database_url: str, app: Path = EXAMPLES,
+                env: dict[str, str] | None = None) -> Iterator[str]:
+    """``aegra serve`` on a copy of ``app`` under ``home``, its threads in ``database_url``
+    (an empty database of its own: Aegra makes its tables there); yields its URL.
+
+    Args:
+        home: a folder of the test's own (the copy and the server's log go there).
+        database_url: a ``postgresql://`` URL.
+        app: the folder holding ``langgraph.json``.
+        env: more environment for the server.
+    """
+    folder = home / "app"
+    shutil.copytree(app, folder, ignore=shutil.ignore_patterns(".langgraph_api", "__pycache__"))
+    port = free_port()
+    environment = {**os.environ, "DATABASE_URL": database_url, **(env or {})}
+    environment.pop("VIRTUAL_ENV", None)
+    environment["PATH"] = f"{AEGRA_BIN.parent}{os.pathsep}{environment.get('PATH', '')}"
+    process = spawn([str(AEGRA_BIN), "serve", "--host", "127.0.0.1", "--port", str(port),
+                     "--config", str(folder / "langgraph.json")], environment,
+                    home / "aegra.log", cwd=folder)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        wait_until_up(f"{url}/health", process, "aegra serve")
+        yield url
+    finally:
+        stop_process(process)
 
 
 def agent_server_missing() -> bool:
@@ -75,8 +119,8 @@ def refund_threads(url: str) -> dict[str, str]:
     """Threads made through the SDK as a user makes them, on the support chat example.
 
     ``forked``: a refund run to its ``interrupt()``, resumed with ``Command(resume="yes")``;
-    then the paused checkpoint edited with ``threads.update_state`` and run from the edit with
-    the answer "no": two branches. ``waiting``: a refund left at its question, on a thread made
+    then the paused checkpoint edited with ``threads.update_state``, run from the edit to the
+    question again and answered "no": two branches. ``waiting``: a refund left at its question, on a thread made
     with the metadata ``{"user": "acme", "seat": 42}``.
 
     Returns:
@@ -95,7 +139,12 @@ def refund_threads(url: str) -> dict[str, str]:
                   if entry["next"] == ["tools"])["checkpoint_id"]
     edit = client.threads.update_state(forked, {"topic": "escalated"}, checkpoint_id=paused)
     fork = edit["checkpoint"]["checkpoint_id"]
-    client.runs.wait(forked, "support_chat", command={"resume": "no"}, checkpoint_id=fork)
+    # From the edit, the run goes on to the question again, which is then answered "no" (a
+    # resume straight from an older checkpoint is refused by servers that check the thread's
+    # status, such as Aegra 0.11: the thread is idle, its head finished).
+    client.runs.wait(forked, "support_chat", input=None, checkpoint_id=fork)
+    settled(client, forked)
+    client.runs.wait(forked, "support_chat", command={"resume": "no"})
     waiting = client.threads.create(metadata={"user": "acme", "seat": 42})["thread_id"]
     client.runs.wait(waiting, "support_chat", input=ask)
     settled(client, forked)

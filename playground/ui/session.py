@@ -15,6 +15,7 @@ from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_r
 
 from playground.agent.client import TicketClient
 from playground.places.door import is_transient
+from playground.places.server_address import ServerError
 from playground.runtime.driven import DrivenGraph, RunSettings, driven
 from playground.ui import resources
 from playground.ui.markup import md_escape
@@ -131,7 +132,8 @@ MAX_REREADS = 3  # a moment of another process's write passes in fewer
 REREAD_PAUSE_S = 0.2
 
 
-def show_database_error(exc: BaseException, what: str | None = None) -> None:
+def show_database_error(exc: BaseException, what: str | None = None,
+                        place: str | None = None) -> None:
     """A checkpoint database that went away under the page (a Postgres server down or full, a
     file locked too long), in one line: the next click tries again.
 
@@ -143,7 +145,10 @@ def show_database_error(exc: BaseException, what: str | None = None) -> None:
     Args:
         exc: the error.
         what: the line's beginning, as markdown (its database text escaped by the caller);
-            by default "The checkpoint database could not be read just now".
+            by default "The checkpoint database could not be read just now", or nothing for an
+            Agent Server's error, which names the server and says whether it will pass.
+        place: the place's label when ``what`` names it: the error's own leading label is
+            then not said twice.
     """
     rereads = st.session_state.get(REREADS_KEY, 0)
     if is_transient(exc) and rereads < MAX_REREADS:
@@ -153,8 +158,15 @@ def show_database_error(exc: BaseException, what: str | None = None) -> None:
         time.sleep(REREAD_PAUSE_S)
         st.rerun()
     st.session_state[REREADS_KEY] = 0
-    st.error(f"{what or 'The checkpoint database could not be read just now'}: "
-             f"{md_escape(exc, 600)}", icon=":material/error:")
+    said = str(exc)
+    if place and said.startswith(f"{place}: "):
+        said = said[len(place) + 2:]
+    if what is None and isinstance(exc, ServerError):
+        what = ""  # "<url>: the server refused the request (422: ...)" says it all
+    elif what is None:
+        what = "The checkpoint database could not be read just now"
+    st.error(f"{what}: {md_escape(said, 600)}" if what else md_escape(said, 600),
+             icon=":material/error:")
 
 
 def database_read() -> None:

@@ -158,6 +158,28 @@ def hostile_postgres(tmp_path: Path) -> Iterator[tuple[str, Path]]:
 
 
 @pytest.fixture(scope="session")
+def aegra(tmp_path_factory) -> Iterator[tuple[str, dict[str, str], str]]:
+    """A real Aegra 0.11 (``aegra serve``) on a free port and a PostgreSQL database of its own,
+    serving examples/, and the same threads :func:`agent_server` makes, made the same way:
+    (url, threads, the database's URL)."""
+    from playground.testing.agent_server import (
+        AEGRA_SKIP_REASON,
+        aegra_missing,
+        aegra_serve,
+        refund_threads,
+    )
+
+    if aegra_missing():
+        pytest.skip(AEGRA_SKIP_REASON)
+    if not postgres.database_url():
+        pytest.skip(postgres.SKIP_REASON)
+    with postgres.throwaway_database() as database, \
+            aegra_serve(tmp_path_factory.mktemp("aegra"), database,
+                        env={"EXAMPLES_WORD_DELAY_S": "0.05"}) as url:
+        yield url, refund_threads(url), database
+
+
+@pytest.fixture(scope="session")
 def agent_server(tmp_path_factory) -> Iterator[tuple[str, dict[str, str]]]:
     """A real ``langgraph dev`` on a free port serving examples/, and the threads made on it
     through the SDK (:func:`playground.testing.agent_server.refund_threads`): (url, threads)."""

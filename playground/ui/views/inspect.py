@@ -302,7 +302,8 @@ else:
             except resources.database_errors() as exc:
                 # A damaged file can pass the checks at open and fail on a later page read;
                 # a file another process is writing may fail for a moment (read again).
-                show_database_error(exc, f"Could not read {md_escape(current['label'], 300)}")
+                show_database_error(exc, f"Could not read {md_escape(current['label'], 300)}",
+                                    place=current["label"])
             else:
                 database_read()
         finally:

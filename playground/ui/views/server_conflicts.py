@@ -6,7 +6,13 @@ from __future__ import annotations
 import streamlit as st
 
 from playground.apps.json_text import JsonRefused, parse_json
-from playground.lessons.multitask import STRATEGIES, WHAT_IT_DOES, TwoTabs, play_two_tabs
+from playground.lessons.multitask import (
+    STRATEGIES,
+    WHAT_IT_DOES,
+    TwoTabs,
+    play_two_tabs,
+    verdict,
+)
 from playground.timetravel.errors import CheckpointDbError
 from playground.timetravel.tree import load_tree
 from playground.ui import resources
@@ -30,9 +36,9 @@ with st.container(border=True):
     st.markdown(
         ":material/lock: **The same lesson as If-Match.** The ticket API refuses a PATCH whose "
         "ETag is stale with **412 Precondition Failed**: the writer must read again. An Agent "
-        "Server refuses a second run on a busy thread with **409 Conflict** (`reject`), or "
-        "queues it, stops the first, or rolls the first back: the thread's tree below shows "
-        "which.")
+        "Server may refuse a second run on a busy thread with **409 Conflict** (`reject`), "
+        "queue it, stop the first, or roll the first back. Servers differ: each play below "
+        "says what this one did, beside what `langgraph dev` does.")
 
 if app.has_messages:
     first_text = st.text_input("First tab's message", value="hello there",
@@ -53,7 +59,8 @@ else:
 
 strategy = st.segmented_control("Multitask strategy", STRATEGIES, default="reject",
                                 key=PREFIX + "strategy")
-st.caption(f"`{strategy or 'reject'}`: {WHAT_IT_DOES[strategy or 'reject']}.")
+st.caption(f"With `{strategy or 'reject'}`, `langgraph dev` "
+           f"{WHAT_IT_DOES[strategy or 'reject']}. This server may not: play it and see.")
 play_col, all_col, _ = st.columns([1.3, 1.3, 2])
 chosen = [strategy or "reject"] if play_col.button(
     "Play the second tab", icon=":material/tab:", type="primary", key=PREFIX + "play") else []
@@ -117,6 +124,15 @@ for name in STRATEGIES:
         continue
     with st.container(border=True):
         st.markdown(f"**`{name}`** · {md_escape(play.line, 300)}")
+        said = verdict(play)
+        if said.as_reference:
+            st.markdown(f":material/check_circle: {md_escape(said.observed, 400)}: as "
+                        "`langgraph dev` does.")
+        else:
+            st.markdown(f":material/difference: **This server did otherwise.** "
+                        f"{md_escape(said.observed, 400)}. It "
+                        f"{md_escape('; '.join(said.differences), 600)}. `langgraph dev` "
+                        f"{md_escape(said.reference, 300)}.")
         left, right = st.columns([3, 2])
         with left:
             _timeline(play)

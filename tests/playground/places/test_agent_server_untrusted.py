@@ -136,7 +136,8 @@ def test_a_servers_refusal_is_said_with_its_reason_in_the_shapes_servers_use(hos
     hostile.mode = "message"  # {"error", "message"}: other Agent Protocol servers
     shown = _threads(hostile)
     assert shown.returncode == 2
-    assert "the server answered 400: Cannot resume: not interrupted" in shown.stderr
+    assert "the server refused the request (400: Cannot resume: not interrupted); asking " \
+        "again will not change it" in shown.stderr
     hostile.mode = "validation"  # a FastAPI validation error
     shown = _threads(hostile)
-    assert "the server answered 422: Value error, no input" in shown.stderr
+    assert "the server refused the request (422: Value error, no input)" in shown.stderr

@@ -109,6 +109,7 @@ def test_the_multitask_lesson_shows_a_409_and_what_enqueue_did_in_chromium(studi
     tab.click("Play the second tab")
     shown = tab.text()
     assert "reject: second tab 409 Conflict; first run success, second run refused" in shown
+    assert "the thread holds only the first tab's message: as langgraph dev does." in shown
     tab.segment("enqueue")
     tab.click("Play the second tab")
     shown = tab.text()

@@ -36,3 +36,18 @@ def test_a_server_beyond_loopback_is_refused_unless_allowed(page, monkeypatch):
     assert len(page.error) == 1
     assert "not a server this playground may open from a page" in rendered(page.error[0].value)
     assert not page.dataframe
+
+
+def test_a_servers_refusal_is_said_once_with_its_reason_and_not_as_passing(page):
+    from tests.playground.stand_in_server import stand_in_server, url_of
+
+    with stand_in_server() as server:
+        server.quirks = {"refuse"}
+        url = url_of(server)
+        _connect(page, url)
+
+        assert not page.exception
+        said = rendered(page.error[0].value)
+        assert "the server refused the request (422: Value error, unknown field)" in said, said
+        assert said.count("127.0.0.1") == 1  # the URL once
+        assert "just now" not in said
