@@ -1,7 +1,9 @@
 """Long-lived objects of the Streamlit server: the app it runs, the embedded ticket API, the
 checkpoint saver, and caches of what sessions read.
 
-They live in ``st.cache_resource``, one per server process, shared by every browser session.
+They live in ``st.cache_resource``, one per server process, shared by every browser session,
+without Streamlit's spinner: a cache filled inside a click's callback would otherwise draw one,
+which Streamlit refuses in a fragment's callback (and logs a warning for).
 """
 
 from __future__ import annotations
@@ -139,7 +141,7 @@ def reload() -> App:
     return holder["apps"][name]
 
 
-@st.cache_resource(on_release=lambda server: server.stop())
+@st.cache_resource(on_release=lambda server: server.stop(), show_spinner=False)
 def _embedded_api(tickets_db: str) -> EmbeddedServer:
     # The ticket store makes a file's folder itself.
     return start_embedded(tickets_db)
@@ -175,7 +177,7 @@ def checkpoints_target() -> str:
     return choice_from_env().server or database_url() or str(checkpoints_path())
 
 
-@st.cache_resource
+@st.cache_resource(show_spinner=False)
 def _place(target: str) -> Place:
     """The server's one place per target: what a restart did to it (its savers' generation)
     lives in it, so every session sees the same."""
@@ -189,7 +191,7 @@ def place() -> Place:
 
 # No on_release: another session may be mid-call on an older saver, and closing its connection
 # under it crashes the server. An evicted SQLite connection closes once nobody holds it.
-@st.cache_resource(max_entries=8)
+@st.cache_resource(max_entries=8, show_spinner=False)
 def _saver(target: str, generation: int, app_name: str) -> BaseCheckpointSaver:
     # The serializer allows the app's declared state classes and LangGraph's safe types only,
     # so each app (several graphs of one langgraph.json) has its own saver on the same tables.
@@ -215,7 +217,7 @@ def saver() -> BaseCheckpointSaver | None:
 
 
 # Like the saver: never closed under a session that may be using it.
-@st.cache_resource(max_entries=8)
+@st.cache_resource(max_entries=8, show_spinner=False)
 def _store(target: str, app_name: str):
     app_now = apps()[app_name]
     base = app_now.folders[0] if app_now.folders else None
@@ -248,13 +250,13 @@ def restart_process() -> None:
     place().restart()
 
 
-@st.cache_resource
+@st.cache_resource(show_spinner=False)
 def tree_cache() -> TreeCache:
     """Checkpoint trees shared by every session; each is re-read only when its thread changed."""
     return TreeCache()
 
 
-@st.cache_resource
+@st.cache_resource(show_spinner=False)
 def values_cache() -> ValuesCache:
     """Decoded checkpoint values shared by every session, keyed by checkpoint and fingerprint."""
     return ValuesCache()
