@@ -120,8 +120,8 @@ def refund_threads(url: str) -> dict[str, str]:
 
     ``forked``: a refund run to its ``interrupt()``, resumed with ``Command(resume="yes")``;
     then the paused checkpoint edited with ``threads.update_state``, run from the edit to the
-    question again and answered "no": two branches. ``waiting``: a refund left at its question, on a thread made
-    with the metadata ``{"user": "acme", "seat": 42}``.
+    question again and answered "no": two branches. ``waiting``: a refund left at its
+    question, on a thread made with the metadata ``{"user": "acme", "seat": 42}``.
 
     Returns:
         ``{"forked": thread id, "waiting": thread id, "paused": the forked thread's checkpoint
