@@ -24,7 +24,6 @@ figure; ``--status failed`` at most 2 s; Inspect's first page at most 2 s.
 
 from __future__ import annotations
 
-import os
 import re
 import sqlite3
 import subprocess
@@ -186,23 +185,6 @@ def _progress(done: int, total: int) -> None:
     print(f"\r    {done:,} of {total:,} threads", end="", file=sys.stderr, flush=True)
 
 
-def _postgres_urls() -> tuple[str, str] | None:
-    """Two fresh databases beside PLAYGROUND_BENCH_DATABASE_URL's (or the local server's)."""
-    import psycopg
-
-    base = os.environ.get("PLAYGROUND_BENCH_DATABASE_URL",
-                          "postgresql://postgres@127.0.0.1:5432/postgres")
-    try:
-        with psycopg.connect(base, autocommit=True, connect_timeout=3) as admin:
-            for name in ("bench_threads_big", "bench_threads_small"):
-                admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-                admin.execute(f"CREATE DATABASE {name}")
-    except psycopg.Error:
-        return None
-    root = base.rsplit("/", 1)[0]
-    return f"{root}/bench_threads_big", f"{root}/bench_threads_small"
-
-
 def _rows_for(kind: str, big: str, small: str, bare: float) -> list[dict]:
     first, first_mb = _command(big)
     peer = _peer_row(kind, big, first)
@@ -228,6 +210,7 @@ def _rows_for(kind: str, big: str, small: str, bare: float) -> list[dict]:
 
 def run() -> dict:
     """The rows on SQLite, then on Postgres where a server answers."""
+    from bench import fresh_databases
     from playground.testing.many_threads import make_postgres, make_sqlite
 
     rows = []
@@ -238,7 +221,7 @@ def run() -> dict:
         make_sqlite(small, SMALL, seeds=SMALL)
         print(file=sys.stderr)
         rows += _rows_for("SQLite", str(big), str(small), _bare_sqlite(big))
-    urls = _postgres_urls()
+    urls = fresh_databases(("bench_threads_big", "bench_threads_small"))
     if urls is None:
         rows.append({"name": "the Postgres rows", "ours": "not run", "baseline_value": "-",
                      "baseline": "no PostgreSQL server answered", "ratio": "n/a",
