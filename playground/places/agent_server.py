@@ -66,7 +66,10 @@ PAGE = 500  # history entries per request (servers cap a page; 500 passes langgr
 THREAD_PAGE = 100
 # threads.search options a server may refuse, each with the options that go with it: the
 # list is read without them (the same threads, in the server's own order, answers a bit larger).
-_OPTIONAL_SEARCH = {"select": ("select",), "sort_by": ("sort_by", "sort_order")}
+# A refused ``status`` or ``metadata`` filter is then checked here instead (the thread list
+# checks each row's status anyway; see thread_candidates for the metadata).
+_OPTIONAL_SEARCH = {"select": ("select",), "sort_by": ("sort_by", "sort_order"),
+                    "status": ("status",), "metadata": ("metadata",)}
 # Said wherever a page would show the answer a run resumed with.
 NO_RESUME_VALUE = ("Answered: an Agent Server's history does not keep the answer a run resumed "
                    "with, so it is not shown here.")
@@ -211,13 +214,15 @@ class ServerStorage(Storage):
         while True:
             page = self._search(limit=THREAD_PAGE, offset=offset,
                                 select=["thread_id", "metadata", "status"], **options)
+            # a server that refused the metadata filter lists every thread: check it all here
+            local = wanted if "metadata" in self._refused_options else here
             for index, item in enumerate(page, offset + 1):
                 name = self._name_of(item)
                 if name is None:
                     continue
                 status = item.get("status")
                 self._statuses[name] = status if isinstance(status, str) else None
-                if here and not metadata_holds(item.get("metadata"), here):
+                if local and not metadata_holds(item.get("metadata"), local):
                     continue
                 yield name, f"o{index}"
             offset += len(page)

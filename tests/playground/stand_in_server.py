@@ -7,6 +7,7 @@ The standard library's HTTP server on a loopback port serves one thread of three
 - ``no-select``: ``threads.search`` with ``select`` answers 422 (Aegra 0.11);
 - ``bare-before-only``: ``get_history`` with ``before`` as a config answers 500;
 - ``busy``: the next ``server.busy_left`` requests answer 429 with ``Retry-After: 0``;
+- ``no-metadata``: ``threads.search`` with a ``metadata`` filter answers 422;
 - ``refuse``: every request answers 422 with a validation error.
 """
 
@@ -67,7 +68,10 @@ class StandIn(BaseHTTPRequestHandler):
             if "no-select" in server.quirks and "select" in asked:
                 return self._answer(422, {"detail": [
                     {"msg": "Value error, select projection is not supported"}]})
-            found = [{"thread_id": THREAD, "metadata": {}, "status": "idle",
+            if "no-metadata" in server.quirks and "metadata" in asked:
+                return self._answer(422, {"detail": [
+                    {"msg": "Value error, metadata filter is not supported"}]})
+            found = [{"thread_id": THREAD, "metadata": {"user": "acme"}, "status": "idle",
                       "updated_at": "2026-12-03T10:00:03+00:00"}]
             return self._answer(200, found[asked.get("offset", 0):])
         if self.path == f"/threads/{THREAD}/history":

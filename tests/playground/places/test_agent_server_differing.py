@@ -45,6 +45,17 @@ def test_threads_lists_a_server_that_refuses_select_by_asking_without_it(stand_i
     assert len([a for a in searches if "select" in a]) == 1  # refused once, not asked again
 
 
+def test_a_metadata_filter_the_server_refuses_is_checked_here_instead(stand_in):
+    stand_in.quirks = {"no-metadata"}
+
+    found = _cli(stand_in, "threads", "--meta", "user=acme")
+    none = _cli(stand_in, "threads", "--meta", "user=nobody")
+
+    assert found.returncode == 0 and none.returncode == 0, found.stderr + none.stderr
+    assert THREAD in found.stdout and THREAD not in none.stdout
+    assert "no threads match" in none.stdout
+
+
 def test_a_history_longer_than_a_page_is_read_whole_from_a_server_that_takes_only_bare_before(
         stand_in, monkeypatch):
     stand_in.quirks = {"bare-before-only"}
