@@ -11,7 +11,7 @@ from playground.ui import resources
 from playground.ui.access import SIGNED_IN_KEY, required_token, token_matches
 from playground.ui.markup import md_escape
 from playground.ui.session import THREAD_KEY, database_read, page_context, show_database_error
-from playground.ui.workspace import normalize_room
+from playground.ui.workspace import new_room, normalize_room, remember_room
 
 PAGES = Path(__file__).parent / "views"
 
@@ -73,6 +73,14 @@ def _pick_graph() -> None:
     st.session_state.pop(THREAD_KEY, None)  # each graph has its own threads
 
 
+def _enter(room: str) -> None:
+    """Go to ``room``: its tickets and threads, not this one's."""
+    st.query_params["room"] = room
+    st.session_state.room = room
+    st.session_state.pop("flash", None)
+    st.rerun()
+
+
 names = list(resources.apps())
 with st.sidebar:
     if len(names) > 1:
@@ -97,16 +105,21 @@ with st.sidebar:
     st.caption("Workspace")
     st.markdown(f"Room code **`{context.workspace.room}`**")
     st.caption("Share the page's link, or the code, to work in the same room.")
-    with st.popover("Join a room", icon=":material/group_add:"):
+    # One above the other: side by side, the sidebar cuts both labels short.
+    with st.popover("Join a room", icon=":material/group_add:", width="stretch"):
         code = st.text_input("Room code", key="join_room", placeholder="e.g. monday-class")
         if st.button("Join", key="join_room_button"):
             room = normalize_room(code)
             if room is None:
                 st.error("A room code is 3 to 32 letters, digits or dashes.")
             else:
-                st.query_params["room"] = room
-                st.session_state.pop("flash", None)
-                st.rerun()
+                _enter(room)
+    if st.button("Leave room", icon=":material/logout:", key="leave_room",
+                        width="stretch", help="Start a fresh private room; this one stays "
+                        "where it is, and its link or code brings you back."):
+        _enter(new_room())
+    # This browser goes back to this room when a page is opened without one.
+    remember_room(context.workspace.room)
     thread = st.text_input(
         "Thread", key=THREAD_KEY, help="A conversation with the graph; each has its own "
         "history. Start with / to open a thread the app wrote itself (/abc is thread abc)."

@@ -3,6 +3,10 @@
 Attendees of a workshop share one server. A workspace is named by a room code that lives in the
 URL (``?room=...``): a new visitor gets a fresh random code, so nobody sees anyone else's
 tickets or threads, and sharing a link (or typing a room code) joins a workspace on purpose.
+
+The browser keeps the room it is in (a cookie, :data:`ROOM_COOKIE`, written by the page itself:
+:func:`remember_room`), so a page opened without a room, in a new tab or from a bookmark, goes
+back to it; the server keeps nothing of it. Leave room starts a fresh one on purpose.
 """
 
 from __future__ import annotations
@@ -69,12 +73,48 @@ def normalize_room(code: str) -> str | None:
     return code if ROOM_PATTERN.match(code) else None
 
 
+def _remembered_room() -> str | None:
+    """The room this browser was last in (its cookie), when it is a room code."""
+    try:
+        kept = st.context.cookies.get(ROOM_COOKIE)
+    except (AttributeError, RuntimeError):  # no browser behind this run (bare mode)
+        return None
+    return normalize_room(kept) if isinstance(kept, str) else None
+
+
 def current_workspace(graph: str | None = None) -> Workspace:
-    """The session's workspace: the room in the URL, or a new private one written into it;
-    ``graph`` scopes its threads to one of several graphs the server runs."""
+    """The session's workspace: the room in the URL; else this session's, or the one this
+    browser was last in, or a new private one, written into the URL. ``graph`` scopes its
+    threads to one of several graphs the server runs."""
     room = normalize_room(st.query_params.get("room", ""))
     if room is None:
-        room = st.session_state.get("room") or secrets.token_hex(5)
+        room = st.session_state.get("room") or _remembered_room() or new_room()
         st.query_params["room"] = room
     st.session_state.room = room
     return Workspace(room, graph)
+
+
+def new_room() -> str:
+    """A fresh private room code."""
+    return secrets.token_hex(5)
+
+
+ROOM_COOKIE = "playground_room"
+# Writes the room into the browser's cookie when it is not there already. The code is checked
+# against the room pattern here too, and only ever set as the cookie's value.
+_REMEMBER = st.components.v2.component(
+    "remember_room",
+    js="""export default function ({ data }) {
+  const room = data && data.room;
+  if (typeof room !== "string" || !/^[a-z0-9][a-z0-9-]{2,31}$/.test(room)) return;
+  const kept = `${data.cookie}=${room}`;
+  if (!document.cookie.split("; ").includes(kept)) {
+    document.cookie = `${kept}; path=/; max-age=31536000; SameSite=Lax`;
+  }
+}""",
+)
+
+
+def remember_room(room: str) -> None:
+    """Have the browser keep ``room`` (drawn once per page run; it shows nothing)."""
+    _REMEMBER(data={"room": room, "cookie": ROOM_COOKIE}, key="remember-room")

@@ -50,12 +50,15 @@ OWN_GRAPH = [
 
 
 def tour(steps: list[tuple[str, str, str]]) -> None:
-    """Numbered steps, each with a link to its page."""
+    """Numbered steps, each with a link to its page in this room (a link opened in a new tab
+    stays in the room)."""
+    room = {"room": st.session_state.get("room", "")} if st.session_state.get("room") else None
     for number, (page, title, text) in enumerate(steps, 1):
         with st.container(border=True):
             left, right = st.columns([5, 1], vertical_alignment="center")
             left.markdown(f"**{number}. {title}.** {text}")
-            right.page_link(f"views/{page}", label="Open", icon=":material/arrow_forward:")
+            right.page_link(f"views/{page}", label="Open", icon=":material/arrow_forward:",
+                            query_params=room)
 
 
 if not app.builtin:
@@ -84,6 +87,7 @@ st.markdown(
     "Postgres URL) read-only, safely: nothing in it is ever run."
 )
 st.caption(
-    "Each browser tab works in its own room: its own tickets and threads. The room code is in "
-    "the sidebar and in the page's address; share it to work together."
+    "This browser works in its own room: its own tickets and threads. The room code is in the "
+    "sidebar and in the page's address; share it to work together. A page opened without one, "
+    "in a new tab or from a bookmark, comes back to this room; Leave room starts a new one."
 )
