@@ -250,6 +250,25 @@ def restart_process() -> None:
     place().restart()
 
 
+def room_records_target() -> str:
+    """Where the rooms' records live: the shared Postgres database (every replica's rooms in
+    one place), or a SQLite file beside the checkpoint file."""
+    return database_url() or str(checkpoints_path().with_name("rooms.sqlite"))
+
+
+@st.cache_resource(show_spinner=False)
+def _room_records(target: str):
+    from playground.lessons.room_records import RoomRecords
+
+    return RoomRecords(target)
+
+
+def room_records():
+    """The rooms' records (:class:`~playground.lessons.room_records.RoomRecords`): what each
+    room did, for its tour and the facilitator's board."""
+    return _room_records(room_records_target())
+
+
 @st.cache_resource(show_spinner=False)
 def tree_cache() -> TreeCache:
     """Checkpoint trees shared by every session; each is re-read only when its thread changed."""

@@ -6,6 +6,7 @@ Pages call :func:`page_context` once at the top and get one object; nothing here
 from __future__ import annotations
 
 import functools
+import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -93,6 +94,20 @@ def flash(kind: str, text: str) -> None:
     escaped, never as markdown.
     """
     st.session_state.flash = (kind, text, *_here())
+
+
+def note(kind: str, detail: str = "") -> None:
+    """Record that this session's room did ``kind`` (:mod:`playground.lessons.tour`'s kinds):
+    a tour step's check and the board's last action. Called where a page sees the outcome in
+    the room's state, never for a click alone. A record that cannot be written costs the page
+    nothing: the action itself is done."""
+    room = st.session_state.get("room")
+    if not room:
+        return
+    try:
+        resources.room_records().record(room, kind, detail)
+    except OSError as exc:  # RoomRecordsError: the database is down, locked or full
+        logging.getLogger(__name__).warning("room %s: %s not recorded (%s)", room, kind, exc)
 
 
 def show_flash() -> None:

@@ -27,6 +27,9 @@ DRIVER_ALLOWED = {
     # the many-thread fixture: seed threads run on the real saver, then their rows copied in
     # the saver's own tables under new thread ids (INSERT ... SELECT)
     "playground.testing.many_threads",
+    # the rooms' records: a table of the playground's own (what each room did, for its tour
+    # and the board), not a place threads live
+    "playground.lessons.room_records",
 }
 # The kinds of place: only the door (and the package's own modules) import them.
 KIND_MODULES = {"playground.places.sqlite", "playground.places.postgres",

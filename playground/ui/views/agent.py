@@ -7,11 +7,19 @@ import streamlit as st
 from playground.agent.client import ApiUnavailable
 from playground.agent.turns import resume, start_turn, thread_config
 from playground.apps.drawing import graph_dot
+from playground.lessons import tour
 from playground.lessons.explain import explain_outcome
 from playground.ui import resources
 from playground.ui.components.text_block import fields_block
 from playground.ui.markup import md_escape
-from playground.ui.session import PageContext, flash, page_context, page_fragment, show_flash
+from playground.ui.session import (
+    PageContext,
+    flash,
+    note,
+    page_context,
+    page_fragment,
+    show_flash,
+)
 
 context = page_context()
 
@@ -35,17 +43,24 @@ def turns(context: PageContext) -> None:
     if run_col.button("Run turn", type="primary", icon=":material/play_arrow:"):
         result = start_turn(graph, context.thread_id, request)
         flash("success" if result.ok else "error", result.line)
+        if result.ok and "write" in result.next:
+            note(tour.PAUSED, result.line)
     if resume_col.button("Resume", icon=":material/resume:"):
         result = resume(graph, context.thread_id)
         if result.ok:
             flash("success", result.line)
+            if "write" not in result.next:  # the write ran
+                note(tour.RESUMED, result.line)
         else:
+            if str(result.values.get("outcome") or "").startswith("412"):
+                note(tour.MET_412, result.line)
             ticket = result.values.get("ticket_id")
             history = context.client.history(ticket) if ticket else []
             explained = explain_outcome(result.values.get("outcome"), ticket, history)
             flash("error", f"{result.line}. {explained}" if "412" in result.line else result.line)
     if restart_col.button("Restart process", icon=":material/restart_alt:"):
         resources.restart_process()
+        note(tour.RESTARTED)
         flash("info", "Process restarted: nothing in memory carries over; the next step opens "
               "a new saver on a new database connection. Resume reads the paused thread back "
               "from the checkpoint file alone.")

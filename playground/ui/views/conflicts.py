@@ -9,6 +9,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from playground.agent.client import ApiResult
+from playground.lessons import tour
 from playground.lessons.conflicts import (
     COLLEAGUE,
     THREADS,
@@ -28,7 +29,14 @@ from playground.lessons.race import RACE_THREAD, RaceResult, race_resumes
 from playground.ui import resources
 from playground.ui.components.tables import arrow_rows
 from playground.ui.markup import md_escape
-from playground.ui.session import PageContext, flash, page_context, page_fragment, show_flash
+from playground.ui.session import (
+    PageContext,
+    flash,
+    note,
+    page_context,
+    page_fragment,
+    show_flash,
+)
 
 RACE_KEY = "conflict_race"
 _STATUS = {
@@ -134,6 +142,10 @@ def _act(context: PageContext, ticket_id: str, graphs: dict, thread_ids: dict[st
                         st.session_state.get(f"request-{name}-{ticket_id}") or "")
     elif kind == "resume":
         done = resume_turn(graphs[name], thread_ids[name], context.client)
+        if str(done.values.get("outcome") or "").startswith("412"):
+            note(tour.MET_412, done.text)
+        elif done.kind == "success":
+            note(tour.RESUMED, done.text)
     elif kind == "replan":
         done = replan(graphs[name], thread_ids[name], first_request(name, ticket_id))
     else:  # colleague

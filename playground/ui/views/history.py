@@ -10,6 +10,7 @@ from playground.agent.turns import write_refused
 from playground.apps.launch import choice_from_env
 from playground.apps.state_fields import EditRefused, describe_hint, graph_nodes, state_fields
 from playground.event_loop import shared_loop
+from playground.lessons import tour
 from playground.runtime.driven import settings_in
 from playground.runtime.store_log import changes_of
 from playground.runtime.time_travel import (
@@ -49,6 +50,7 @@ from playground.ui.session import (
     PageContext,
     flash,
     no_checkpoints_yet,
+    note,
     page_context,
     page_fragment,
     show_flash,
@@ -110,8 +112,10 @@ def _replay(graph, tree: CheckpointTree, checkpoint_id: str) -> None:
     if _refused_as_stale(tree, "Replay"):
         return
     try:
-        _after_run(tree, f"Replayed from #{tree.ordinal(checkpoint_id)}",
-                   replay_from(graph, _config(tree.thread_id, checkpoint_id)), checkpoint_id)
+        result = replay_from(graph, _config(tree.thread_id, checkpoint_id))
+        _after_run(tree, f"Replayed from #{tree.ordinal(checkpoint_id)}", result, checkpoint_id)
+        if result.new_checkpoint_ids:
+            note(tour.REPLAYED, f"replayed from #{tree.ordinal(checkpoint_id)}")
     except ValueError as exc:
         flash("error", f"Not replayed: {exc}")
 
@@ -184,6 +188,7 @@ def _fork(graph, tree: CheckpointTree, checkpoint_id: str, fields: dict, values:
         said = json.dumps(changes, default=lambda m: f"{m.type}: {m.content}")
         _after_run(tree, f"Forked #{tree.ordinal(checkpoint_id)} with {said}", result,
                    checkpoint_id)
+        note(tour.FORKED, f"forked #{tree.ordinal(checkpoint_id)}")
 
 
 def _what_ran(graph, tree: CheckpointTree, selected: str) -> None:

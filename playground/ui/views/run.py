@@ -25,6 +25,7 @@ from playground.apps.inputs import InputRefused, input_fields, parse_input
 from playground.apps.json_text import parse_json
 from playground.apps.loader import AppLoadError
 from playground.apps.state_fields import EditRefused
+from playground.lessons import tour
 from playground.runtime.chat import ChatActionRefused, edit_and_fork, regenerate
 from playground.runtime.review import ReviewRefused, review_answer
 from playground.runtime.run import (
@@ -52,7 +53,7 @@ from playground.ui.components.stale import refused_as_stale, unseen_thread
 from playground.ui.components.store_changes import store_changes_panel
 from playground.ui.components.text_block import text_block
 from playground.ui.markup import md_escape
-from playground.ui.session import THREAD_KEY, flash, page_context, show_flash
+from playground.ui.session import THREAD_KEY, flash, note, page_context, show_flash
 
 PREFIX = "run-"
 LOG_KEY = PREFIX + "log"  # {thread_id: (lines of the last run, its outcome)}
@@ -263,6 +264,13 @@ def stream(run: GraphRun, what: str) -> None:
     st.session_state[LOG_KEY] = logs
     flash({"failed": "error", "recursion": "warning", "waiting": "info", "paused": "info",
            "held": "warning"}.get(done.status, "success"), f"{what}: {done.message}")
+    if done.status in ("finished", "paused", "waiting", "held"):
+        # What the tour checks: a run that got somewhere, an answer that resumed one, a fork.
+        note(tour.RAN, f"{what}: {done.message}")
+        if what == "Resume":
+            note(tour.ANSWERED, done.message)
+        elif what == "Edit and fork":
+            note(tour.FORKED, done.message)
     st.rerun()
 
 

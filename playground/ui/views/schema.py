@@ -7,6 +7,7 @@ import json
 
 import streamlit as st
 
+from playground.lessons import tour
 from playground.lessons.schema_lesson import (
     ADD_REMOVE,
     ADD_REMOVE_REQUEST,
@@ -30,7 +31,7 @@ from playground.lessons.schema_lesson import (
 from playground.timetravel.migrate import MigrationRefused
 from playground.ui import resources
 from playground.ui.markup import md_escape
-from playground.ui.session import flash, page_context, show_flash
+from playground.ui.session import flash, note, page_context, show_flash
 
 TRIED_KEY = "schema_rename_tried"
 PREVIEW_KEY = "schema_preview"
@@ -112,7 +113,10 @@ def _act(action: str) -> None:
             flash("success", f"Repaired: {', '.join(report.changed)} now name {NEW}. Resume "
                   "the thread with the version schema.")
         elif action == "resume":
-            _flash_step(resume_repaired(ctx.agent(NEW), thread))
+            result = resume_repaired(ctx.agent(NEW), thread)
+            _flash_step(result)
+            if result.status == "repaired":
+                note(tour.REPAIRED, result.text)
     except MigrationRefused as exc:
         flash("error", f"Not repaired, nothing was changed: {exc}")
 

@@ -7,6 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from playground.agent.client import ApiUnavailable, TicketClient
+from playground.lessons import tour
 from playground.lessons.state_sizes import (
     APPROACHES,
     DEFINITIONS,
@@ -20,7 +21,7 @@ from playground.timetravel.prune import PruneRefused, PruneReport, prune_keep_la
 from playground.timetravel.sizes import SizeReport, size_report
 from playground.ui import resources
 from playground.ui.markup import md_escape
-from playground.ui.session import no_checkpoints_yet, page_context
+from playground.ui.session import no_checkpoints_yet, note, page_context
 
 COMPARE_KEY = "sizes-compare"
 PRUNED_KEY = "sizes-pruned"
@@ -141,6 +142,7 @@ def prune_section(report: SizeReport) -> None:
             except PruneRefused as exc:
                 st.error(f"Not pruned, nothing changed: {md_escape(exc, 600)}")
                 return
+            note(tour.WEIGHED, f"pruned {len(done.deleted_ids)} checkpoints")
             st.session_state[PRUNED_KEY] = (
                 f"Pruned {len(done.deleted_ids)} checkpoints: stored bytes "
                 f"{_bytes(done.bytes_before)} → {_bytes(done.bytes_after)}. The head is kept: "
@@ -220,6 +222,7 @@ def compare_section() -> None:
     if button_col.button("Compare", icon=":material/bar_chart:", key="compare-button"):
         try:
             st.session_state[COMPARE_KEY] = _run_compare(int(turns))
+            note(tour.COMPARED, f"{int(turns)} turns measured four ways")
         except ApiUnavailable as exc:
             st.error(f"Not measured: {md_escape(exc, 600)}")
     result = st.session_state.get(COMPARE_KEY)

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import streamlit as st
 
+from playground.lessons.room_records import RoomActivity
+from playground.lessons.tour import OWN_GRAPH_TOUR, TICKET_TOUR, TourStep, progress
 from playground.ui import resources
+from playground.ui.markup import md_escape
 
 app = resources.app()
 st.title(":material/history: Time-travel playground")
@@ -16,49 +19,36 @@ INTRO = (
     "**412** instead of overwriting someone else's edit."
 )
 
-TOUR = [
-    ("agent.py", "Run a turn", "On **Agent**, keep the request `raise t7 to high` and press "
-     "**Run turn**: the agent reads t7, proposes the change and pauses before `write`."),
-    ("agent.py", "Restart", "Press **Restart process**: the saver and its connection are "
-     "dropped, as if the server restarted. Only the checkpoint file remains."),
-    ("agent.py", "Resume", "Press **Resume**: turn 2 loads the paused checkpoint from the file "
-     "and writes t7 with `If-Match`. The ticket's ETag moves on."),
-    ("conflicts.py", "Conflict", "On **Conflicts**, start a turn, press **Simulate concurrent "
-     "edit**, then resume: the API answers 412 and says who changed the ticket."),
-    ("history.py", "Time travel", "On **History**, step through every checkpoint of the "
-     "thread and press **Replay from here** on an old one: a new branch appears in the tree."),
-    ("history.py", "Fork", "Still on **History**, edit a checkpoint's state and press **Fork "
-     "with edit**. Unknown keys and wrong types are refused before anything is written."),
-    ("sizes.py", "Sizes", "On **Sizes**, see what each checkpoint stores, what a resume "
-     "loads, and how whole responses in state grow into megabytes. Prune old checkpoints."),
-    ("schema.py", "Schema", "On **Schema**, pause a thread, then deploy a rename of `etag` "
-     "to `version`: the resume does nothing. Add-then-remove works; a repair unsticks it."),
-]
-
-OWN_GRAPH = [
-    ("run.py", "Run it", "On **Run**, send a message (or fill the input form): each node's "
-     "update streams in and the graph lights up the node that runs. Set **Pause before** or "
-     "**Pause after** on a node, or step mode, and **Continue** from there."),
-    ("run.py", "Answer it", "When a node calls `interrupt()`, its question shows: type an "
-     "**Answer** and press **Resume**. A node that raises shows your traceback; fix the file, "
-     "press **Reload graph**, then **Retry**."),
-    ("history.py", "Fork it", "On **History**, the thread's every checkpoint is a tree: replay "
-     "from any of them, or edit a state and fork. On Run, **Edit and fork** a message."),
-    ("sizes.py", "Weigh it", "On **Sizes**, what each checkpoint stores and what a resume "
-     "loads; prune old checkpoints."),
-]
+_MARK = {"done": ":material/check_circle:", "current": ":material/arrow_circle_right:",
+         "ahead": ":material/radio_button_unchecked:"}
+_BADGE = {"done": " :green-badge[done]", "current": " :blue-badge[next]", "ahead": ""}
 
 
-def tour(steps: list[tuple[str, str, str]]) -> None:
-    """Numbered steps, each with a link to its page in this room (a link opened in a new tab
-    stays in the room)."""
-    room = {"room": st.session_state.get("room", "")} if st.session_state.get("room") else None
-    for number, (page, title, text) in enumerate(steps, 1):
+def tour(steps: tuple[TourStep, ...]) -> None:
+    """Numbered steps, each done, next or still ahead as this room's records say, with a link
+    to its page in this room (a link opened in a new tab stays in the room)."""
+    room = st.session_state.get("room")
+    try:
+        activity = resources.room_records().room(room) if room else RoomActivity("")
+    except OSError as exc:  # RoomRecordsError: the database is down, locked or full
+        st.caption(f":material/error: This room's progress could not be read: "
+                   f"{md_escape(exc, 300)}")
+        activity = RoomActivity(room or "")
+    shown = progress(steps, activity)
+    done = sum(1 for item in shown if item.state == "done")
+    st.progress(done / len(steps))
+    st.caption(f"{done} of {len(steps)} steps done in this room, each checked from what the "
+               "room did: visiting a page does not count, doing what its step asks does.")
+    link = {"room": room} if room else None
+    for item in shown:
         with st.container(border=True):
             left, right = st.columns([5, 1], vertical_alignment="center")
-            left.markdown(f"**{number}. {title}.** {text}")
-            right.page_link(f"views/{page}", label="Open", icon=":material/arrow_forward:",
-                            query_params=room)
+            left.markdown(f"{_MARK[item.state]} **{item.number}. {item.step.title}.**"
+                          f"{_BADGE[item.state]} {item.step.text}")
+            left.caption(("Done: " if item.state == "done" else "Done when ")
+                         + f"{item.step.done_when}.")
+            right.page_link(f"views/{item.step.page}", label="Open",
+                            icon=":material/arrow_forward:", query_params=link)
 
 
 if not app.builtin:
@@ -69,14 +59,14 @@ if not app.builtin:
         "each thread can be paused, answered, replayed and forked."
     )
     st.subheader("Debugging your graph")
-    tour(OWN_GRAPH)
+    tour(OWN_GRAPH_TOUR)
     st.caption("The ticket agent's workshop (412 conflicts, schema renames) runs when the "
                "server is started without --graph: `make run`.")
     st.stop()
 
 st.markdown(INTRO)
 st.subheader("Guided tour")
-tour(TOUR)
+tour(TICKET_TOUR)
 
 st.subheader("Debugging your own app")
 st.markdown(

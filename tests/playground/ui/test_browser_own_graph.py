@@ -82,6 +82,8 @@ def test_the_support_chat_walked_as_a_newcomer_reads_one_page_at_a_time(browser,
             seen = tab.reads_as_one_page(seen)
             tab.segment("Compare")
             seen = tab.reads_as_one_page()
+            # the own-graph tour, checked from what the room did: ran, answered, replayed
+            assert "3 of 4 steps done in this room" in tab.open("start").text()
             context.close()
 
 

@@ -43,3 +43,28 @@ def test_the_start_page_of_a_graph_of_yours_speaks_of_that_graph(graph_app, ui):
     shown = ui.texts(at)
     assert "This server runs **your graph**" in shown
     assert "edits tickets" not in shown and "**reads** a ticket" not in shown
+
+
+def test_a_room_whose_records_say_a_step_was_done_shows_it_done_and_the_next_as_next(
+        app, ui, tmp_path):
+    from playground.lessons import tour
+    from playground.lessons.room_records import RoomRecords
+
+    RoomRecords(str(tmp_path / "rooms.sqlite")).record("monday-class", tour.PAUSED)
+
+    shown = ui.texts(app(room="monday-class"))
+
+    assert "1 of 8 steps done in this room" in shown
+    assert "Done: a turn paused before write." in shown
+    assert "Done when the process restarted after a turn paused." in shown
+
+
+def test_records_that_cannot_be_read_leave_the_tour_drawn_and_say_so(app, ui, tmp_path):
+    (tmp_path / "rooms.sqlite").mkdir()  # not a database: a folder in its place
+
+    at = app()
+
+    assert not at.exception
+    shown = ui.texts(at)
+    assert "This room's progress could not be read" in shown
+    assert "0 of 8 steps done in this room" in shown and "1. Run a turn" in shown

@@ -1,0 +1,136 @@
+"""What each room has done, as the playground saw it happen: the records a tour step is checked
+against, and what the facilitator's board shows.
+
+A record is written when a page sees an outcome in the room's own state (a turn paused before
+``write``, a resume's write answered 412, a replay's new branch, a fork's checkpoint), never
+when a person says a step is done. Records live in the playground's own database, beside its
+checkpoints: a table of its own in the shared Postgres database, so every replica's rooms are
+in one place, or a SQLite file beside the checkpoint file. The playground writes them and reads
+them; it never adds a table to a database it did not make (an Inspect target is never one).
+
+Reading every room at once (:meth:`RoomRecords.rooms`) is one query, whatever the number of
+rooms.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+TABLE = "playground_room_records"
+
+
+class RoomRecordsError(OSError):
+    """The records could not be read or written (the database is down, locked or full)."""
+
+DETAIL_MAX = 300  # a record's detail is a line for a person, never a payload
+
+
+@dataclass(frozen=True)
+class RoomActivity:
+    """One room's records, read at once.
+
+    Attributes:
+        room: the room code.
+        first: each kind recorded, and when it was first recorded (seconds since the epoch).
+        sequence: every kind recorded, oldest first (a room has tens of records).
+        last_kind: the newest record's kind.
+        last_detail: its line.
+        last_at: when it was written.
+        counts: how many times each kind was recorded.
+    """
+
+    room: str
+    first: dict[str, float] = field(default_factory=dict)
+    sequence: tuple[str, ...] = ()
+    last_kind: str = ""
+    last_detail: str = ""
+    last_at: float = 0.0
+    counts: dict[str, int] = field(default_factory=dict)
+
+
+class RoomRecords:
+    """The records of every room, in a SQLite file or a Postgres database.
+
+    Args:
+        target: a ``postgresql://`` URL, or the path of a SQLite file (made if missing).
+    """
+
+    def __init__(self, target: str) -> None:
+        self.target = target
+        self._postgres = target.startswith(("postgres://", "postgresql://"))
+        self._lock = threading.Lock()
+        self._conn: sqlite3.Connection | None = None
+        if not self._postgres:
+            Path(target).parent.mkdir(parents=True, exist_ok=True)
+        number = "DOUBLE PRECISION" if self._postgres else "REAL"
+        self._run(f"CREATE TABLE IF NOT EXISTS {TABLE} (room TEXT NOT NULL, kind TEXT NOT NULL, "
+                  f"detail TEXT NOT NULL, at {number} NOT NULL)")
+        self._run(f"CREATE INDEX IF NOT EXISTS {TABLE}_at ON {TABLE} (at)")
+
+    def _run(self, sql: str, params: tuple = ()) -> list[tuple]:
+        """One statement; any driver error as :class:`RoomRecordsError`."""
+        if self._postgres:
+            import psycopg
+
+            try:
+                with psycopg.connect(self.target, autocommit=True, connect_timeout=5) as conn:
+                    cursor = conn.execute(sql.replace("?", "%s"), params)
+                    return cursor.fetchall() if cursor.description else []
+            except psycopg.Error as exc:
+                raise RoomRecordsError(f"the rooms' records: {exc}") from None
+        with self._lock:
+            try:
+                if self._conn is None:
+                    self._conn = sqlite3.connect(self.target, check_same_thread=False,
+                                                 timeout=5, isolation_level=None)
+                    self._conn.execute("PRAGMA journal_mode=WAL")
+                return self._conn.execute(sql, params).fetchall()
+            except sqlite3.Error as exc:
+                raise RoomRecordsError(f"the rooms' records: {exc}") from None
+
+    def record(self, room: str, kind: str, detail: str = "", at: float | None = None) -> None:
+        """Write that ``room`` did ``kind`` (now, unless ``at`` says when)."""
+        self._run(f"INSERT INTO {TABLE} (room, kind, detail, at) VALUES (?, ?, ?, ?)",
+                  (room, kind, detail[:DETAIL_MAX], time.time() if at is None else at))
+
+    def rooms(self, since: float = 0.0, only: Iterable[str] | None = None
+              ) -> list[RoomActivity]:
+        """Every room with a record at or after ``since`` (or only the rooms named), newest
+        action first: one query for them all."""
+        names = list(only) if only is not None else None
+        if names is not None and not names:
+            return []
+        where = "at >= ?" if names is None else f"room IN ({', '.join('?' for _ in names)})"
+        params: tuple = (since,) if names is None else tuple(names)
+        # Every record of the rooms active since then (a room has tens, a workshop thousands).
+        rows = self._run(
+            f"SELECT room, kind, detail, at FROM {TABLE} WHERE room IN (SELECT room FROM "
+            f"{TABLE} WHERE {where}) ORDER BY at", params)
+        first: dict[str, dict[str, float]] = {}
+        sequence: dict[str, list[str]] = {}
+        counts: dict[str, dict[str, int]] = {}
+        last: dict[str, tuple[str, str, float]] = {}
+        for room, kind, detail, at in rows:
+            first.setdefault(room, {}).setdefault(kind, at)
+            sequence.setdefault(room, []).append(kind)
+            counted = counts.setdefault(room, {})
+            counted[kind] = counted.get(kind, 0) + 1
+            last[room] = (kind, detail, at)
+        found = [RoomActivity(room, first[room], tuple(sequence[room]), *last[room],
+                              counts[room]) for room in last]
+        return sorted(found, key=lambda activity: activity.last_at, reverse=True)
+
+    def room(self, room: str) -> RoomActivity:
+        """One room's records (an empty activity when it has none)."""
+        found = self.rooms(only=[room])
+        return found[0] if found else RoomActivity(room)
+
+    def close(self) -> None:
+        """Close the SQLite connection (Postgres connects per call)."""
+        if self._conn is not None:
+            self._conn.close()
