@@ -96,6 +96,9 @@ screenshots: $(STAMP) $(SERVER_VENV)/.installed
 		tests/playground/ui/test_browser_agent_server.py tests/playground/ui/test_browser_timeline.py
 	PLAYGROUND_SCREENSHOTS=$(CURDIR)/assets/screenshots $(BIN)/python -m pytest \
 		tests/playground/ui/test_browser_many_threads.py
+	PLAYGROUND_SCREENSHOTS=$(CURDIR)/assets/screenshots $(BIN)/python -m pytest \
+		tests/playground/ui/test_browser_board.py tests/playground/ui/test_browser_tour.py \
+		tests/playground/ui/test_browser_aegra.py
 
 # A big room: REPLICAS playground replicas behind nginx on PostgreSQL (deploy/workshop.py).
 workshop: $(STAMP)

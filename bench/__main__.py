@@ -15,6 +15,7 @@ from pathlib import Path
 from bench import (
     agent_server,
     api_throughput,
+    board_refresh,
     branches_rerun,
     decode_cost,
     element_cost,
@@ -144,6 +145,7 @@ def main() -> int:
         ("first token on the page", token_latency.run),
         ("what a Streamlit run costs", element_cost.run),
         ("a room in Streamlit's protocol", room.run),
+        ("the facilitator's board: one refresh, server-side", board_refresh.run),
         ("30 attendees at once (engine only)", load.run),
         ("30 attendees at once, Postgres", _load_on_postgres),
         ("Postgres vs SQLite", postgres_vs_sqlite.run),

@@ -50,6 +50,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     run.add_argument("--database", metavar="URL",
                      help="postgresql:// URL for checkpoints (and tickets, when the API is "
                      "embedded); replicas sharing it share every thread")
+    run.add_argument("--facilitator-key-env", metavar="NAME",
+                     help="the environment variable holding the facilitator's key: /board asks "
+                     "for it (without one, /board opens only on a loopback-only server, from "
+                     "this machine); the key itself is never an argument")
     run.add_argument("--prices", metavar="FILE", help="a JSON price table for the timeline's "
                      'costs, {"model": {"input": 3.0, "output": 15.0}} per million tokens')
     run.set_defaults(handler=_run)
@@ -88,6 +92,7 @@ def _run(args: argparse.Namespace) -> int:
         print(f"checkpoints in {checkpoints}", flush=True)
     app_env = choice.to_env()
     app_env.update(_access(args))
+    app_env.update(_facilitator(args))
     app_env.update(_prices(args))
     return serve(host=args.host, port=args.port, api_url=args.api_url,
                  checkpoints=checkpoints, database=args.database, app_env=app_env)
@@ -109,6 +114,7 @@ def _run_on_server(args: argparse.Namespace) -> int:
     if args.api_key_env:
         app_env[KEY_ENV_SETTING] = args.api_key_env
     app_env.update(_access(args))
+    app_env.update(_facilitator(args))
     app_env.update(_prices(args))
     return serve(host=args.host, port=args.port, api_url=args.api_url,
                  checkpoints=None, database=None, app_env=app_env)
@@ -157,6 +163,21 @@ def _prices(args: argparse.Namespace) -> dict[str, str]:
 
     read_prices(Path(args.prices))
     return {PRICES_ENV: str(Path(args.prices).resolve())}
+
+
+def _facilitator(args: argparse.Namespace) -> dict[str, str]:
+    """What the board checks: the address served on, and the facilitator's key when one is
+    named (read from its variable here; a variable that is unset is one line and exit 2)."""
+    from playground.ui.access import BIND_HOST_ENV, FACILITATOR_KEY_ENV
+
+    found = {BIND_HOST_ENV: args.host}
+    if args.facilitator_key_env:
+        key = os.environ.get(args.facilitator_key_env, "").strip()
+        if not key:
+            raise ValueError(f"--facilitator-key-env {args.facilitator_key_env}: that "
+                             "environment variable is not set (put the facilitator's key in it)")
+        found[FACILITATOR_KEY_ENV] = key
+    return found
 
 
 def _access(args: argparse.Namespace) -> dict[str, str]:

@@ -25,6 +25,19 @@ REPAIRED = "repaired"  # Schema: the stranded thread repaired and resumed
 RAN = "ran"  # Run: a run of one's own graph finished or paused
 ANSWERED = "answered"  # Run: a question (interrupt) answered and the run resumed
 WEIGHED = "weighed"  # Sizes: old checkpoints pruned (the preview alone shows on every visit)
+FAILED = "failed"  # Agent or Run: a run ended with a node's error (the board marks it stuck)
+
+# Each kind as the board says it, when a record has no line of its own.
+SAID = {PAUSED: "a turn paused before write", RESTARTED: "restarted the process",
+        RESUMED: "a turn resumed and wrote", MET_412: "a write met 412", REPLAYED: "replayed",
+        FORKED: "forked with an edit", COMPARED: "compared the sizes",
+        REPAIRED: "repaired the schema", RAN: "ran the graph", ANSWERED: "answered a question",
+        WEIGHED: "pruned checkpoints", FAILED: "a node failed"}
+
+
+def said(kind: str, detail: str = "") -> str:
+    """A record in words: its own line, else its kind's."""
+    return detail or SAID.get(kind, kind)
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,10 @@ import secrets
 
 TOKEN_ENV = "PLAYGROUND_ACCESS_TOKEN"
 SIGNED_IN_KEY = "access-signed-in"
+# The facilitator's board: its key (from the variable `--facilitator-key-env` names) and the
+# address the server listens on, both given to the Streamlit process by `playground run`.
+FACILITATOR_KEY_ENV = "PLAYGROUND_FACILITATOR_KEY"
+BIND_HOST_ENV = "PLAYGROUND_BIND_HOST"
 _LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
 
 
@@ -36,3 +40,41 @@ def required_token() -> str | None:
 def token_matches(given: str | None, token: str) -> bool:
     """Whether ``given`` is the token (compared in constant time)."""
     return bool(given) and hmac.compare_digest(given.encode(), token.encode())
+
+
+def facilitator_key() -> str | None:
+    """The facilitator's key this server was started with, or None."""
+    return os.environ.get(FACILITATOR_KEY_ENV) or None
+
+
+def peer_address() -> str | None:
+    """The TCP peer of this session's browser connection, or None when it cannot be told.
+
+    Not ``st.context.ip_address``: that one answers None for loopback, the same as for "no
+    idea", and a check that lets a person in must never read "no idea" as "this machine". The
+    peer comes from the connection itself, which no header can change.
+    """
+    try:
+        from streamlit import runtime
+        from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+
+        ctx = get_script_run_ctx()
+        client = runtime.get_instance().get_client(ctx.session_id) if ctx else None
+        context = getattr(client, "client_context", None)
+        peer = getattr(context, "remote_ip", None)
+    except Exception:
+        return None
+    return peer if isinstance(peer, str) else None
+
+
+def local_request(ip_address: str | None, headers: object) -> bool:
+    """Whether a request may only come from the person who started the server: the server
+    listens on loopback only, the request comes from loopback, and no proxy passed it on (a
+    proxy in front, such as the workshop's nginx, forwards everyone's requests from loopback,
+    and says so in ``X-Forwarded-For``)."""
+    if not is_loopback(os.environ.get(BIND_HOST_ENV, "127.0.0.1")):
+        return False
+    if not ip_address or not is_loopback(ip_address):
+        return False
+    forwarded = headers.get("X-Forwarded-For") if hasattr(headers, "get") else None
+    return not forwarded

@@ -10,7 +10,13 @@ from playground.apps.loader import AppLoadError
 from playground.ui import resources
 from playground.ui.access import SIGNED_IN_KEY, required_token, token_matches
 from playground.ui.markup import md_escape
-from playground.ui.session import THREAD_KEY, database_read, page_context, show_database_error
+from playground.ui.session import (
+    THREAD_KEY,
+    database_read,
+    page_context,
+    read_only,
+    show_database_error,
+)
 from playground.ui.workspace import new_room, normalize_room, remember_room
 
 PAGES = Path(__file__).parent / "views"
@@ -32,9 +38,10 @@ if _token and not st.session_state.get(SIGNED_IN_KEY):
         st.stop()
 
 
-def _page(file: str, title: str, icon: str, default: bool = False) -> st.Page:
+def _page(file: str, title: str, icon: str, default: bool = False,
+          visibility: str = "visible") -> st.Page:
     return st.Page(PAGES / file, title=title, icon=icon, url_path=file.removesuffix(".py"),
-                   default=default)
+                   default=default, visibility=visibility)
 
 
 # The graph's pages work for any app; the workshop lessons are about the ticket agent. A server
@@ -54,7 +61,9 @@ graph_pages = [
     _page("inspect.py", "Inspect", ":material/search:"),
 ]
 start = _page("start.py", "Start", ":material/flag:", default=builtin)
-pages = {"": [start], "Graph": graph_pages}
+# The facilitator's board is at /board, never in the attendees' navigation (it checks who asks).
+board = _page("board.py", "Board", ":material/dashboard:", visibility="hidden")
+pages = {"": [start, board], "Graph": graph_pages}
 if on_server:  # the Agent Server's own conflict lesson: two runs on one thread
     pages["Workshop lessons"] = [
         _page("server_conflicts.py", "Conflicts", ":material/sync_problem:")]
@@ -118,8 +127,13 @@ with st.sidebar:
                         width="stretch", help="Start a fresh private room; this one stays "
                         "where it is, and its link or code brings you back."):
         _enter(new_room())
-    # This browser goes back to this room when a page is opened without one.
-    remember_room(context.workspace.room)
+    if read_only():
+        st.caption(":material/visibility: Read-only: opened from the facilitator's board. "
+                   "Nothing here writes to this room.")
+    else:
+        # This browser goes back to this room when a page is opened without one (not a room
+        # the facilitator only looks at).
+        remember_room(context.workspace.room)
     thread = st.text_input(
         "Thread", key=THREAD_KEY, help="A conversation with the graph; each has its own "
         "history. Start with / to open a thread the app wrote itself (/abc is thread abc)."

@@ -96,6 +96,12 @@ def flash(kind: str, text: str) -> None:
     st.session_state.flash = (kind, text, *_here())
 
 
+def read_only() -> bool:
+    """Whether this page is a look at a room from the facilitator's board
+    (``?view=read-only``): History draws no action that writes."""
+    return st.query_params.get("view") == "read-only"
+
+
 def note(kind: str, detail: str = "") -> None:
     """Record that this session's room did ``kind`` (:mod:`playground.lessons.tour`'s kinds):
     a tour step's check and the board's last action. Called where a page sees the outcome in

@@ -53,6 +53,7 @@ from playground.ui.session import (
     note,
     page_context,
     page_fragment,
+    read_only,
     show_flash,
 )
 
@@ -308,7 +309,7 @@ def explorer(context: PageContext, namespace: str) -> None:
             compare_view(source, tree, "history-compare")
             return
         selected = selected_checkpoint(tree)
-        if not namespace:
+        if not namespace and not read_only():  # its Fork from #N writes
             missing_nodes_warning(source, tree, graph, "history-fork-fitting")
         stepper(tree, selected)
         download_col, test_col, _ = st.columns([1, 1, 2])
@@ -328,7 +329,9 @@ def explorer(context: PageContext, namespace: str) -> None:
             inspector(source, tree, selected)
             if not namespace and not resources.app().builtin:  # the agent has neither
                 _what_ran(graph, tree, selected)
-            if namespace:
+            if read_only():
+                st.caption(":material/visibility: Read-only: no replay, resume or fork here.")
+            elif namespace:
                 st.caption("Replay and fork start from the root graph's checkpoints: pick "
                            "(root graph) above to act on this thread.")
             else:

@@ -264,7 +264,9 @@ def stream(run: GraphRun, what: str) -> None:
     st.session_state[LOG_KEY] = logs
     flash({"failed": "error", "recursion": "warning", "waiting": "info", "paused": "info",
            "held": "warning"}.get(done.status, "success"), f"{what}: {done.message}")
-    if done.status in ("finished", "paused", "waiting", "held"):
+    if done.status == "failed":  # the board marks the room stuck
+        note(tour.FAILED, done.message)
+    elif done.status in ("finished", "paused", "waiting", "held"):
         # What the tour checks: a run that got somewhere, an answer that resumed one, a fork.
         note(tour.RAN, f"{what}: {done.message}")
         if what == "Resume":

@@ -69,3 +69,19 @@ def test_make_run_with_8501_taken_serves_on_the_next_free_port_and_says_so(tmp_p
     assert port != 8501 and "make run PORT=8600" in taken
     assert f"playground on http://127.0.0.1:{port} (Ctrl+C stops it)" in lines
     assert "Traceback" not in said and "Error" not in said
+
+
+def test_a_facilitator_key_variable_that_is_not_set_is_one_line_before_anything_starts(
+        tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "NO_SUCH_WORKSHOP_KEY"}
+    result = subprocess.run(
+        [sys.executable, "-m", "playground.cli", "run", "--port", str(free_port()),
+         "--checkpoints", str(tmp_path / "c.sqlite"), "--facilitator-key-env",
+         "NO_SUCH_WORKSHOP_KEY"],
+        capture_output=True, text=True, timeout=60, env=env)
+
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        "playground run: --facilitator-key-env NO_SUCH_WORKSHOP_KEY: that environment variable "
+        "is not set (put the facilitator's key in it)"]
+    assert not (tmp_path / "c.sqlite").exists()

@@ -1,0 +1,129 @@
+"""The facilitator's board (``/board``): every room active lately, the step each has reached,
+its last action, who is stuck, and how many rooms have done each step; it redraws itself.
+
+Open only to the person who started the server: from this machine on a server that listens on
+loopback only, or with the facilitator's key (``playground run --facilitator-key-env NAME``).
+Anyone else sees a refusal and nothing about any room. A room's History opens read-only from
+here, so the facilitator can look without changing anything.
+"""
+
+from __future__ import annotations
+
+import time
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+from playground.lessons.board import board
+from playground.lessons.tour import OWN_GRAPH_TOUR, TICKET_TOUR
+from playground.ui import resources
+from playground.ui.access import facilitator_key, local_request, peer_address, token_matches
+from playground.ui.markup import md_escape
+
+OPEN_KEY = "board-open"  # this session gave the facilitator's key
+REFRESH_S = 5
+HOURS = (1, 3, 8, 24)
+
+st.title(":material/dashboard: Facilitator's board")
+
+
+def _allowed() -> bool:
+    """Whether this session may see the board: a local request, or the key given."""
+    if st.session_state.get(OPEN_KEY):
+        return True
+    return local_request(peer_address(), st.context.headers)
+
+
+def _sign_in() -> None:
+    """The key's form; nothing about any room is drawn before it is right."""
+    key = facilitator_key()
+    if key is None:
+        st.info("The board shows every room's progress, so it opens only for the person who "
+                "started this server: from this machine, on a server that listens on loopback "
+                "only. To open it from elsewhere (or behind the workshop's nginx), start the "
+                "server with `--facilitator-key-env NAME`, the key in that variable.",
+                icon=":material/lock:")
+        st.stop()
+    with st.form("board-sign-in"):
+        typed = st.text_input("Facilitator key", type="password", key="board-key")
+        if st.form_submit_button("Open the board", icon=":material/key:"):
+            if token_matches(typed, key):
+                st.session_state[OPEN_KEY] = True
+                st.rerun()
+            st.error("That is not the facilitator's key.", icon=":material/error:")
+    st.stop()
+
+
+def _ago(seconds: float) -> str:
+    if seconds < 60:
+        return f"{int(seconds)} s ago"
+    if seconds < 3600:
+        return f"{int(seconds // 60)} min ago"
+    return f"{seconds / 3600:.1f} h ago"
+
+
+if not _allowed():
+    _sign_in()
+
+steps = TICKET_TOUR if resources.app().builtin else OWN_GRAPH_TOUR
+hours = st.segmented_control("Rooms active in the last", HOURS, default=3,
+                             format_func=lambda h: f"{h} h", key="board-hours") or 3
+
+
+@st.fragment(run_every=REFRESH_S)
+def draw() -> None:
+    """The board, read again every few seconds: one read of every room's records."""
+    now = time.time()
+    try:
+        rooms = resources.room_records().rooms(since=now - hours * 3600)
+    except OSError as exc:  # RoomRecordsError
+        st.error(f"The rooms' records could not be read: {md_escape(exc, 300)}",
+                 icon=":material/error:")
+        return
+    rows, counts = board(rooms, steps, now)
+    stuck = [row for row in rows if row.stuck]
+    left, middle, right = st.columns(3)
+    left.metric("Rooms", len(rows))
+    middle.metric("Finished the tour", sum(1 for row in rows if row.done == len(steps)))
+    right.metric("Stuck", len(stuck))
+    if not rows:
+        st.info(f"No room has done anything in the last {hours} h.", icon=":material/info:")
+        _stamp()
+        return
+    for row in stuck:
+        st.warning(f"**{row.room}** is stuck: {md_escape(row.stuck, 300)}",
+                   icon=":material/front_hand:")
+    st.markdown("**How many rooms have done each step**")
+    reached = pd.DataFrame({"step": [f"{n}. {step.title}" for n, step in enumerate(steps, 1)],
+                            "rooms": counts})
+    st.altair_chart(
+        alt.Chart(reached).mark_bar(cornerRadiusEnd=3).encode(
+            y=alt.Y("step:N", sort=None, title=None),
+            x=alt.X("rooms:Q", title="rooms", scale=alt.Scale(domain=[0, max(1, len(rows))]),
+                    axis=alt.Axis(tickMinStep=1, format="d")),
+            tooltip=["step", "rooms"])
+        + alt.Chart(reached).mark_text(align="left", dx=4).encode(
+            y=alt.Y("step:N", sort=None), x="rooms:Q", text="rooms:Q"),
+        width="stretch")
+    st.caption(md_escape(" · ".join(
+        f"{n}. {step.title}: {count}"
+        for n, (step, count) in enumerate(zip(steps, counts, strict=True), 1))))
+    st.markdown("**Rooms**, newest action first. Open one to see its History, read-only.")
+    st.dataframe(
+        [{"room": row.room, "steps done": f"{row.done} of {len(steps)}",
+          "next": row.next_step or "finished", "last action": row.last,
+          "when": _ago(now - row.last_at), "stuck": row.stuck,
+          "open": f"/history?room={row.room}&view=read-only"} for row in rows],
+        hide_index=True, width="stretch",
+        column_config={"open": st.column_config.LinkColumn("open", display_text="History"),
+                       "last action": st.column_config.TextColumn(width="medium"),
+                       "stuck": st.column_config.TextColumn(width="medium")})
+    _stamp()
+
+
+def _stamp() -> None:
+    st.caption(f"Redrawn every {REFRESH_S} s · {time.strftime('%H:%M:%S')}")
+
+
+draw()

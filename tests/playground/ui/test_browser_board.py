@@ -1,0 +1,139 @@
+"""The facilitator's board in Chromium: three attendees at different steps, one of them stuck on
+a node that fails; the board shows each room's step and who is stuck, opens a room's History
+read-only, and refuses anyone who is not the facilitator."""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+
+import pytest
+
+from playground.testing.browser import Tab
+from tests.playground.ui.browser import ShotTab, chromium_missing, playground_server
+
+pytestmark = pytest.mark.skipif(
+    chromium_missing() and not os.environ.get("CI"),
+    reason="Debian chromium is not installed (bash .ci/run installs it)",
+)
+
+ECHO = '''\
+"""A graph that says its text back, and fails on one word (a node made to fail)."""
+from typing import TypedDict
+
+from langgraph.graph import END, START, StateGraph
+
+
+class State(TypedDict, total=False):
+    text: str
+    said: str
+
+
+def echo(state: State) -> dict:
+    if "boom" in state["text"]:
+        raise ValueError("echo cannot say boom")
+    return {"said": state["text"]}
+
+
+builder = StateGraph(State)
+builder.add_node("echo", echo)
+builder.add_edge(START, "echo")
+builder.add_edge("echo", END)
+graph = builder.compile()
+'''
+
+
+def _attendee(browser, server: str, text: str) -> Tab:
+    tab = Tab(browser.new_context(viewport={"width": 1400, "height": 1600}).new_page(),
+              server).open()
+    tab.page.get_by_label("text · str").fill(text)
+    tab.click("Run")
+    return tab
+
+
+def _room_of(tab: Tab) -> str:
+    return re.search(r"room=([a-z0-9-]+)", tab.page.url).group(1)
+
+
+def _board_text(tab: Tab) -> str:
+    """The board's text once its rooms are drawn (its fragment draws them after the page)."""
+    try:
+        tab.page.get_by_text("Redrawn every 5 s").wait_for()
+    except Exception:
+        raise AssertionError(f"no board drawn; the page shows:\n{tab.text()[:3000]}") from None
+    return tab.text()
+
+
+def test_the_board_shows_each_rooms_step_and_the_stuck_one_and_opens_history_read_only(
+        browser, tmp_path, shots):
+    (tmp_path / "echo.py").write_text(ECHO)
+    with playground_server(tmp_path, "--graph", f"{tmp_path / 'echo.py'}:graph") as server:
+        _attendee(browser, server, "hello")
+        replayed = _attendee(browser, server, "hello again")
+        replayed.open("history").click("Previous").click("Replay from here")
+        failed = _attendee(browser, server, "boom")
+        assert "echo cannot say boom" in failed.text()
+
+        facilitator = ShotTab(browser.new_context(viewport={"width": 1440, "height": 1500}),
+                              server, shots).open("board")  # this machine, loopback only
+        shown = _board_text(facilitator)
+        facilitator.shot("board")
+        assert re.search(r"Rooms\s*3", shown) and re.search(r"Stuck\s*1", shown), shown
+        room = _room_of(failed)
+        assert f"{room} is stuck: a node failed: echo failed: ValueError: echo cannot say " \
+            "boom" in shown
+        assert "1. Run it: 2 · 2. Answer it: 0 · 3. Fork it: 1 · 4. Weigh it: 0" in shown, \
+            re.findall(r"1\. Run it[^\n]*", shown)
+
+        # the room's History link, as the board's table holds it
+        before = facilitator.runs
+        facilitator.page.goto(f"{server}/history?room={room}&view=read-only")
+        facilitator._wait_for_run_after(before, "opening the room's History")
+        shown = facilitator.text()
+        assert "Read-only: no replay, resume or fork here." in shown, shown[:2000]
+        assert "echo failed" in shown  # the attendee's thread, at its failed node
+        assert facilitator.page.get_by_role("button", name="Replay from here").count() == 0
+        # looking at a room does not make it the facilitator's own
+        again = Tab(facilitator.page.context.new_page(), server).open("history")
+        assert _room_of(again) != room
+
+
+def _outside_address() -> str | None:
+    """An address of this machine other machines could reach (not loopback), or None."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.255.255.255", 1))  # no packet is sent: it picks a route
+            address = probe.getsockname()[0]
+        except OSError:
+            return None
+    return None if address.startswith("127.") else address
+
+
+def test_the_board_refuses_a_browser_on_another_address_until_it_gives_the_key(
+        browser, tmp_path):
+    address = _outside_address()
+    if address is None:
+        pytest.skip("this machine has no address but loopback")
+    key = "facilitator-key-never-on-a-page-42"
+    with playground_server(tmp_path, "--host", "0.0.0.0", "--no-token",
+                           "--facilitator-key-env", "WORKSHOP_KEY",
+                           env={"WORKSHOP_KEY": key}) as server:
+        port = server.rsplit(":", 1)[1]
+        attendee = Tab(browser.new_context().new_page(), f"http://{address}:{port}").open()
+        attendee.open("board")
+        assert "Facilitator key" in attendee.text()
+        assert "Rooms" not in attendee.text() and not attendee.page.locator(
+            '[data-testid="stDataFrame"]').count()
+
+        box = attendee.page.get_by_label("Facilitator key")
+        box.fill("a-guess")
+        attendee.click("Open the board")
+        assert "That is not the facilitator's key." in attendee.text()
+
+        box.fill(key)
+        attendee.click("Open the board")
+        shown = _board_text(attendee)
+        assert re.search(r"Rooms\s*\d", shown)
+        assert key not in attendee.page.content()
+    assert key not in (tmp_path / "playground.log").read_text()
