@@ -121,7 +121,6 @@ class ServerStorage(Storage):
         self._history: dict[tuple[str, str], list[dict]] = {}  # (thread, ns) -> entries
         self._index: dict[str, dict] = {}  # checkpoint id -> its entry
         self._stored: dict[tuple[str, str], list[StoredCheckpoint]] = {}
-        self._refused_options: set[str] = set()  # threads.search options this server refuses
         self._statuses: dict[str, str | None] = {}  # thread -> its status, as last listed
 
     # -- the three questions --------------------------------------------------------------
@@ -131,13 +130,14 @@ class ServerStorage(Storage):
 
         ``select`` (a projection: only the fields asked for) and ``sort_by`` make answers
         smaller and ordered on ``langgraph dev``; a server that refuses one (Aegra 0.11 answers
-        422 to ``select``) is asked again without it, and not asked with it again.
+        422 to ``select``) is asked again without it, and not asked with it again: the client,
+        which every read of the place shares, keeps what the server refused.
         """
         def leave_out(option: str) -> None:
             for name in _OPTIONAL_SEARCH[option]:
                 options.pop(name, None)
 
-        for refused in self._refused_options:
+        for refused in self.client.refused_options:
             leave_out(refused)
         while True:
             try:
@@ -148,7 +148,7 @@ class ServerStorage(Storage):
                                 if name in options and name in str(exc)), None)
                 if exc.status not in (400, 422) or refused is None:
                     raise
-                self._refused_options.add(refused)
+                self.client.refused_options.add(refused)
                 leave_out(refused)
         if not isinstance(found, list):
             raise ServerError(f"{self.label}: threads.search did not answer a list")
@@ -215,7 +215,7 @@ class ServerStorage(Storage):
             page = self._search(limit=THREAD_PAGE, offset=offset,
                                 select=["thread_id", "metadata", "status"], **options)
             # a server that refused the metadata filter lists every thread: check it all here
-            local = wanted if "metadata" in self._refused_options else here
+            local = wanted if "metadata" in self.client.refused_options else here
             for index, item in enumerate(page, offset + 1):
                 name = self._name_of(item)
                 if name is None:

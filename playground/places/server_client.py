@@ -166,6 +166,9 @@ class ServerClient:
             timeout=httpx.Timeout(connect=bounds.connect_seconds, read=bounds.read_seconds,
                                   write=bounds.read_seconds, pool=bounds.connect_seconds))
         self.sdk = SyncLangGraphClient(self.http)
+        # Request options this server refused (``threads.search``'s ``select``, say): kept
+        # here, where every read of the place sees them, so each is refused once.
+        self.refused_options: set[str] = set()
 
     def call(self, what, *args, **kwargs):
         """``what(*args, **kwargs)`` (an SDK call, or ``list`` over a pager), any error it

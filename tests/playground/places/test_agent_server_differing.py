@@ -45,6 +45,19 @@ def test_threads_lists_a_server_that_refuses_select_by_asking_without_it(stand_i
     assert len([a for a in searches if "select" in a]) == 1  # refused once, not asked again
 
 
+def test_a_refused_option_is_asked_once_per_place_not_once_per_read(stand_in):
+    from playground.places.door import open_place
+
+    stand_in.quirks = {"no-select"}
+    place = open_place(_url(stand_in))
+
+    for _ in range(3):  # each page run reads the place anew
+        place.reads().fingerprint(THREAD)
+
+    with_select = [a for path, a in stand_in.asked if path == "/threads/search" and "select" in a]
+    assert len(with_select) == 1
+
+
 def test_a_metadata_filter_the_server_refuses_is_checked_here_instead(stand_in):
     stand_in.quirks = {"no-metadata"}
 
