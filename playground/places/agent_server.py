@@ -25,7 +25,6 @@ time and size, the key kept to its server).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -54,8 +53,8 @@ from playground.timetravel.store_items import StoreItem
 from playground.timetravel.thread_list import (
     RUNNING,
     STATUSES,
-    QueryRefused,
     ThreadQuery,
+    counted_cursor,
     metadata_holds,
 )
 
@@ -198,11 +197,7 @@ class ServerStorage(Storage):
         Raises:
             QueryRefused: ``query.after`` is not a cursor of this kind.
         """
-        offset = 0
-        if query.after:
-            if not re.fullmatch(r"o\d{1,9}", query.after):
-                raise QueryRefused(f"{query.after[:80]!r} is not a cursor of this thread list")
-            offset = int(query.after[1:])
+        offset = counted_cursor(query.after, "o")
         wanted = query.meta_values()
         pushed = {key: typed for key, typed, text in wanted if typed == text}
         here = [item for item in wanted if item[0] not in pushed]

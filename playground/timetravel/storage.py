@@ -19,7 +19,6 @@ docs/architecture.md, "The read seam".
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from contextlib import AbstractContextManager
@@ -40,8 +39,8 @@ from playground.timetravel.runs import run_of
 from playground.timetravel.signals import SIGNAL_CHANNELS, TaskSignal, signals_of
 from playground.timetravel.thread_list import (
     STATUSES,
-    QueryRefused,
     ThreadQuery,
+    counted_cursor,
     metadata_holds,
     status_of,
 )
@@ -317,11 +316,7 @@ class Storage:
         Raises:
             QueryRefused: ``query.after`` is not a cursor of this kind.
         """
-        start = 0
-        if query.after:
-            if not re.fullmatch(r"i\d{1,9}", query.after):
-                raise QueryRefused(f"{query.after[:80]!r} is not a cursor of this thread list")
-            start = int(query.after[1:])
+        start = counted_cursor(query.after, "i")
         wanted = query.meta_values()
         for index, summary in enumerate(self.threads()[start:], start + 1):
             if wanted and not any(metadata_holds(item.metadata, wanted)

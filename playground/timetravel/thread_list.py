@@ -158,6 +158,20 @@ def parse_meta(pairs: list[str]) -> tuple[tuple[str, str], ...]:
     return tuple(found)
 
 
+def counted_cursor(after: str | None, mark: str) -> int:
+    """The position a counted cursor (``<mark><N>``: the N-th thread of a kind's list) names,
+    0 when there is none.
+
+    Raises:
+        QueryRefused: ``after`` is not such a cursor.
+    """
+    if not after:
+        return 0
+    if not re.fullmatch(rf"{re.escape(mark)}\d{{1,9}}", after):
+        raise QueryRefused(f"{after[:80]!r} is not a cursor of this thread list")
+    return int(after[len(mark):])
+
+
 def listed_at_newest(rows: Iterable[tuple[Any, str]], newest_of: Callable[[str], Any],
                      holds: Callable[[str], bool] | None = None
                      ) -> Iterator[tuple[str, Any]]:
