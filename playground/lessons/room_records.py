@@ -22,6 +22,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 TABLE = "playground_room_records"
+# The facilitator's own records (the step the room is on) go under a name no room code can
+# take (codes are letters, digits and dashes), and are never listed as a room.
+FACILITATOR = "*facilitator"
+FOCUS = "focus"
 
 
 class RoomRecordsError(OSError):
@@ -116,6 +120,8 @@ class RoomRecords:
         counts: dict[str, dict[str, int]] = {}
         last: dict[str, tuple[str, str, float]] = {}
         for room, kind, detail, at in rows:
+            if room == FACILITATOR:
+                continue
             first.setdefault(room, {}).setdefault(kind, at)
             sequence.setdefault(room, []).append(kind)
             counted = counts.setdefault(room, {})
@@ -124,6 +130,17 @@ class RoomRecords:
         found = [RoomActivity(room, first[room], tuple(sequence[room]), *last[room],
                               counts[room]) for room in last]
         return sorted(found, key=lambda activity: activity.last_at, reverse=True)
+
+    def set_focus(self, step: int | None) -> None:
+        """Mark the tour step the whole room is on now (None: no step)."""
+        self.record(FACILITATOR, FOCUS, "" if step is None else str(step))
+
+    def focus(self) -> int | None:
+        """The step the facilitator marked last, or None."""
+        found = self._run(f"SELECT detail FROM {TABLE} WHERE room = ? AND kind = ? "
+                          "ORDER BY at DESC LIMIT 1", (FACILITATOR, FOCUS))
+        detail = found[0][0] if found else ""
+        return int(detail) if detail.isdigit() else None
 
     def room(self, room: str) -> RoomActivity:
         """One room's records (an empty activity when it has none)."""

@@ -67,6 +67,28 @@ if not _allowed():
     _sign_in()
 
 steps = TICKET_TOUR if resources.app().builtin else OWN_GRAPH_TOUR
+NO_STEP = 0
+
+
+def _move_room() -> None:
+    """Mark the step the room is on: every attendee's Start page shows it."""
+    picked = st.session_state.get("board-focus", NO_STEP)
+    try:
+        resources.room_records().set_focus(picked or None)
+    except OSError as exc:  # RoomRecordsError
+        st.toast(f"Not marked: {exc}", icon=":material/error:")
+
+
+try:
+    focus = resources.room_records().focus()
+except OSError:  # RoomRecordsError: said by the board below
+    focus = None
+st.selectbox("The room is on", [NO_STEP, *range(1, len(steps) + 1)],
+             index=focus if focus and focus <= len(steps) else 0, key="board-focus",
+             format_func=lambda n: "no step marked" if n == NO_STEP
+             else f"{n}. {steps[n - 1].title}", on_change=_move_room,
+             help="Every attendee's Start page marks this step, and shows how far they are "
+                  "from it.")
 hours = st.segmented_control("Rooms active in the last", HOURS, default=3,
                              format_func=lambda h: f"{h} h", key="board-hours") or 3
 

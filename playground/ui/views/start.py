@@ -34,8 +34,18 @@ def tour(steps: tuple[TourStep, ...]) -> None:
         st.caption(f":material/error: This room's progress could not be read: "
                    f"{md_escape(exc, 300)}")
         activity = RoomActivity(room or "")
+    try:
+        focus = resources.room_records().focus()
+    except OSError:  # said above, when the room's own records could not be read either
+        focus = None
     shown = progress(steps, activity)
     done = sum(1 for item in shown if item.state == "done")
+    if focus and focus <= len(steps):
+        behind = sum(1 for item in shown[:focus] if item.state != "done")
+        st.info(f"The room is on step {focus}, **{steps[focus - 1].title}**: "
+                + ("you are there." if not behind else
+                   f"you have {behind} step{'s' if behind > 1 else ''} to do up to it."),
+                icon=":material/groups:")
     st.progress(done / len(steps))
     st.caption(f"{done} of {len(steps)} steps done in this room, each checked from what the "
                "room did: visiting a page does not count, doing what its step asks does.")
@@ -43,8 +53,9 @@ def tour(steps: tuple[TourStep, ...]) -> None:
     for item in shown:
         with st.container(border=True):
             left, right = st.columns([5, 1], vertical_alignment="center")
+            here = " :orange-badge[the room is here]" if item.number == focus else ""
             left.markdown(f"{_MARK[item.state]} **{item.number}. {item.step.title}.**"
-                          f"{_BADGE[item.state]} {item.step.text}")
+                          f"{_BADGE[item.state]}{here} {item.step.text}")
             left.caption(("Done: " if item.state == "done" else "Done when ")
                          + f"{item.step.done_when}.")
             right.page_link(f"views/{item.step.page}", label="Open",

@@ -77,3 +77,16 @@ def test_every_rooms_activity_is_read_at_once_newest_first(tmp_path, kind):
     else:
         with throwaway_database() as url:
             check(RoomRecords(url))
+
+
+def test_the_step_the_facilitator_marks_is_read_back_and_is_never_a_room(tmp_path):
+    records = RoomRecords(str(tmp_path / "rooms.sqlite"))
+    assert records.focus() is None
+
+    records.set_focus(4)
+    records.record("r1", tour.PAUSED)
+
+    assert records.focus() == 4
+    assert [activity.room for activity in records.rooms()] == ["r1"]
+    records.set_focus(None)
+    assert records.focus() is None

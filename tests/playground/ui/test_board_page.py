@@ -56,3 +56,15 @@ def test_the_right_key_opens_the_board_with_each_rooms_step(app, rooms, ui, monk
     row = table[table["room"] == "attendee-one"].iloc[0]
     assert row["steps done"] == "1 of 8" and row["next"] == "Restart"
     assert "right-key-0123" not in rendered(ui.texts(at))  # the key is never drawn
+
+
+def test_the_facilitator_marks_the_step_the_room_is_on(app, rooms, monkeypatch):
+    monkeypatch.setenv("PLAYGROUND_FACILITATOR_KEY", "right-key-0123")
+    at = _board(app)
+    at.text_input(key="board-key").input("right-key-0123")
+    at.button(key=SUBMIT).click().run()
+
+    at.selectbox(key="board-focus").set_value(4).run()
+
+    assert not at.exception
+    assert rooms.focus() == 4

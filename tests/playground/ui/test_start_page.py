@@ -68,3 +68,18 @@ def test_records_that_cannot_be_read_leave_the_tour_drawn_and_say_so(app, ui, tm
     shown = ui.texts(at)
     assert "This room's progress could not be read" in shown
     assert "0 of 8 steps done in this room" in shown and "1. Run a turn" in shown
+
+
+def test_the_step_the_room_is_on_is_marked_with_how_far_this_room_is_from_it(app, ui, tmp_path):
+    from playground.lessons import tour
+    from playground.lessons.room_records import RoomRecords
+
+    records = RoomRecords(str(tmp_path / "rooms.sqlite"))
+    records.record("monday-class", tour.PAUSED)
+    records.set_focus(3)
+
+    shown = ui.texts(app(room="monday-class"))
+
+    assert "The room is on step 3, **Resume**: you have 2 steps to do up to it." in shown
+    assert "**3. Resume.** :blue-badge[next]" not in shown  # step 2 is next, not 3
+    assert ":orange-badge[the room is here]" in shown
