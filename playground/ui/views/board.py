@@ -76,7 +76,7 @@ def _move_room() -> None:
     try:
         resources.room_records().set_focus(picked or None)
     except OSError as exc:  # RoomRecordsError
-        st.toast(f"Not marked: {exc}", icon=":material/error:")
+        st.toast(f"Not marked: {md_escape(exc, 300)}", icon=":material/error:")
 
 
 try:
