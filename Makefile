@@ -101,8 +101,10 @@ screenshots: $(STAMP) $(SERVER_VENV)/.installed
 		tests/playground/ui/test_browser_aegra.py
 
 # A big room: REPLICAS playground replicas behind nginx on PostgreSQL (deploy/workshop.py).
+# FACILITATOR_KEY_ENV=NAME: the variable holding the facilitator's key for /board.
 workshop: $(STAMP)
-	$(BIN)/python -m deploy.workshop --replicas $(REPLICAS) --port $(PORT)
+	$(BIN)/python -m deploy.workshop --replicas $(REPLICAS) --port $(PORT) \
+		$(if $(FACILITATOR_KEY_ENV),--facilitator-key-env $(FACILITATOR_KEY_ENV))
 
 clean:
 	rm -rf $(VENV) $(SERVER_VENV) .playground

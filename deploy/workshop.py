@@ -30,7 +30,7 @@ from playground.server_process import (
     stop_process,
     wait_until_up,
 )
-from playground.ui.access import TOKEN_ENV, is_loopback, new_token
+from playground.ui.access import BEHIND_PROXY_ENV, TOKEN_ENV, is_loopback, new_token
 
 TEMPLATE = Path(__file__).with_name("nginx.conf.template")
 LOCAL_SERVER = "postgresql://postgres@127.0.0.1:5432"
@@ -106,8 +106,13 @@ class Room:
 
 @contextmanager
 def start_room(replicas: int = 3, port: int = 8500, host: str = "127.0.0.1",
-               database: str | None = None, home: Path | None = None) -> Iterator[Room]:
+               database: str | None = None, home: Path | None = None,
+               facilitator_key_env: str | None = None) -> Iterator[Room]:
     """Start the API, the replicas and nginx; yield the room; stop everything after.
+
+    ``facilitator_key_env`` names the environment variable holding the facilitator's key:
+    behind nginx every request comes from loopback through a proxy, so the board (``/board``)
+    opens only with that key.
 
     Raises:
         WorkshopError: nginx is not installed, PostgreSQL is not reachable, or a process did
@@ -121,7 +126,9 @@ def start_room(replicas: int = 3, port: int = 8500, host: str = "127.0.0.1",
     with ExitStack() as stack, _as_workshop_error():
         home = home or Path(stack.enter_context(tempfile.TemporaryDirectory(
             prefix="playground-workshop-")))
-        env = dict(os.environ)
+        # Behind nginx every request comes from loopback: no replica may take one for the
+        # facilitator's own (playground.ui.access.local_request).
+        env = {**os.environ, BEHIND_PROXY_ENV: "1"}
         token = None
         if not is_loopback(host):
             # The room is served to the network: every replica asks for one access token,
@@ -138,7 +145,9 @@ def start_room(replicas: int = 3, port: int = 8500, host: str = "127.0.0.1",
         for index in range(replicas):
             replica_port = free_port()
             process = spawn([sys.executable, "-m", "playground.cli", "run", "--port",
-                             str(replica_port), "--database", database, "--api-url", api_url],
+                             str(replica_port), "--database", database, "--api-url", api_url,
+                             *(("--facilitator-key-env", facilitator_key_env)
+                               if facilitator_key_env else ())],
                             env, home / f"replica-{index + 1}.log")
             stack.callback(stop_process, process)
             room.replicas.append(Replica(replica_port, process))
@@ -170,9 +179,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=8500)
     parser.add_argument("--host", default="127.0.0.1",
                         help="address nginx listens on (0.0.0.0: your whole network)")
+    parser.add_argument("--facilitator-key-env", metavar="NAME",
+                        help="the environment variable holding the facilitator's key, which "
+                        "/board asks for (behind nginx it asks everyone)")
     args = parser.parse_args(argv)
+    if args.facilitator_key_env and not os.environ.get(args.facilitator_key_env, "").strip():
+        print(f"make workshop: {args.facilitator_key_env} is not set (put the facilitator's "
+              "key in it)", file=sys.stderr)
+        return 2
     try:
-        with start_room(args.replicas, args.port, args.host) as room:
+        with start_room(args.replicas, args.port, args.host,
+                        facilitator_key_env=args.facilitator_key_env) as room:
             print(f"workshop room on {room.url}: {len(room.replicas)} replicas, ticket API "
                   f"{room.api_url}, database {_redact(room.database)}. Ctrl+C stops it.",
                   flush=True)

@@ -19,6 +19,7 @@ SIGNED_IN_KEY = "access-signed-in"
 # address the server listens on, both given to the Streamlit process by `playground run`.
 FACILITATOR_KEY_ENV = "PLAYGROUND_FACILITATOR_KEY"
 BIND_HOST_ENV = "PLAYGROUND_BIND_HOST"
+BEHIND_PROXY_ENV = "PLAYGROUND_BEHIND_PROXY"  # set by deploy/workshop.py for its replicas
 _LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
 
 
@@ -69,10 +70,12 @@ def peer_address() -> str | None:
 
 def local_request(ip_address: str | None, headers: object) -> bool:
     """Whether a request may only come from the person who started the server: the server
-    listens on loopback only, the request comes from loopback, and no proxy passed it on (a
-    proxy in front, such as the workshop's nginx, forwards everyone's requests from loopback,
-    and says so in ``X-Forwarded-For``)."""
-    if not is_loopback(os.environ.get(BIND_HOST_ENV, "127.0.0.1")):
+    listens on loopback only and is not behind a proxy it was told of, the request comes from
+    loopback, and no proxy passed it on. (A proxy in front, such as the workshop's nginx,
+    forwards everyone's requests from loopback: the workshop tells its replicas so
+    (``PLAYGROUND_BEHIND_PROXY``), and the proxy says so in ``X-Forwarded-For`` as well.)"""
+    if os.environ.get(BEHIND_PROXY_ENV) or not is_loopback(
+            os.environ.get(BIND_HOST_ENV, "127.0.0.1")):
         return False
     if not ip_address or not is_loopback(ip_address):
         return False
