@@ -130,6 +130,7 @@ class StreamlitTab:
         self.replica: str | None = None
         self._socket = None
         self._cache: dict[str, ForwardMsg] = {}
+        self.auto_rerun: tuple[float, str] | None = None  # a fragment's run_every, as asked
 
     def load(self) -> str | None:
         """GET the page as a browser does before its script connects: keeps the cookies a load
@@ -184,6 +185,8 @@ class StreamlitTab:
             elif message.metadata.cacheable and message.hash:
                 self._cache[message.hash] = message
             kind = message.WhichOneof("type")
+            if kind == "auto_rerun":  # the browser reruns that fragment on its own timer
+                self.auto_rerun = (message.auto_rerun.interval, message.auto_rerun.fragment_id)
             if kind == "delta" and message.delta.WhichOneof("type") == "new_element":
                 element = message.delta.new_element
                 if element.WhichOneof("type") == "button":
@@ -299,8 +302,23 @@ async def _act(tab: StreamlitTab, page: str | None, label: str | None,
     return took
 
 
+async def _keep_board_open(tab: StreamlitTab, refreshes: list[float],
+                           stop: asyncio.Event) -> None:
+    """The facilitator's tab: /board open, its fragment rerun on the timer it asked for, as a
+    browser reruns it; each refresh's time kept."""
+    await tab.open("board")
+    if tab.auto_rerun is None:
+        raise ActionFailed(f"the board asked for no refresh; it said {tab.last.texts}")
+    interval, fragment = tab.auto_rerun
+    while not stop.is_set():
+        try:
+            await asyncio.wait_for(stop.wait(), interval)
+        except TimeoutError:
+            refreshes.append(await tab._run([], fragment))
+
+
 async def walk_room(url: str, sessions: int, server_pids: tuple[int, ...] = (),
-                    progress=None) -> Timings:
+                    progress=None, board: bool = False) -> Timings:
     """``sessions`` tabs, each in a new room, walk the path together; their timings.
 
     Args:
@@ -308,6 +326,8 @@ async def walk_room(url: str, sessions: int, server_pids: tuple[int, ...] = (),
         sessions: how many tabs.
         server_pids: processes whose CPU (with their children's) counts as the server's.
         progress: called with (done, total, action) after each action.
+        board: a facilitator's tab keeps /board open all along, refreshing (its refresh
+            times are the timings' "board refresh").
     """
     tabs = [StreamlitTab(url, f"load-{secrets.token_hex(4)}") for _ in range(sessions)]
     # As a browser: load the page (a load balancer's sticky cookie), then open the websocket.
@@ -315,6 +335,13 @@ async def walk_room(url: str, sessions: int, server_pids: tuple[int, ...] = (),
     await asyncio.gather(*(tab.connect() for tab in tabs))
     timings = Timings()
     alive = list(tabs)
+    stop, facilitator, watching = asyncio.Event(), None, None
+    if board:
+        facilitator = StreamlitTab(url, f"facilitator-{secrets.token_hex(3)}")
+        await asyncio.to_thread(facilitator.load)
+        await facilitator.connect()
+        watching = asyncio.create_task(_keep_board_open(
+            facilitator, timings.seconds.setdefault("board refresh", []), stop))
     try:
         for index, (action, page, label, expect, typed) in enumerate(PATH, 1):
             before = sum(map(cpu_seconds, server_pids))
@@ -331,6 +358,14 @@ async def walk_room(url: str, sessions: int, server_pids: tuple[int, ...] = (),
             if progress:
                 progress(index, len(PATH), action)
     finally:
+        stop.set()
+        if watching is not None:
+            try:
+                await watching
+            except Exception as exc:
+                timings.errors.setdefault("board refresh", []).append(
+                    f"{type(exc).__name__}: {exc}")
+            await facilitator.close()
         await asyncio.gather(*(tab.close() for tab in tabs), return_exceptions=True)
     return timings
 
@@ -414,13 +449,24 @@ def _rows(count: int, timings: Timings, alone: Timings | None, where: str) -> li
             else "n/a",
             "goal": goal,
         })
+    refreshes = timings.row("board refresh")
+    if refreshes["n"] or refreshes["errors"]:
+        rows.append({
+            "name": f"room, {count} sessions{where}: the board's refresh, as its tab saw it",
+            "ours": f"p95 {refreshes['p95']:.0f} ms (p50 {refreshes['p50']:.0f}, "
+                    f"n={refreshes['n']}, errors {refreshes['errors']})"
+                    if refreshes["p95"] is not None else f"errors {refreshes['errors']}",
+            "baseline_value": "-", "baseline": "bench/board_refresh.py has the server-side "
+            "read alone", "ratio": "n/a", "goal": "report"})
     return rows
 
 
-def run(counts: tuple[int, ...] = (1, 10, 30), replicas: int = 3, room_of: int = 100) -> dict:
+def run(counts: tuple[int, ...] = (1, 10, 30), replicas: int = 3, room_of: int = 100,
+        with_board: int = 60) -> dict:
     """``make bench``: rooms of each size on one server, a Chromium click beside one
-    session's, and ``room_of`` sessions across ``replicas`` behind nginx (when there is
-    PostgreSQL and nginx)."""
+    session's, ``with_board`` sessions with the facilitator's board open and refreshing, and
+    ``room_of`` sessions across ``replicas`` behind nginx (when there is PostgreSQL and
+    nginx)."""
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         url, process = start_playground(Path(tmp))
@@ -430,6 +476,8 @@ def run(counts: tuple[int, ...] = (1, 10, 30), replicas: int = 3, room_of: int =
             for count in counts:
                 results[count] = asyncio.run(walk_room(url, count, (process.pid,)))
                 rows += _rows(count, results[count], results.get(1), "")
+            watched = asyncio.run(walk_room(url, with_board, (process.pid,), board=True))
+            rows += _rows(with_board, watched, results.get(1), " with the board open")
             browser = chromium_click_ms(url)
             alone = results[counts[0]].row("Run turn")["p50"]
             rows.append({
