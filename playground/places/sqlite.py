@@ -279,6 +279,10 @@ def _interrupted(exc: BaseException) -> bool:
     return isinstance(exc, sqlite3.OperationalError) and "interrupted" in str(exc)
 
 
+def _locked(exc: BaseException) -> bool:
+    return "locked" in str(exc).lower()
+
+
 def _stoppable(method):
     """A read that says "took longer than N s to read: stopped" when its deadline stopped it, and
     that is tried again while another process's write makes it fail for a moment."""
@@ -351,6 +355,11 @@ class SqliteStorage(Storage):
                 self.conn.close()  # a file refused here keeps no connection behind
             if isinstance(exc, sqlite3.OperationalError) and _interrupted(exc):
                 raise took_too_long(self.label, bounds.read_seconds) from None
+            if isinstance(exc, sqlite3.OperationalError) and _locked(exc):
+                raise CheckpointDbError(
+                    f"{self.label}: another program held a write lock on it for longer than "
+                    f"{bounds.read_seconds:g} s: open it again when that program is done "
+                    "writing") from None
             if isinstance(exc, sqlite3.DatabaseError):
                 raise CheckpointDbError(
                     f"{self.label}: not a readable SQLite database ({exc})") from None

@@ -261,19 +261,22 @@ def thread_page(storage, query: ThreadQuery) -> ThreadPage:
                            f"{', '.join(storage.statuses)}")
     rows: list[ThreadRow] = []
     scanned = 0
-    cursor = None
+    # The position of the last candidate read whole: a page cut short by the deadline goes on
+    # from there, so the thread the deadline cut into opens the next page instead of being lost.
+    cursor = query.after
     walk: Iterator[tuple[str, str]] = storage.thread_candidates(query)
     try:
         for thread_id, position in walk:
             if len(rows) == query.limit:  # one more exists: the page ends before it
                 return ThreadPage(rows, cursor, scanned)
             scanned += 1
-            cursor = position
             try:
                 summary = storage.thread_summary(thread_id)
                 head_signals = storage.signals(thread_id).get(summary.head_id, ())
             except UnknownThread:  # deleted while the walk went on
+                cursor = position
                 continue
+            cursor = position
             status, reason = storage.thread_status(summary, head_signals)
             moment = _moment_of(summary)
             if storage.walks_in_time_order and query.since and moment is not None \
@@ -286,7 +289,7 @@ def thread_page(storage, query: ThreadQuery) -> ThreadPage:
                 return ThreadPage(rows, cursor, scanned, cut=(
                     f"stopped after reading {scanned:,} threads; go on with the cursor"))
     except ReadStopped as exc:
-        if not scanned:  # the place could not be read at all: that is the answer, not a page
+        if cursor == query.after:  # not one thread read: that is the answer, not a page
             raise
         return ThreadPage(rows, cursor, scanned, cut=str(exc))
     return ThreadPage(rows, None, scanned)

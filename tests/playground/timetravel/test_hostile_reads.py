@@ -194,3 +194,26 @@ def test_a_postgres_read_past_its_deadline_is_stopped_by_the_server(pg_url, limi
     with pytest.raises(ReadStopped, match=r"took longer than 0\.5 s to read: stopped"):
         source._rows("SELECT pg_sleep(30)")
     assert time.monotonic() - started < 10
+
+
+def test_a_file_another_program_keeps_locked_past_the_deadline_says_so_in_one_line(
+        tmp_path, limited):
+    path = tmp_path / "busy.sqlite"
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.executescript(
+        "CREATE TABLE checkpoints (thread_id TEXT, checkpoint_ns TEXT, checkpoint_id TEXT, "
+        "parent_checkpoint_id TEXT, type TEXT, checkpoint BLOB, metadata BLOB);"
+        "CREATE TABLE writes (thread_id TEXT, checkpoint_ns TEXT, checkpoint_id TEXT, "
+        "task_id TEXT, task_path TEXT, idx INT, channel TEXT, type TEXT, value BLOB);")
+    limited(PLAYGROUND_READ_TIMEOUT="0.3", PLAYGROUND_SQLITE_TIMEOUT="0.05")
+    conn.execute("BEGIN EXCLUSIVE")  # a writer in rollback-journal mode holds readers out
+    try:
+        with pytest.raises(CheckpointDbError) as refused:
+            open_storage(path)
+    finally:
+        conn.rollback()
+        conn.close()
+    assert str(refused.value) == (
+        f"{path}: another program held a write lock on it for longer than 0.3 s: open it "
+        "again when that program is done writing")
+    assert open_storage(path).threads() == []  # once the lock is gone the file opens

@@ -87,10 +87,13 @@ def test_a_crafted_thread_link_shows_its_text_and_fetches_nothing(browser, tmp_p
 
 
 def _many_threads(path, threads: int) -> None:
+    """A SqliteSaver file of ``threads`` one-checkpoint threads, none failed, kept in rollback
+    journal mode so that another connection's write lock holds its readers."""
     from langgraph.checkpoint.sqlite import SqliteSaver
 
     conn = sqlite3.connect(path)
     SqliteSaver(conn).setup()
+    conn.execute("PRAGMA journal_mode=DELETE")
     blob = ormsgpack.packb({"v": 4, "ts": "2026-11-30T12:00:00+00:00", "id": "c",
                             "channel_values": {"note": "x" * 200}, "channel_versions": {},
                             "versions_seen": {}})
@@ -100,27 +103,37 @@ def _many_threads(path, threads: int) -> None:
     conn.close()
 
 
-def test_a_search_past_its_deadline_is_one_line_and_another_tab_did_not_wait(browser,
-                                                                             tmp_path):
+def test_a_search_held_up_in_one_tab_holds_no_other_tab_and_ends_in_one_line(browser,
+                                                                            tmp_path):
     inspect = tmp_path / "inspect"
     inspect.mkdir()
-    # None of these threads failed: the failed ones are searched for through all of them.
-    _many_threads(inspect / "many.sqlite", 150_000)
-    env = {"PLAYGROUND_INSPECT_DIR": str(inspect), "PLAYGROUND_READ_TIMEOUT": "2"}
+    path = inspect / "many.sqlite"
+    # None of these threads failed: the failed ones are searched for through all of them,
+    # and the search stops after reading 100,000 (thread_list.MAX_SCANNED).
+    _many_threads(path, 150_000)
+    env = {"PLAYGROUND_INSPECT_DIR": str(inspect), "PLAYGROUND_READ_TIMEOUT": "600"}
     running = '[data-testid="stApp"][data-test-script-state="running"]'
     with playground_server(tmp_path, env=env) as server:
         slow, other = _tab(browser, server), _tab(browser, server)
         slow.open("inspect?status=failed")  # a link to the failed threads of any database
         slow.select("Database file", "inspect/many.sqlite")
-        button = slow.page.locator('[data-testid^="stBaseButton"]').filter(
-            has=slow.page.locator("p", has_text=re.compile(r"^Open$"))).first
-        button.click()  # returns at once: the search goes on in the server
-        slow.page.locator(running).wait_for(timeout=30_000)
+        # Another program writes to the file: the search waits for its lock for as long as
+        # the test holds it, so the other tab's page runs while this one's search surely does.
+        writer = sqlite3.connect(path, isolation_level=None)
+        writer.execute("BEGIN EXCLUSIVE")
+        try:
+            button = slow.page.locator('[data-testid^="stBaseButton"]').filter(
+                has=slow.page.locator("p", has_text=re.compile(r"^Open$"))).first
+            button.click()  # returns at once: the search goes on in the server
+            slow.page.locator(running).wait_for(timeout=30_000)
 
-        other.open("")  # another tab's whole page, while the search runs
+            other.open("")  # another tab's whole page, while the search waits
 
-        assert slow.page.locator(running).count() == 1, "the search was over already"
-        slow.page.get_by_text("took longer than 2 s to read: stopped").first.wait_for(
+            assert slow.page.locator(running).count() == 1, "the search did not wait"
+        finally:
+            writer.rollback()
+            writer.close()
+        slow.page.get_by_text("stopped after reading 100,000 threads").first.wait_for(
             timeout=60_000)
         said = slow.text()
         assert "The search stopped early" in said and "Traceback" not in said
