@@ -85,7 +85,9 @@ def _load_on_postgres() -> dict:
 BOUNDS = """## What bounds a room
 
 The room rows come from `bench/room.py`: tabs speaking Streamlit's websocket protocol, all
-clicking at once, timed from the message to the run's `script_finished`. Their "server CPU"
+clicking at once (or, in the rows "clicks over 10 s", each a seeded moment drawn evenly from the
+10 s after the cue, as a room's people press a button), timed from the message to the run's
+`script_finished`. Their "server CPU"
 is the CPU the playground's processes (the Streamlit server, its ticket API, the replicas)
 spent per action.
 

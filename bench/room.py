@@ -10,8 +10,12 @@ and the rest of the page stays as the last full run drew it. Every click carries
 each text input on the page, as a browser's does. Streamlit's own protobuf classes encode and
 decode every message, so the server cannot tell these tabs from Chromium's.
 
-Every tab walks the workshop path, all tabs clicking at the same moment (a barrier before each
-action, as when a facilitator says "now press Run turn"):
+Every tab walks the workshop path, the tabs starting each action together (a barrier before
+each action, as when a facilitator says "now press Run turn"). With ``spread=0`` every tab sends
+its click at that same instant, the worst case one interpreter lock can meet; with a spread of S
+seconds each tab first waits a moment drawn evenly from [0, S) (seeded, so two runs draw the
+same moments), as people do who hear the cue, find the button and press it. A tab's time runs
+from its own click, not from the cue:
 
 open Agent, Run turn, Resume, open Conflicts, Run turn, Simulate concurrent edit, Resume (the
 412), open History, Previous twice, Replay from here (a new branch), Fork with edit (priority
@@ -20,8 +24,8 @@ typed as "low", as the browser test types it).
 Reported per action: p50 and p95 of the time from sending the message to the run's end, the
 errors (a run that raised, a page without the button to click, an outcome that is not the
 expected one), and the server's CPU seconds per action (the server process and its children,
-from /proc). ``python -m bench.room --sessions 1,10,30 [--url http://...]`` starts its own
-``playground run`` unless given a URL.
+from /proc). ``python -m bench.room --sessions 1,10,30 [--spread 10] [--board] [--url
+http://...]`` starts its own ``playground run`` unless given a URL.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import random
 import re
 import secrets
 import statistics
@@ -293,7 +298,9 @@ def cpu_seconds(pid: int) -> float:
 
 
 async def _act(tab: StreamlitTab, page: str | None, label: str | None,
-               expect: str | None, typed: dict | None) -> float:
+               expect: str | None, typed: dict | None, after: float = 0.0) -> float:
+    if after:
+        await asyncio.sleep(after)  # this person presses the button a moment after the cue
     took = await (tab.open(page) if page else tab.click(label, typed))
     if tab.last.exception:
         raise ActionFailed(f"the page raised: {tab.last.exception[:200]}")
@@ -318,7 +325,7 @@ async def _keep_board_open(tab: StreamlitTab, refreshes: list[float],
 
 
 async def walk_room(url: str, sessions: int, server_pids: tuple[int, ...] = (),
-                    progress=None, board: bool = False) -> Timings:
+                    progress=None, board: bool = False, spread: float = 0.0) -> Timings:
     """``sessions`` tabs, each in a new room, walk the path together; their timings.
 
     Args:
@@ -328,7 +335,10 @@ async def walk_room(url: str, sessions: int, server_pids: tuple[int, ...] = (),
         progress: called with (done, total, action) after each action.
         board: a facilitator's tab keeps /board open all along, refreshing (its refresh
             times are the timings' "board refresh").
+        spread: seconds over which the tabs' clicks of one action fall after its cue (0: all
+            at once).
     """
+    draw = random.Random(f"room-{sessions}-{spread}")
     tabs = [StreamlitTab(url, f"load-{secrets.token_hex(4)}") for _ in range(sessions)]
     # As a browser: load the page (a load balancer's sticky cookie), then open the websocket.
     await asyncio.gather(*(asyncio.to_thread(tab.load) for tab in tabs))
@@ -346,7 +356,8 @@ async def walk_room(url: str, sessions: int, server_pids: tuple[int, ...] = (),
         for index, (action, page, label, expect, typed) in enumerate(PATH, 1):
             before = sum(map(cpu_seconds, server_pids))
             results = await asyncio.gather(
-                *(_act(tab, page, label, expect, typed) for tab in alive), return_exceptions=True)
+                *(_act(tab, page, label, expect, typed, draw.uniform(0, spread))
+                  for tab in alive), return_exceptions=True)
             timings.cpu[action] = sum(map(cpu_seconds, server_pids)) - before
             for tab, result in zip(list(alive), results, strict=True):
                 if isinstance(result, BaseException):
@@ -370,8 +381,10 @@ async def walk_room(url: str, sessions: int, server_pids: tuple[int, ...] = (),
     return timings
 
 
-def measure(counts: list[int], url: str | None = None, *server_args: str) -> dict[int, Timings]:
-    """Walk rooms of each size in ``counts`` on one server (a fresh one, unless ``url``)."""
+def measure(counts: list[int], url: str | None = None, *server_args: str, board: bool = False,
+            spread: float = 0.0) -> dict[int, Timings]:
+    """Walk rooms of each size in ``counts`` on one server (a fresh one, unless ``url``), with
+    the facilitator's board open or not, the clicks of an action spread over ``spread`` s."""
     results = {}
     with tempfile.TemporaryDirectory() as tmp:
         process = None
@@ -385,7 +398,7 @@ def measure(counts: list[int], url: str | None = None, *server_args: str) -> dic
                           file=sys.stderr, flush=True)
 
                 results[count] = asyncio.run(walk_room(
-                    url, count, (process.pid,) if process else (), progress))
+                    url, count, (process.pid,) if process else (), progress, board, spread))
                 print(file=sys.stderr)
         finally:
             if process is not None:
@@ -462,9 +475,10 @@ def _rows(count: int, timings: Timings, alone: Timings | None, where: str) -> li
 
 
 def run(counts: tuple[int, ...] = (1, 10, 30), replicas: int = 3, room_of: int = 100,
-        with_board: int = 60) -> dict:
+        with_board: int = 60, spread: float = 10.0) -> dict:
     """``make bench``: rooms of each size on one server, a Chromium click beside one
-    session's, ``with_board`` sessions with the facilitator's board open and refreshing, and
+    session's, ``with_board`` sessions with the facilitator's board open and refreshing (all
+    clicking at once, then their clicks spread over ``spread`` s as a room's are), and
     ``room_of`` sessions across ``replicas`` behind nginx (when there is PostgreSQL and
     nginx)."""
     rows = []
@@ -478,6 +492,10 @@ def run(counts: tuple[int, ...] = (1, 10, 30), replicas: int = 3, room_of: int =
                 rows += _rows(count, results[count], results.get(1), "")
             watched = asyncio.run(walk_room(url, with_board, (process.pid,), board=True))
             rows += _rows(with_board, watched, results.get(1), " with the board open")
+            paced = asyncio.run(walk_room(url, with_board, (process.pid,), board=True,
+                                          spread=spread))
+            rows += _rows(with_board, paced, results.get(1),
+                          f" with the board open, clicks over {spread:.0f} s")
             browser = chromium_click_ms(url)
             alone = results[counts[0]].row("Run turn")["p50"]
             rows.append({
@@ -515,11 +533,19 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sessions", default="1,10,30", help="room sizes, comma-separated")
     parser.add_argument("--url", help="a running playground (default: start one)")
+    parser.add_argument("--board", action="store_true",
+                        help="keep the facilitator's board open and refreshing all along")
+    parser.add_argument("--spread", type=float, default=0.0,
+                        help="seconds over which an action's clicks fall after its cue "
+                             "(default 0: all at once)")
     args = parser.parse_args()
     counts = [int(n) for n in args.sessions.split(",")]
-    for count, timings in measure(counts, args.url).items():
+    for count, timings in measure(counts, args.url, board=args.board,
+                                  spread=args.spread).items():
         print(f"{count} sessions")
-        for action, *_ in PATH:
+        for action in (*(step[0] for step in PATH), "board refresh"):
+            if action == "board refresh" and not timings.seconds.get(action):
+                continue
             row = timings.row(action)
             p50 = f"{row['p50']:.0f}" if row["p50"] is not None else "-"
             p95 = f"{row['p95']:.0f}" if row["p95"] is not None else "-"
