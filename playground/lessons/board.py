@@ -36,6 +36,12 @@ class BoardRow:
     last_at: float
     stuck: str = ""
 
+    @property
+    def stuck_reason(self) -> str:
+        """Why it is stuck without the detail after the reason (a failed node's error text,
+        which the board says whole above its table)."""
+        return self.stuck.partition(": ")[0]
+
 
 def stuck(room: RoomActivity, now: float) -> str:
     """Why ``room`` needs a hand, or "" when it does not."""

@@ -135,11 +135,16 @@ def draw() -> None:
     st.dataframe(
         [{"room": row.room, "steps done": f"{row.done} of {len(steps)}",
           "next": row.next_step or "finished", "last action": row.last,
-          "when": _ago(now - row.last_at), "stuck": row.stuck,
+          "when": _ago(now - row.last_at), "stuck": row.stuck_reason,
           "open": f"/history?room={row.room}&view=read-only"} for row in rows],
         hide_index=True, width="stretch",
-        column_config={"open": st.column_config.LinkColumn("open", display_text="History"),
-                       "last action": st.column_config.TextColumn(width="medium"),
+        # The last action gets the room: a failed node's error is its longest line. A stuck
+        # room's whole reason is the warning above, so its cell holds the reason alone.
+        column_config={"open": st.column_config.LinkColumn("open", display_text="History",
+                                                           width="small"),
+                       "steps done": st.column_config.TextColumn(width="small"),
+                       "when": st.column_config.TextColumn(width="small"),
+                       "last action": st.column_config.TextColumn(width="large"),
                        "stuck": st.column_config.TextColumn(width="medium")})
     _stamp()
 

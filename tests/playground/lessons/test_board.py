@@ -22,6 +22,8 @@ def test_a_room_whose_last_run_failed_in_a_node_is_stuck_with_the_error(tmp_path
                      detail="shout failed: ValueError: boom")
 
     assert stuck(room, NOW) == "a node failed: shout failed: ValueError: boom"
+    [row], _ = board([room], tour.OWN_GRAPH_TOUR, NOW)
+    assert row.stuck_reason == "a node failed"  # the table's cell; the error is said above it
 
 
 def test_a_turn_left_paused_a_while_is_stuck_and_a_fresh_one_is_not(tmp_path):
