@@ -14,6 +14,7 @@ from playground.lessons.room_records import RoomActivity
 
 PAUSED_LONG_S = 600  # a turn left paused this long, with nothing done since, is stuck
 REPEATED_412 = 3  # this many 412s since the last resume is stuck
+REFRESH_S = 5  # the board's page reads every room again this often
 
 
 @dataclass(frozen=True)

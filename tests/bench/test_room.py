@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import random
 import sys
 from pathlib import Path
 
 import pytest
 
+from playground.lessons.board import REFRESH_S
 from tests.playground.ui.browser import playground_server
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -53,3 +55,21 @@ def test_the_workshop_path_runs_without_errors_for_two_tabs(room, tmp_path):
     assert timings.errors == {}
     for action, *_ in room.PATH:
         assert len(timings.seconds[action]) == 2, action
+
+
+
+def test_a_paced_room_with_the_board_open_walks_the_path_and_the_board_refreshes(
+        room, tmp_path):
+    spread = 2.0
+    # The walk lasts at least each action's latest drawn moment (seeded as walk_room seeds
+    # it): long enough for the board, which reruns every 5 s, to refresh more than once.
+    draw = random.Random(f"room-2-{spread}")
+    waited = sum(max(draw.uniform(0, spread), draw.uniform(0, spread)) for _ in room.PATH)
+    assert waited > 2 * REFRESH_S
+    with playground_server(tmp_path) as url:
+        timings = asyncio.run(room.walk_room(url, 2, board=True, spread=spread))
+
+    assert timings.errors == {}
+    for action, *_ in room.PATH:
+        assert len(timings.seconds[action]) == 2, action
+    assert timings.seconds["board refresh"], "the board's tab saw no refresh"

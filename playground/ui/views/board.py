@@ -15,14 +15,13 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from playground.lessons.board import board
+from playground.lessons.board import REFRESH_S, board
 from playground.lessons.tour import OWN_GRAPH_TOUR, TICKET_TOUR
 from playground.ui import resources
 from playground.ui.access import facilitator_key, local_request, peer_address, token_matches
 from playground.ui.markup import md_escape
 
 OPEN_KEY = "board-open"  # this session gave the facilitator's key
-REFRESH_S = 5
 HOURS = (1, 3, 8, 24)
 
 st.title(":material/dashboard: Facilitator's board")
