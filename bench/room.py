@@ -324,6 +324,12 @@ async def _keep_board_open(tab: StreamlitTab, refreshes: list[float],
             refreshes.append(await tab._run([], fragment))
 
 
+def click_moments(sessions: int, spread: float) -> random.Random:
+    """The seeded draw of each tab's moment after the cue (two runs of the same room draw the
+    same moments): ``walk_room`` takes one ``uniform(0, spread)`` per tab per action."""
+    return random.Random(f"room-{sessions}-{spread}")
+
+
 async def walk_room(url: str, sessions: int, server_pids: tuple[int, ...] = (),
                     progress=None, board: bool = False, spread: float = 0.0) -> Timings:
     """``sessions`` tabs, each in a new room, walk the path together; their timings.
@@ -338,7 +344,7 @@ async def walk_room(url: str, sessions: int, server_pids: tuple[int, ...] = (),
         spread: seconds over which the tabs' clicks of one action fall after its cue (0: all
             at once).
     """
-    draw = random.Random(f"room-{sessions}-{spread}")
+    draw = click_moments(sessions, spread)
     tabs = [StreamlitTab(url, f"load-{secrets.token_hex(4)}") for _ in range(sessions)]
     # As a browser: load the page (a load balancer's sticky cookie), then open the websocket.
     await asyncio.gather(*(asyncio.to_thread(tab.load) for tab in tabs))

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import importlib
-import random
 import sys
 from pathlib import Path
 
@@ -57,13 +56,12 @@ def test_the_workshop_path_runs_without_errors_for_two_tabs(room, tmp_path):
         assert len(timings.seconds[action]) == 2, action
 
 
-
 def test_a_paced_room_with_the_board_open_walks_the_path_and_the_board_refreshes(
         room, tmp_path):
     spread = 2.0
-    # The walk lasts at least each action's latest drawn moment (seeded as walk_room seeds
-    # it): long enough for the board, which reruns every 5 s, to refresh more than once.
-    draw = random.Random(f"room-2-{spread}")
+    # The walk lasts at least each action's latest drawn moment (the draw walk_room takes):
+    # long enough for the board, which reruns every REFRESH_S, to refresh more than once.
+    draw = room.click_moments(2, spread)
     waited = sum(max(draw.uniform(0, spread), draw.uniform(0, spread)) for _ in room.PATH)
     assert waited > 2 * REFRESH_S
     with playground_server(tmp_path) as url:
