@@ -10,6 +10,7 @@ forms (:mod:`playground.apps.inputs`) check their fields with the same hints.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import types
 import typing
@@ -48,6 +49,34 @@ def state_fields(graph: Any) -> dict[str, Any]:
         for name in graph.channels
         if not name.startswith("__") and not name.startswith("branch:")
     }
+
+
+def delta_reducers(graph: Any) -> dict[str, Callable[..., Any] | str]:
+    """The reducers of a graph's DeltaChannels (its own and its subgraphs'), by state key, for
+    the engine's rebuild of their values (``Storage.reducers``): LangGraph's own messages
+    reducer as :data:`~playground.timetravel.delta.MESSAGES_REDUCER`, which the engine folds
+    itself on decoded messages; any other as the graph's function, which the person named by
+    naming the graph.
+
+    Args:
+        graph: a compiled graph (or anything without channels: then none).
+    """
+    from langgraph.channels.delta import DeltaChannel
+    from langgraph.graph.message import _messages_delta_reducer
+
+    from playground.timetravel.delta import MESSAGES_REDUCER
+
+    graphs = [graph]
+    # A graph that is not a Pregel (a server's, a stand-in) has no subgraphs to list.
+    with contextlib.suppress(Exception):
+        graphs += [sub for _, sub in graph.get_subgraphs(recurse=True)]
+    found: dict[str, Callable[..., Any] | str] = {}
+    for each in graphs:
+        for name, channel in (getattr(each, "channels", None) or {}).items():
+            if isinstance(channel, DeltaChannel) and name not in found:
+                found[name] = (MESSAGES_REDUCER if channel.reducer is _messages_delta_reducer
+                               else channel.reducer)
+    return found
 
 
 def graph_nodes(graph: Any) -> list[str]:

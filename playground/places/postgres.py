@@ -34,7 +34,7 @@ from playground.places.base import (
 from playground.places.settings import postgres_options, read_options
 from playground.places.urls import UrlRefused, is_postgres_url, redact_url, typed_connection
 from playground.timetravel.decode import bounded_json_loads, decode_typed, is_unread
-from playground.timetravel.errors import CheckpointDbError, UnknownThread, UnreadableCheckpoint
+from playground.timetravel.errors import CheckpointDbError, UnknownThread
 from playground.timetravel.limits import limits, took_too_long
 from playground.timetravel.records import (
     UNKNOWN_NODE,
@@ -42,7 +42,6 @@ from playground.timetravel.records import (
     CheckpointRecord,
     ThreadSummary,
     detail_of,
-    state_values,
     task_node,
 )
 from playground.timetravel.storage import (
@@ -151,6 +150,20 @@ _SELECT_CHECKPOINTS = (
     "  WHERE v.key LIKE ANY(%(channels)s)) AS blobs "
     "FROM checkpoints c WHERE c.thread_id = %(t)s AND c.checkpoint_ns = %(ns)s "
     "AND c.checkpoint_id = ANY(%(ids)s)")
+# A checkpoint's ancestors' ids, newest first, along the parent links (each step a primary-key
+# lookup); bounded by the read's row limit, which also ends a loop in the links.
+_SELECT_ANCESTRY = (
+    "WITH RECURSIVE chain(checkpoint_id, parent_checkpoint_id, n) AS ("
+    "SELECT checkpoint_id, parent_checkpoint_id, 0 FROM checkpoints WHERE thread_id = %(t)s "
+    "AND checkpoint_ns = %(ns)s AND checkpoint_id = %(id)s UNION ALL "
+    "SELECT c.checkpoint_id, c.parent_checkpoint_id, a.n + 1 FROM chain a JOIN checkpoints c "
+    "ON c.thread_id = %(t)s AND c.checkpoint_ns = %(ns)s "
+    "AND c.checkpoint_id = a.parent_checkpoint_id WHERE a.n < %(limit)s) "
+    "SELECT checkpoint_id FROM chain")
+_SELECT_METADATA = (
+    "SELECT metadata FROM checkpoints WHERE thread_id = %(t)s AND checkpoint_ns = %(ns)s "
+    "AND checkpoint_id = %(id)s")
+_ANCESTRY_BATCH = 32  # checkpoints read at once on a walk up the parent links
 # {task_path} is the column, or '' for a database without it (LangGraph.js, older Python).
 _WRITES = (
     "SELECT checkpoint_id, {task_path} AS task_path, task_id, channel, type, blob "
@@ -634,19 +647,37 @@ class PostgresStorage(Storage):
                 details[checkpoint_id] = detail_of(checkpoint_id, checkpoint, parent, problem)
         return details
 
-    def values(self, thread_id: str, checkpoint_id: str, checkpoint_ns: str = "") -> dict:
-        """The state values stored in one checkpoint (LangGraph's bookkeeping channels left out).
+    def ancestry(self, thread_id: str, checkpoint_id: str, checkpoint_ns: str = ""
+                 ) -> Iterator[StoredCheckpoint]:
+        """The checkpoint and its ancestors, newest first, by the parent links in the database
+        (one recursive query over the primary key, no JSONB read); checkpoints with their
+        values are read a batch at a time as the caller goes up."""
+        chain: list[str] = []
+        seen: set[str] = set()
+        for row in self._rows(_SELECT_ANCESTRY, {"t": thread_id, "ns": checkpoint_ns,
+                                                 "id": checkpoint_id,
+                                                 "limit": limits().max_rows}):
+            if row["checkpoint_id"] in seen:
+                break  # a parent link that loops back: stop where LangGraph's walk stops
+            chain.append(row["checkpoint_id"])
+            seen.add(row["checkpoint_id"])
+        for start in range(0, len(chain), _ANCESTRY_BATCH):
+            part = chain[start : start + _ANCESTRY_BATCH]
+            loaded = self._checkpoints(thread_id, part, checkpoint_ns, ["%"])
+            for cid in part:
+                if cid not in loaded:
+                    return
+                parent, checkpoint, problem = loaded[cid]
+                # The metadata of the first only: it names the DeltaChannels LangGraph counts.
+                metadata = self._metadata_of(thread_id, checkpoint_ns, cid) if cid == \
+                    checkpoint_id else {}
+                yield StoredCheckpoint(cid, parent, metadata, checkpoint, problem=problem)
 
-        Raises:
-            UnreadableCheckpoint: the checkpoint row cannot be decoded.
-        """
-        loaded = self._checkpoints(thread_id, [checkpoint_id], checkpoint_ns, ["%"])
-        if checkpoint_id not in loaded:
-            raise CheckpointDbError(f"no checkpoint {checkpoint_id} in thread {thread_id!r}")
-        _, checkpoint, problem = loaded[checkpoint_id]
-        if problem:
-            raise UnreadableCheckpoint(problem)
-        return state_values(checkpoint)
+    def _metadata_of(self, thread_id: str, checkpoint_ns: str, checkpoint_id: str) -> dict:
+        rows = self._rows(_SELECT_METADATA, {"t": thread_id, "ns": checkpoint_ns,
+                                             "id": checkpoint_id})
+        found = rows[0]["metadata"] if rows else None
+        return found if isinstance(found, dict) else {}
 
     def _writes(self, thread_id: str, checkpoint_ns: str, where: str, params: dict) -> list:
         return self._rows(

@@ -43,7 +43,7 @@ from playground.timetravel.decode import (
     interrupt_seen,
     ts_at_head,
 )
-from playground.timetravel.errors import CheckpointDbError, UnknownThread, UnreadableCheckpoint
+from playground.timetravel.errors import CheckpointDbError, UnknownThread
 from playground.timetravel.limits import ReadStopped, clip, limits, took_too_long
 from playground.timetravel.records import (
     UNKNOWN_NODE,
@@ -52,7 +52,6 @@ from playground.timetravel.records import (
     ThreadSummary,
     detail_of,
     next_nodes,
-    state_values,
     task_node,
 )
 from playground.timetravel.runs import RUN_ID_KEY, RUN_STARTED_KEY
@@ -165,6 +164,22 @@ _SELECT_BLOBS_IN = (
 _SELECT_TYPED_BLOB = (
     "SELECT type, checkpoint FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? "
     "AND checkpoint_id = ?")
+# A checkpoint's ancestors' ids, newest first, along the parent links: each step one primary-key
+# lookup that reads no blob (CROSS JOIN keeps the walk the outer loop, as SqliteSaver's own walk
+# does). Bounded by the read's row limit, which also ends a loop in the links.
+_SELECT_ANCESTRY = (
+    "WITH RECURSIVE chain(checkpoint_id, parent_checkpoint_id, n) AS ("
+    "SELECT checkpoint_id, parent_checkpoint_id, 0 FROM checkpoints "
+    "WHERE thread_id = ?1 AND checkpoint_ns = ?2 AND checkpoint_id = ?3 "
+    "UNION ALL SELECT c.checkpoint_id, c.parent_checkpoint_id, a.n + 1 FROM chain a "
+    "CROSS JOIN checkpoints c ON c.thread_id = ?1 AND c.checkpoint_ns = ?2 "
+    "AND c.checkpoint_id = a.parent_checkpoint_id WHERE a.n < ?4) "
+    "SELECT checkpoint_id FROM chain")
+_SELECT_BLOBS_AND_META_IN = (
+    "SELECT checkpoint_id, parent_checkpoint_id, type, checkpoint, CASE WHEN length(metadata) "
+    "> ? THEN NULL ELSE metadata END FROM checkpoints WHERE thread_id = ? AND "
+    "checkpoint_ns = ? AND checkpoint_id IN ({marks})")
+_ANCESTRY_BATCH = 32  # blobs fetched at once on a walk up the parent links
 _THREAD_IDS = "SELECT DISTINCT thread_id FROM checkpoints WHERE checkpoint_ns = ''"
 _STORED_CHECKPOINTS = (
     "SELECT checkpoint_id, parent_checkpoint_id, type, checkpoint, CASE WHEN length(metadata) "
@@ -748,22 +763,40 @@ class SqliteStorage(Storage):
                 details[cid] = detail_of(cid, checkpoint, parent, problem)
         return details
 
-    @_stoppable
-    def values(self, thread_id: str, checkpoint_id: str, checkpoint_ns: str = "") -> dict:
-        """The state values stored in one checkpoint (LangGraph's bookkeeping channels left out).
+    def ancestry(self, thread_id: str, checkpoint_id: str, checkpoint_ns: str = ""
+                 ) -> Iterator[StoredCheckpoint]:
+        """The checkpoint and its ancestors, newest first, by the parent links in the file (one
+        primary-key lookup a step, as SqliteSaver's own DeltaChannel walk does); blobs are
+        fetched a batch at a time and each decoded only when the caller reaches it."""
+        chain = self._chain(thread_id, checkpoint_id, checkpoint_ns)
+        for start in range(0, len(chain), _ANCESTRY_BATCH):
+            part = chain[start : start + _ANCESTRY_BATCH]
+            rows = {row[0]: row for row in self._blob_rows(thread_id, checkpoint_ns, part)}
+            for cid in part:
+                if cid not in rows:
+                    return
+                _, parent, type_, blob, metadata = rows[cid]
+                checkpoint, problem = decode_checkpoint(type_, blob)
+                yield StoredCheckpoint(cid, parent, _metadata(metadata), checkpoint,
+                                       len(blob or b""), len(metadata or b""), problem)
 
-        Raises:
-            UnreadableCheckpoint: the blob cannot be decoded; the message says why in one line.
-        """
-        row = self.conn.execute(
-            _SELECT_TYPED_BLOB, (thread_id, checkpoint_ns, checkpoint_id)
-        ).fetchone()
-        if row is None:
-            raise CheckpointDbError(f"no checkpoint {checkpoint_id} in thread {thread_id!r}")
-        checkpoint, problem = decode_checkpoint(*row)
-        if problem:
-            raise UnreadableCheckpoint(problem)
-        return state_values(checkpoint)
+    @_stoppable
+    def _chain(self, thread_id: str, checkpoint_id: str, checkpoint_ns: str) -> list[str]:
+        chain: list[str] = []
+        seen: set[str] = set()
+        for (cid,) in self.conn.execute(_SELECT_ANCESTRY, (
+                thread_id, checkpoint_ns, checkpoint_id, limits().max_rows)):
+            if cid in seen:
+                break  # a parent link that loops back: stop where LangGraph's walk stops
+            chain.append(cid)
+            seen.add(cid)
+        return chain
+
+    @_stoppable
+    def _blob_rows(self, thread_id: str, checkpoint_ns: str, ids: list[str]) -> list[tuple]:
+        marks = ",".join("?" * len(ids))
+        return self.conn.execute(_SELECT_BLOBS_AND_META_IN.format(marks=marks), (
+            _MAX_METADATA, thread_id, checkpoint_ns, *ids)).fetchall()
 
     @_stoppable
     def store_items(self, limit: int = SHOWN_STORE_ITEMS) -> list[StoreItem] | None:

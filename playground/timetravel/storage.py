@@ -20,18 +20,28 @@ docs/architecture.md, "The read seam".
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from playground.timetravel.errors import CheckpointDbError, UnknownThread
+from playground.timetravel.delta import (
+    DeltaWrite,
+    Reducer,
+    StateAt,
+    channels_to_rebuild,
+    fold,
+    stored_value,
+)
+from playground.timetravel.errors import CheckpointDbError, UnknownThread, UnreadableCheckpoint
 from playground.timetravel.records import (
     UNKNOWN_NODE,
     CheckpointDetail,
     CheckpointRecord,
     ThreadSummary,
+    delta_channels,
     detail_of,
+    is_internal_channel,
     state_values,
     task_node,
 )
@@ -228,6 +238,10 @@ class Storage:
     # Where the place never keeps the answers a run resumed with (an Agent Server's history),
     # what to say instead of showing one; "" where answers are stored.
     answers_unkept: str = ""
+    # The reducers of the DeltaChannels of the graph the person who started the playground
+    # named (``--graph``, ``--config``, the built-in agent), by state key: set by the edge that
+    # loaded it, never read from data (:mod:`playground.timetravel.delta`).
+    reducers: Mapping[str, Reducer] = {}
 
     # -- the three questions a kind answers ---------------------------------------------------
 
@@ -400,16 +414,95 @@ class Storage:
         return None
 
     def values(self, thread_id: str, checkpoint_id: str, checkpoint_ns: str = "") -> dict:
-        """The state values stored in one checkpoint (LangGraph's bookkeeping channels left
-        out).
+        """The state values at one checkpoint as LangGraph loads them (its bookkeeping channels
+        left out; a DeltaChannel's value rebuilt: :meth:`state`).
 
         Raises:
             CheckpointDbError: no such checkpoint.
+            UnreadableCheckpoint: its blob cannot be decoded.
         """
-        for item in self.stored_checkpoints(thread_id, checkpoint_ns):
-            if item.checkpoint_id == checkpoint_id:
-                return state_values(item.checkpoint)
-        raise CheckpointDbError(f"no checkpoint {checkpoint_id} in thread {thread_id!r}")
+        return self.state(thread_id, checkpoint_id, checkpoint_ns).values
+
+    def ancestry(self, thread_id: str, checkpoint_id: str, checkpoint_ns: str = ""
+                 ) -> Iterator[StoredCheckpoint]:
+        """The checkpoint, then its parent, its parent's parent and so on, each decoded, read
+        as the caller goes (a DeltaChannel's walk stops at the first ancestor holding its
+        value). A kind with SQL follows the parent links in the database."""
+        by_id = {item.checkpoint_id: item
+                 for item in self.stored_checkpoints(thread_id, checkpoint_ns)}
+        seen: set[str] = set()
+        at: str | None = checkpoint_id
+        while at is not None and at in by_id and at not in seen:
+            seen.add(at)
+            yield by_id[at]
+            at = by_id[at].parent_id
+
+    def state(self, thread_id: str, checkpoint_id: str, checkpoint_ns: str = "") -> StateAt:
+        """The state values at one checkpoint as LangGraph's ``get_state`` gives them, and how
+        each DeltaChannel value was rebuilt (:mod:`playground.timetravel.delta`): its seed is the
+        nearest ancestor holding a value, its writes those stored under the checkpoints walked
+        to it, oldest first and in LangGraph's order within one checkpoint.
+
+        Raises:
+            CheckpointDbError: no such checkpoint.
+            UnreadableCheckpoint: its blob cannot be decoded.
+        """
+        chain = self.ancestry(thread_id, checkpoint_id, checkpoint_ns)
+        first = next(chain, None)
+        if first is None:
+            raise CheckpointDbError(f"no checkpoint {checkpoint_id} in thread {thread_id!r}")
+        if first.problem:
+            raise UnreadableCheckpoint(first.problem)
+        stored = state_values(first.checkpoint)
+        values = {key: stored_value(value) for key, value in stored.items()}
+        versions = first.checkpoint.get("channel_versions")
+        wanted = channels_to_rebuild(first.checkpoint, (
+            key for key in (versions if isinstance(versions, dict) else ())
+            if isinstance(key, str) and not is_internal_channel(key)))
+        # A DeltaChannel never written on this branch still reads as its empty value in
+        # LangGraph (``from_checkpoint`` of nothing): the channels LangGraph counts in the
+        # metadata, and the graph's own, when it was named.
+        for channel in (*delta_channels(first.metadata), *self.reducers):
+            if channel not in values and not is_internal_channel(channel) and (
+                    not isinstance(versions, dict) or channel not in versions):
+                values[channel] = []
+        if not wanted:
+            return StateAt(values)
+        # Walk up until every wanted channel meets a stored value (its seed) or the root.
+        seeds: dict[str, tuple[Any, str]] = {}
+        walked: dict[str, list[str]] = {channel: [] for channel in wanted}
+        open_ = set(wanted)
+        for item in chain:
+            if not open_:
+                break
+            for channel in open_:
+                walked[channel].append(item.checkpoint_id)
+            held = item.checkpoint.get("channel_values")
+            for channel in [c for c in open_ if isinstance(held, dict) and c in held]:
+                seeds[channel] = (stored_value(held[channel]), item.checkpoint_id)
+                open_.discard(channel)
+        under = {cid for ids in walked.values() for cid in ids}
+        writes = self._with_nodes(thread_id, checkpoint_ns, self.stored_writes(
+            thread_id, checkpoint_ns, sorted(under), wanted)) if under else []
+        by_place: dict[tuple[str, str], list[StoredWrite]] = defaultdict(list)
+        for write in writes:
+            by_place[(write.checkpoint_id, write.channel)].append(write)
+        rebuilt = []
+        for channel in wanted:
+            replayed = []
+            for cid in reversed(walked[channel]):  # oldest first
+                # LangGraph's writes_sort_key: task path, then task id; the kinds give each
+                # task's writes in index order, which the stable sort keeps.
+                here = sorted(by_place.get((cid, channel), ()),
+                              key=lambda w: (w.task_path, w.task_id))
+                replayed.extend(DeltaWrite(cid, w.node or task_node(w.task_path), w.value)
+                                for w in here)
+            seed, seed_at = seeds.get(channel, (None, None))
+            values[channel], how = fold(channel, seed, seed_at, replayed,
+                                        self.reducers.get(channel))
+            rebuilt.append(how)
+        return StateAt(dict(sorted(values.items(), key=lambda kv: _key_order(
+            kv[0], versions))), tuple(rebuilt))
 
     def store_items(self, limit: int = 500) -> list | None:
         """The items of a LangGraph store beside the checkpoints (None when there is none)."""
@@ -574,6 +667,13 @@ def group_signals(writes: Iterable[tuple[str, str, str, Any]]
     for checkpoint_id, node, channel, value in writes:
         by_checkpoint[checkpoint_id].append((node, channel, value))
     return {cid: signals_of(rows) for cid, rows in by_checkpoint.items()}
+
+
+def _key_order(key: str, versions: object) -> tuple[int, str]:
+    # A rebuilt key joins the others where the checkpoint lists its version, as a stored one
+    # would sit, rather than at the end.
+    order = list(versions) if isinstance(versions, dict) else []
+    return (order.index(key) if key in order else len(order), key)
 
 
 def _int_or_none(value: object) -> int | None:
