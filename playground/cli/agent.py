@@ -63,7 +63,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     # The byte-table lesson is "state sizes"; ``compare`` is its former name.
     cmp_ = sub.add_parser("state-sizes", aliases=["compare"],
-                          help="bytes stored by four ways of keeping state")
+                          help="bytes stored by each way of keeping state")
     cmp_.add_argument("--turns", default="1,10", help="comma-separated turn counts")
     cmp_.add_argument("--seed", type=int, default=0, help="seed for channel-version digits")
     cmp_.add_argument("--api-url", help="ticket API to use (default: start one embedded)")

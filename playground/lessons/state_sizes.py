@@ -1,4 +1,4 @@
-"""What four ways of carrying state between turns cost in bytes.
+"""What the ways of carrying state between turns cost in bytes.
 
 Every approach answers the same conversation: each turn reads ticket t7 once, as an agent does when
 the user asks about it again. Two numbers per approach and turn count:
@@ -9,6 +9,11 @@ the user asks about it again. Two numbers per approach and turn count:
   plus the pending-write values, summed over every checkpoint of the thread.
 
 The LangGraph rows use a START -> read -> END graph on a real SqliteSaver, one invoke per turn.
+The two chat rows carry the same turn as messages (the question, the tool's result, the reply):
+once with ``add_messages``, whose whole list every checkpoint stores again, and once on LangGraph
+1.2's ``DeltaChannel``, which stores the list whole only every ``snapshot_frequency`` updates
+and otherwise keeps only the turn's writes; to resume, LangGraph loads the newest checkpoint,
+the nearest snapshot and the writes since.
 Channel versions carry ``random.random()`` digits, so the byte counts drift by a few bytes unless
 the generator is seeded, which ``seed`` does before each approach.
 """
@@ -23,11 +28,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, TypedDict
 
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+from langgraph.channels.delta import DeltaChannel
 from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.graph import END, START, StateGraph
+from langgraph.graph.message import _messages_delta_reducer, add_messages
 
 from playground.agent.client import ApiResult
 from playground.serde import graph_serde
+from playground.timetravel.decode import decode_checkpoint
 
 FetchTicket = Callable[[], ApiResult]
 
@@ -38,12 +47,22 @@ APPROACHES = (
     "external store by conversation id",
 )
 
+# The conversation as messages in LangGraph state: the whole list in every checkpoint, and the
+# same list on a DeltaChannel (LangGraph 1.2, beta; its default snapshot every 100 updates).
+MESSAGE_APPROACHES = (
+    "LangGraph messages, whole list",
+    "LangGraph messages, DeltaChannel",
+)
+DELTA_SNAPSHOT_EVERY = 100
+
 # Measured only when a Postgres URL is given: the same two LangGraph states on PostgresSaver,
 # which stores each channel value once per version instead of inside every checkpoint blob.
 POSTGRES_APPROACHES = (
     "PostgresSaver, ids and etag",
     "PostgresSaver, whole responses",
 )
+
+ALL_APPROACHES = (*APPROACHES, *MESSAGE_APPROACHES, *POSTGRES_APPROACHES)
 
 DEFINITIONS = (
     "resume loads: bytes the next turn loads to carry on (LangGraph: the newest checkpoint blob)",
@@ -61,6 +80,17 @@ class ResponsesState(TypedDict, total=False):
     ticket_id: str
     # The anti-pattern under measurement: every response appended, so every checkpoint copies all.
     responses: Annotated[list, operator.add]
+
+
+class ChatState(TypedDict, total=False):
+    ticket_id: str
+    messages: Annotated[list, add_messages]
+
+
+class DeltaChatState(TypedDict, total=False):
+    ticket_id: str
+    messages: Annotated[list, DeltaChannel(_messages_delta_reducer,
+                                           snapshot_frequency=DELTA_SNAPSHOT_EVERY)]
 
 
 @dataclass(frozen=True)
@@ -88,6 +118,35 @@ def _stored_bytes(conn: sqlite3.Connection, thread_id: str) -> tuple[int, int]:
         "SELECT coalesce(sum(length(value)), 0) FROM writes WHERE thread_id = ?", (thread_id,)
     ).fetchone()[0]
     return newest, blobs + writes
+
+
+def _delta_resume_bytes(conn: sqlite3.Connection, thread_id: str, channel: str) -> int:
+    """What LangGraph loads to resume a thread whose ``channel`` is a DeltaChannel: the newest
+    checkpoint blob, then, parent by parent, the channel's writes under each ancestor up to the
+    nearest one whose blob holds the channel (its snapshot), and that blob."""
+    rows = {cid: (parent, type_, blob) for cid, parent, type_, blob in conn.execute(
+        "SELECT checkpoint_id, parent_checkpoint_id, type, checkpoint FROM checkpoints "
+        "WHERE thread_id = ? AND checkpoint_ns = ''", (thread_id,))}
+    writes: dict[str, int] = {}
+    for cid, size in conn.execute(
+            "SELECT checkpoint_id, sum(length(value)) FROM writes WHERE thread_id = ? AND "
+            "channel = ? GROUP BY checkpoint_id", (thread_id, channel)):
+        writes[cid] = size
+    def holds(type_: str, blob: bytes) -> bool:
+        return channel in decode_checkpoint(type_, blob)[0].get("channel_values", {})
+
+    newest = max(rows)
+    at, type_, blob = rows[newest]
+    loads = len(blob)
+    if holds(type_, blob):  # a snapshot in the newest checkpoint: nothing more to load
+        return loads
+    while at in rows:
+        parent, type_, blob = rows[at]
+        loads += writes.get(at, 0)
+        if holds(type_, blob):
+            return loads + len(blob)
+        at = parent
+    return loads
 
 
 def _postgres_bytes(conn, thread_id: str) -> tuple[int, int]:
@@ -155,7 +214,8 @@ def _read_graph(state_type: type, read: Callable[[dict], dict]) -> StateGraph:
 
 
 def _langgraph_series(
-    state_type: type, read: Callable[[dict], dict], turns: list[int], tick: Callable[[], None]
+    state_type: type, read: Callable[[dict], dict], turns: list[int], tick: Callable[[], None],
+    delta_channel: str | None = None,
 ) -> list[tuple[int, int, int]]:
     builder = _read_graph(state_type, read)
     conn = sqlite3.connect(":memory:", check_same_thread=False)
@@ -167,7 +227,10 @@ def _langgraph_series(
             graph.invoke({"ticket_id": "t7"}, config)
             tick()
             if turn in turns:
-                series.append((turn, *_stored_bytes(conn, "conversation-1")))
+                newest, stored = _stored_bytes(conn, "conversation-1")
+                if delta_channel:
+                    newest = _delta_resume_bytes(conn, "conversation-1", delta_channel)
+                series.append((turn, newest, stored))
         return series
     finally:
         conn.close()
@@ -180,7 +243,7 @@ def compare(
     progress: Callable[[int, int], None] | None = None,
     postgres_url: str | None = None,
 ) -> list[Measure]:
-    """Measure the four approaches after each turn count in ``turns``.
+    """Measure every approach after each turn count in ``turns``.
 
     Args:
         fetch: reads ticket t7 from the API (status, ETag, body).
@@ -193,7 +256,7 @@ def compare(
     if not turns or min(turns) < 1:
         raise ValueError("turns must be positive whole numbers, such as 1,10")
     last = max(turns)
-    total, done = (5 if postgres_url else 3) * last, 0
+    total, done = (7 if postgres_url else 5) * last, 0
 
     def tick() -> None:
         nonlocal done
@@ -208,6 +271,15 @@ def compare(
     def read_whole(state: dict) -> dict:
         return {"responses": [fetch().body]}
 
+    def read_chat(state: dict) -> dict:
+        # the turn as a chat holds it: the question, the tool's whole result, the reply
+        result = fetch()
+        turn = len(state.get("messages") or ()) // 3
+        return {"messages": [
+            HumanMessage("what is the state of t7?", id=f"q{turn}"),
+            ToolMessage(json.dumps(result.body), tool_call_id=f"call{turn}", id=f"r{turn}"),
+            AIMessage(f"t7 is {result.body.get('priority')} at {result.etag}", id=f"a{turn}")]}
+
     measures: list[Measure] = []
     for approach, state_type, read in (
         (APPROACHES[0], IdsState, read_ids),
@@ -216,6 +288,14 @@ def compare(
         if seed is not None:
             random.seed(seed)
         for turn, loads, stored in _langgraph_series(state_type, read, turns, tick):
+            measures.append(Measure(approach, turn, loads, stored))
+    for approach, state_type, delta in (
+        (MESSAGE_APPROACHES[0], ChatState, None),
+        (MESSAGE_APPROACHES[1], DeltaChatState, "messages"),
+    ):
+        if seed is not None:
+            random.seed(seed)
+        for turn, loads, stored in _langgraph_series(state_type, read_chat, turns, tick, delta):
             measures.append(Measure(approach, turn, loads, stored))
     if postgres_url:
         for approach, state_type, read in (
@@ -258,18 +338,18 @@ def format_table(measures: list[Measure], ticket_bytes: int) -> str:
     """Render the measures as the plain-text table the CLI prints."""
     turns = sorted({m.turns for m in measures})
     by_key = {(m.approach, m.turns): m for m in measures}
-    width = max(len(a) for a in (*APPROACHES, *POSTGRES_APPROACHES)) + 2
+    width = max(len(a) for a in ALL_APPROACHES) + 2
     head1 = "bytes for one conversation".ljust(width) + "".join(
-        f"{'resume loads':>14}{'stored':>11}" for _ in turns
+        f"{'resume loads':>14}{'stored':>14}" for _ in turns
     )
     head2 = " " * width + "".join(
-        f"{'after ' + str(t) + (' turn' if t == 1 else ' turns'):>25}" for t in turns
+        f"{'after ' + str(t) + (' turn' if t == 1 else ' turns'):>28}" for t in turns
     )
     lines = [head1, head2]
     present = {m.approach for m in measures}
-    for approach in (a for a in (*APPROACHES, *POSTGRES_APPROACHES) if a in present):
+    for approach in (a for a in ALL_APPROACHES if a in present):
         cells = "".join(
-            f"{by_key[(approach, t)].resume_loads:>14,}{by_key[(approach, t)].stored:>11,}"
+            f"{by_key[(approach, t)].resume_loads:>14,}{by_key[(approach, t)].stored:>14,}"
             for t in turns
         )
         lines.append(approach.ljust(width) + cells)

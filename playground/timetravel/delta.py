@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from playground.timetravel.decode import DELTA_SNAPSHOT_TYPE, TYPE_KEY, type_name
-from playground.timetravel.messages import as_message
+from playground.timetravel.messages import as_message, describe
 
 # The reducer name an edge gives for LangGraph's own ``_messages_delta_reducer`` (the engine
 # folds it itself, on decoded messages, rather than calling LangGraph's on plain dicts).
@@ -225,6 +225,25 @@ def is_unfolded(value: Any) -> bool:
     """True for a value :func:`unfolded` made."""
     return (isinstance(value, Mapping) and TYPE_KEY not in value
             and value.get(UNFOLDED_NOTE) == NOT_FOLDED and UNFOLDED_WRITES in value)
+
+
+def describe_unfolded(value: Mapping, ordinal: Callable[[str], int | None] = lambda _: None,
+                      limit: int = 300) -> str:
+    """An unfolded value in one line a person reads: ``snapshot at #5 ["start"], then writes
+    the app's reducer folds: #6 record ["item-1"]; #8 __start__ []``."""
+    def at(cid: Any) -> str:
+        number = ordinal(cid) if isinstance(cid, str) else None
+        return f"#{number}" if number else "a checkpoint"
+
+    seed = value.get(UNFOLDED_SNAPSHOT)
+    start = ("the empty start" if value.get(UNFOLDED_AT) is None else
+             f"snapshot at {at(value.get(UNFOLDED_AT))} {describe(seed, limit // 2)}")
+    writes = value.get(UNFOLDED_WRITES) or []
+    listed = "; ".join(f"{at(w.get('checkpoint'))} {w.get('node') or '?'} "
+                       f"{describe(w.get('value'), 80)}" for w in writes[:20])
+    more = f"; and {len(writes) - 20} more" if len(writes) > 20 else ""
+    text = f"{start}, then writes the app's reducer folds: {listed}{more}"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def fold(channel: str, seed: Any, seed_at: str | None, writes: Sequence[DeltaWrite],

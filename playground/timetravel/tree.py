@@ -17,6 +17,7 @@ from types import MappingProxyType
 from typing import TypeVar
 
 from playground.timetravel.bulk import paused_gc
+from playground.timetravel.delta import StateAt
 from playground.timetravel.limits import limits
 from playground.timetravel.records import CheckpointDetail, CheckpointRecord
 from playground.timetravel.signals import TaskSignal
@@ -420,20 +421,34 @@ class ValuesCache:
         self._budget = _Budget(_cache_bytes() if max_bytes is None else max_bytes)
 
     def get(self, storage: Storage, tree: CheckpointTree, checkpoint_id: str) -> dict:
-        """The values of one checkpoint of ``tree``, decoded once.
+        """The values of one checkpoint of ``tree``, decoded (and rebuilt) once.
+
+        Raises:
+            UnreadableCheckpoint: the blob cannot be decoded (not cached).
+        """
+        return self.state(storage, tree, checkpoint_id).values
+
+    def state(self, storage: Storage, tree: CheckpointTree, checkpoint_id: str) -> StateAt:
+        """The state of one checkpoint of ``tree`` with how each DeltaChannel value was
+        rebuilt (:meth:`Storage.state`), read once.
 
         Raises:
             UnreadableCheckpoint: the blob cannot be decoded (not cached).
         """
         fingerprint = tree.fingerprint or storage.fingerprint(tree.thread_id, tree.checkpoint_ns)
-        key = (storage.identity, tree.thread_id, tree.checkpoint_ns, checkpoint_id, fingerprint)
+        # The graph's own reducers fold values differently from none: part of the key.
+        key = (storage.identity, tree.thread_id, tree.checkpoint_ns, checkpoint_id, fingerprint,
+               tuple(sorted(storage.reducers)))
         if fingerprint is not None:
             cached = self._budget.get(key)
             if cached is not None:
                 return cached
-        values = storage.values(tree.thread_id, checkpoint_id, tree.checkpoint_ns)
+        state = storage.state(tree.thread_id, checkpoint_id, tree.checkpoint_ns)
         if fingerprint is not None:
-            record = tree.nodes.get(checkpoint_id)
-            size = (record.blob_bytes if record else 0) * _DECODED_PER_BLOB_BYTE
-            self._budget.put(key, values, max(size, _RECORD_BYTES))
-        return values
+            # A rebuilt value is as large as its snapshot and the writes since, which the
+            # checkpoint's own small blob does not tell.
+            sources = {checkpoint_id} | {r.snapshot_at for r in state.rebuilt if r.snapshot_at}
+            stored = sum(tree.nodes[cid].blob_bytes for cid in sources if cid in tree.nodes)
+            stored += sum(r.writes for r in state.rebuilt) * _RECORD_BYTES
+            self._budget.put(key, state, max(stored * _DECODED_PER_BLOB_BYTE, _RECORD_BYTES))
+        return state

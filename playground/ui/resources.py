@@ -8,6 +8,7 @@ which Streamlit refuses in a fragment's callback (and logs a warning for).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import time
@@ -23,6 +24,7 @@ from playground.apps.app import App
 from playground.apps.errors import AppLoadError
 from playground.apps.launch import AppChoice, choice_from_env, load_apps, reload_app
 from playground.apps.sources import SourceWatch
+from playground.apps.state_fields import delta_reducers
 from playground.apps.store_config import store_options
 from playground.event_loop import shared_loop
 from playground.places.base import Place
@@ -325,7 +327,11 @@ def own_storage():
     closes it keeps nothing; on SQLite it opens the file, which costs nothing.
     """
     saver()  # the file (or database) and its tables exist before it is opened read-only
-    return place().reads(shared=True)
+    reads = place().reads(shared=True)
+    # The graph the person named folds its own DeltaChannels, as LangGraph would.
+    with contextlib.suppress(AppLoadError):  # the page says a graph that no longer loads
+        reads.reducers = delta_reducers(app().template)
+    return reads
 
 
 def database_errors() -> tuple[type[Exception], ...]:

@@ -12,6 +12,7 @@ import streamlit as st
 
 from playground.places.door import UrlRefused, open_storage
 from playground.timetravel.decode import to_jsonable
+from playground.timetravel.delta import StateAt
 from playground.timetravel.diff import diff_states
 from playground.timetravel.errors import CheckpointDbError, UnreadableCheckpoint
 from playground.timetravel.messages import conversations, describe
@@ -134,13 +135,18 @@ def signals_panel(tree: CheckpointTree, selected: str) -> None:
             st.info(f"Answered: {text}", icon=":material/reply:")
 
 
-def _values(source: Storage, tree: CheckpointTree, checkpoint_id: str) -> dict | None:
+def _state(source: Storage, tree: CheckpointTree, checkpoint_id: str) -> StateAt | None:
     # Decoded once per checkpoint for the server (a checkpoint's values never change but by a
     # migration, which changes the thread's fingerprint): reruns and other tabs reuse them.
     try:
-        return resources.values_cache().get(source, tree, checkpoint_id)
+        return resources.values_cache().state(source, tree, checkpoint_id)
     except UnreadableCheckpoint:
         return None
+
+
+def _values(source: Storage, tree: CheckpointTree, checkpoint_id: str) -> dict | None:
+    state = _state(source, tree, checkpoint_id)
+    return None if state is None else state.values
 
 
 def inspector(source: Storage, tree: CheckpointTree, selected: str) -> None:
@@ -184,7 +190,11 @@ def inspector(source: Storage, tree: CheckpointTree, selected: str) -> None:
     asked = any(signal.kind == "interrupt" for signal in tree.signals.get(selected, ()))
     if asked and source.answers_unkept and tree.children.get(selected):
         st.caption(f":material/info: {source.answers_unkept}")
-    values = _values(source, tree, selected)
+    state = _state(source, tree, selected)
+    values = None if state is None else state.values
+    for rebuilt in state.rebuilt if state is not None else ():
+        # LangGraph stored no whole value here (a DeltaChannel): say what it was made of.
+        st.caption(f":material/history: {md_escape(rebuilt.sentence(tree.ordinals.get), 400)}")
     if values is None:
         st.error(detail.problem or "This checkpoint's blob cannot be read.",
                  icon=":material/block:")
@@ -203,7 +213,7 @@ def inspector(source: Storage, tree: CheckpointTree, selected: str) -> None:
         else:
             # each field on a line as a person writes it (an ETag as "v1"), then the whole
             # structure to unfold (the JSON viewer quotes a string's own quotes again: ""v1"")
-            fields_block(values)
+            fields_block(values, ordinal=tree.ordinals.get)
             with st.expander("As JSON", icon=":material/data_object:"):
                 st.json(to_jsonable(values), expanded=2)
     with tabs["Diff vs parent"]:

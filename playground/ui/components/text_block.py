@@ -9,11 +9,12 @@ lines do not wrap. ``st.text`` never reads markup, so text from a database stays
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import streamlit as st
 
+from playground.timetravel.delta import describe_unfolded, is_unfolded
 from playground.timetravel.messages import describe
 
 
@@ -23,12 +24,17 @@ def text_block(text: str) -> None:
         st.text(text)
 
 
-def fields_block(values: Mapping[str, Any], empty: str = "(empty)", limit: int = 300) -> None:
+def fields_block(values: Mapping[str, Any], empty: str = "(empty)", limit: int = 300,
+                 ordinal: Callable[[str], int | None] = lambda _: None) -> None:
     """A state's or a record's fields, one per line, each value as a person writes it in JSON
     (``etag: "v1"``, ``priority: "high"``, ``done: false``, messages as ``human: ...``), cut
-    to ``limit`` characters with "..."; ``empty`` when there are none."""
+    to ``limit`` characters with "..."; ``empty`` when there are none. A DeltaChannel value
+    only its app's reducer folds reads as its snapshot and the writes since (``ordinal`` names
+    their checkpoints ``#N``)."""
     if not values:
         text_block(empty)
         return
     # no padding to line the values up: the box's font is proportional
-    text_block("\n".join(f"{key}: {describe(value, limit)}" for key, value in values.items()))
+    text_block("\n".join(
+        f"{key}: {describe_unfolded(value, ordinal, limit)}" if is_unfolded(value)
+        else f"{key}: {describe(value, limit)}" for key, value in values.items()))

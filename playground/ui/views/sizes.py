@@ -1,4 +1,4 @@
-"""Sizes page: what a thread stores versus what a resume loads, four ways to carry state, prune."""
+"""Sizes page: what a thread stores versus what a resume loads, the ways to carry state, prune."""
 
 from __future__ import annotations
 
@@ -9,9 +9,8 @@ import streamlit as st
 from playground.agent.client import ApiUnavailable, TicketClient
 from playground.lessons import tour
 from playground.lessons.state_sizes import (
-    APPROACHES,
+    ALL_APPROACHES,
     DEFINITIONS,
-    POSTGRES_APPROACHES,
     Measure,
     compare,
 )
@@ -25,7 +24,7 @@ from playground.ui.session import no_checkpoints_yet, note, page_context
 
 COMPARE_KEY = "sizes-compare"
 PRUNED_KEY = "sizes-pruned"
-MAX_TURNS = 30
+MAX_TURNS = 100  # the DeltaChannel row shows its saving from a snapshot every 100 updates on
 PARTS = ("checkpoint blob", "metadata", "pending writes")
 
 context = page_context()
@@ -178,7 +177,7 @@ def _table(measures: list[Measure], turns: int) -> pd.DataFrame:
     shown = sorted({1, turns})
     rows = []
     present = {m.approach for m in measures}
-    for approach in (a for a in (*APPROACHES, *POSTGRES_APPROACHES) if a in present):
+    for approach in (a for a in ALL_APPROACHES if a in present):
         row = {"approach": approach}
         for turn in shown:
             after = f"after {turn} turn{'s' if turn > 1 else ''}"
@@ -199,7 +198,7 @@ def _growth_chart(measures: list[Measure]) -> alt.Chart:
             x=alt.X("turns:Q", axis=alt.Axis(tickMinStep=1)),
             y=alt.Y("stored bytes:Q", scale=alt.Scale(type="log"), title="stored bytes (log)"),
             color=alt.Color(
-                "approach:N", sort=[*APPROACHES, *POSTGRES_APPROACHES],
+                "approach:N", sort=list(ALL_APPROACHES),
                 legend=alt.Legend(orient="bottom", columns=2, title=None, labelLimit=260),
             ),
             tooltip=["approach", "turns", alt.Tooltip("stored bytes:Q", format=",")],
@@ -209,12 +208,15 @@ def _growth_chart(measures: list[Measure]) -> alt.Chart:
 
 
 def compare_section() -> None:
-    """The how-to's byte table, measured live: four ways to carry state between turns."""
-    st.subheader("Four ways to carry state between turns")
+    """The how-to's byte table, measured live: the ways to carry state between turns."""
+    st.subheader("Ways to carry state between turns")
     st.caption(
         "Each turn reads ticket t7 once. The LangGraph rows run a START → read → END graph on a "
         "real SqliteSaver, one invoke per turn; the ticket lives in a tenant of this workspace "
-        "of its own, reset to the seed first."
+        "of its own, reset to the seed first. The two chat rows keep the turn as messages "
+        "(question, tool result, reply): with add_messages every checkpoint stores the whole "
+        "list again; on a DeltaChannel (LangGraph 1.2) it is stored whole every 100 updates, "
+        "and a resume loads that snapshot and the writes since."
     )
     turns_col, button_col, _ = st.columns([1, 1, 3], vertical_alignment="bottom")
     turns = turns_col.number_input("Turns", min_value=1, max_value=MAX_TURNS, value=10, step=1,
@@ -222,7 +224,7 @@ def compare_section() -> None:
     if button_col.button("Compare", icon=":material/bar_chart:", key="compare-button"):
         try:
             st.session_state[COMPARE_KEY] = _run_compare(int(turns))
-            note(tour.COMPARED, f"{int(turns)} turns measured four ways")
+            note(tour.COMPARED, f"{int(turns)} turns measured every way")
         except ApiUnavailable as exc:
             st.error(f"Not measured: {md_escape(exc, 600)}")
     result = st.session_state.get(COMPARE_KEY)

@@ -1,4 +1,4 @@
-"""The byte table: four ways of carrying state, measured on a real SqliteSaver and the real API."""
+"""The byte table: the ways of carrying state, measured on a real SqliteSaver and the real API."""
 
 from __future__ import annotations
 
@@ -6,9 +6,15 @@ import os
 
 import pytest
 
-from playground.lessons.state_sizes import APPROACHES, compare, format_table
+from playground.lessons.state_sizes import (
+    APPROACHES,
+    MESSAGE_APPROACHES,
+    compare,
+    format_table,
+)
 
 IDS, WHOLE, MESSAGES, EXTERNAL = APPROACHES
+CHAT, DELTA_CHAT = MESSAGE_APPROACHES
 # The how-to's table, ids row: resume loads and stored, after 1 and 10 turns.
 HOWTO_IDS = {1: (676, 1566), 10: (672, 21618)}
 
@@ -42,6 +48,16 @@ def test_message_history_resends_every_response_and_external_store_stays_one_row
     assert measures[(EXTERNAL, 1)].stored == measures[(EXTERNAL, 10)].stored < 100
 
 
+def test_a_delta_channel_stores_a_chat_in_a_fraction_of_the_whole_lists_bytes(measures):
+    # add_messages stores the whole list in every checkpoint: its total grows with the square
+    # of the turns. On a DeltaChannel (no snapshot within 10 turns) each checkpoint keeps only
+    # its turn's writes, and a resume loads the writes since the empty start.
+    assert measures[(DELTA_CHAT, 10)].stored < measures[(CHAT, 10)].stored / 3
+    assert measures[(DELTA_CHAT, 1)].stored < measures[(CHAT, 1)].stored * 1.2
+    assert measures[(DELTA_CHAT, 10)].resume_loads > 9 * measures[(DELTA_CHAT, 1)].resume_loads
+    assert measures[(DELTA_CHAT, 10)].resume_loads < measures[(CHAT, 10)].resume_loads * 1.3
+
+
 def test_same_seed_gives_the_same_table(client):
     client.reset()
 
@@ -62,7 +78,7 @@ def test_turns_must_be_positive(client):
 def test_table_prints_every_approach_and_the_ticket_size(measures):
     table = format_table(list(measures.values()), 7193)
 
-    for approach in APPROACHES:
+    for approach in (*APPROACHES, *MESSAGE_APPROACHES):
         assert approach in table
     assert "ticket t7 as one response: 7,193 bytes" in table
 
