@@ -106,7 +106,8 @@ class App:
 
     @property
     def has_messages(self) -> bool:
-        """True when the state's ``messages`` channel merges with ``add_messages``: a chat.
+        """True when the state's ``messages`` channel merges with ``add_messages`` (or is a
+        DeltaChannel on LangGraph's messages reducer): a chat.
 
         Read from the channel's reducer, not from the annotation's text, so
         ``Annotated[list, add_messages]``, ``list[AnyMessage]`` in ``MessagesState``, a dataclass
@@ -138,9 +139,13 @@ class App:
 
 
 def is_chat_channel(channel: Any) -> bool:
-    """True for a channel whose reducer is LangGraph's ``add_messages`` (or wraps it)."""
-    from langgraph.graph.message import add_messages
+    """True for a channel whose reducer is LangGraph's ``add_messages`` (or wraps it), or a
+    DeltaChannel folded by LangGraph's messages reducer (the chat form of LangGraph 1.2)."""
+    from langgraph.channels.delta import DeltaChannel
+    from langgraph.graph.message import _messages_delta_reducer, add_messages
 
+    if isinstance(channel, DeltaChannel):
+        return channel.reducer is _messages_delta_reducer
     operator = getattr(channel, "operator", None)
     if operator is None:
         return False

@@ -150,16 +150,18 @@ _SELECT_CHECKPOINTS = (
     "  WHERE v.key LIKE ANY(%(channels)s)) AS blobs "
     "FROM checkpoints c WHERE c.thread_id = %(t)s AND c.checkpoint_ns = %(ns)s "
     "AND c.checkpoint_id = ANY(%(ids)s)")
-# A checkpoint's ancestors' ids, newest first, along the parent links (each step a primary-key
-# lookup); bounded by the read's row limit, which also ends a loop in the links.
+# A checkpoint's next ancestors' ids, newest first, along the parent links, at most %(limit)s
+# steps at a time. The LATERAL ... LIMIT 1 keeps each step one primary-key lookup: joined
+# plainly, the planner scans the thread's every row for each step (seen without statistics).
 _SELECT_ANCESTRY = (
     "WITH RECURSIVE chain(checkpoint_id, parent_checkpoint_id, n) AS ("
     "SELECT checkpoint_id, parent_checkpoint_id, 0 FROM checkpoints WHERE thread_id = %(t)s "
     "AND checkpoint_ns = %(ns)s AND checkpoint_id = %(id)s UNION ALL "
-    "SELECT c.checkpoint_id, c.parent_checkpoint_id, a.n + 1 FROM chain a JOIN checkpoints c "
-    "ON c.thread_id = %(t)s AND c.checkpoint_ns = %(ns)s "
-    "AND c.checkpoint_id = a.parent_checkpoint_id WHERE a.n < %(limit)s) "
-    "SELECT checkpoint_id FROM chain")
+    "SELECT c.checkpoint_id, c.parent_checkpoint_id, a.n + 1 FROM chain a CROSS JOIN LATERAL "
+    "(SELECT checkpoint_id, parent_checkpoint_id FROM checkpoints WHERE thread_id = %(t)s "
+    "AND checkpoint_ns = %(ns)s AND checkpoint_id = a.parent_checkpoint_id LIMIT 1) c "
+    "WHERE a.n < %(limit)s) "
+    "SELECT checkpoint_id, parent_checkpoint_id FROM chain ORDER BY n")
 _SELECT_METADATA = (
     "SELECT metadata FROM checkpoints WHERE thread_id = %(t)s AND checkpoint_ns = %(ns)s "
     "AND checkpoint_id = %(id)s")
@@ -649,20 +651,22 @@ class PostgresStorage(Storage):
 
     def ancestry(self, thread_id: str, checkpoint_id: str, checkpoint_ns: str = ""
                  ) -> Iterator[StoredCheckpoint]:
-        """The checkpoint and its ancestors, newest first, by the parent links in the database
-        (one recursive query over the primary key, no JSONB read); checkpoints with their
-        values are read a batch at a time as the caller goes up."""
-        chain: list[str] = []
+        """The checkpoint and its ancestors, newest first, by the parent links in the database:
+        a recursive query over the primary key for the next :data:`_ANCESTRY_BATCH` links (no
+        JSONB read), then those checkpoints with their values, as the caller goes up; a walk
+        that stops at a snapshot reads no further."""
         seen: set[str] = set()
-        for row in self._rows(_SELECT_ANCESTRY, {"t": thread_id, "ns": checkpoint_ns,
-                                                 "id": checkpoint_id,
-                                                 "limit": limits().max_rows}):
-            if row["checkpoint_id"] in seen:
-                break  # a parent link that loops back: stop where LangGraph's walk stops
-            chain.append(row["checkpoint_id"])
-            seen.add(row["checkpoint_id"])
-        for start in range(0, len(chain), _ANCESTRY_BATCH):
-            part = chain[start : start + _ANCESTRY_BATCH]
+        at: str | None = checkpoint_id
+        while at is not None and len(seen) < limits().max_rows:
+            rows = self._rows(_SELECT_ANCESTRY, {"t": thread_id, "ns": checkpoint_ns, "id": at,
+                                                 "limit": _ANCESTRY_BATCH - 1})
+            part = []
+            for row in rows:
+                if row["checkpoint_id"] in seen:
+                    break  # a parent link that loops back: stop where LangGraph's walk stops
+                part.append(row["checkpoint_id"])
+                seen.add(row["checkpoint_id"])
+            at = rows[-1]["parent_checkpoint_id"] if len(part) == len(rows) and rows else None
             loaded = self._checkpoints(thread_id, part, checkpoint_ns, ["%"])
             for cid in part:
                 if cid not in loaded:

@@ -164,9 +164,9 @@ _SELECT_BLOBS_IN = (
 _SELECT_TYPED_BLOB = (
     "SELECT type, checkpoint FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? "
     "AND checkpoint_id = ?")
-# A checkpoint's ancestors' ids, newest first, along the parent links: each step one primary-key
-# lookup that reads no blob (CROSS JOIN keeps the walk the outer loop, as SqliteSaver's own walk
-# does). Bounded by the read's row limit, which also ends a loop in the links.
+# A checkpoint's next ancestors' ids, newest first, along the parent links: each step one
+# primary-key lookup that reads no blob (CROSS JOIN keeps the walk the outer loop, as
+# SqliteSaver's own walk does), at most ?4 steps at a time.
 _SELECT_ANCESTRY = (
     "WITH RECURSIVE chain(checkpoint_id, parent_checkpoint_id, n) AS ("
     "SELECT checkpoint_id, parent_checkpoint_id, 0 FROM checkpoints "
@@ -174,7 +174,7 @@ _SELECT_ANCESTRY = (
     "UNION ALL SELECT c.checkpoint_id, c.parent_checkpoint_id, a.n + 1 FROM chain a "
     "CROSS JOIN checkpoints c ON c.thread_id = ?1 AND c.checkpoint_ns = ?2 "
     "AND c.checkpoint_id = a.parent_checkpoint_id WHERE a.n < ?4) "
-    "SELECT checkpoint_id FROM chain")
+    "SELECT checkpoint_id, parent_checkpoint_id FROM chain ORDER BY n")
 _SELECT_BLOBS_AND_META_IN = (
     "SELECT checkpoint_id, parent_checkpoint_id, type, checkpoint, CASE WHEN length(metadata) "
     "> ? THEN NULL ELSE metadata END FROM checkpoints WHERE thread_id = ? AND "
@@ -766,11 +766,20 @@ class SqliteStorage(Storage):
     def ancestry(self, thread_id: str, checkpoint_id: str, checkpoint_ns: str = ""
                  ) -> Iterator[StoredCheckpoint]:
         """The checkpoint and its ancestors, newest first, by the parent links in the file (one
-        primary-key lookup a step, as SqliteSaver's own DeltaChannel walk does); blobs are
-        fetched a batch at a time and each decoded only when the caller reaches it."""
-        chain = self._chain(thread_id, checkpoint_id, checkpoint_ns)
-        for start in range(0, len(chain), _ANCESTRY_BATCH):
-            part = chain[start : start + _ANCESTRY_BATCH]
+        primary-key lookup a step, as SqliteSaver's own DeltaChannel walk does), the next
+        :data:`_ANCESTRY_BATCH` links at a time; each blob is decoded only when the caller
+        reaches it, and a walk that stops at a snapshot reads no further."""
+        seen: set[str] = set()
+        at: str | None = checkpoint_id
+        while at is not None and len(seen) < limits().max_rows:
+            links = self._links(thread_id, at, checkpoint_ns)
+            part = []
+            for cid, _ in links:
+                if cid in seen:
+                    break  # a parent link that loops back: stop where LangGraph's walk stops
+                part.append(cid)
+                seen.add(cid)
+            at = links[-1][1] if links and len(part) == len(links) else None
             rows = {row[0]: row for row in self._blob_rows(thread_id, checkpoint_ns, part)}
             for cid in part:
                 if cid not in rows:
@@ -781,16 +790,10 @@ class SqliteStorage(Storage):
                                        len(blob or b""), len(metadata or b""), problem)
 
     @_stoppable
-    def _chain(self, thread_id: str, checkpoint_id: str, checkpoint_ns: str) -> list[str]:
-        chain: list[str] = []
-        seen: set[str] = set()
-        for (cid,) in self.conn.execute(_SELECT_ANCESTRY, (
-                thread_id, checkpoint_ns, checkpoint_id, limits().max_rows)):
-            if cid in seen:
-                break  # a parent link that loops back: stop where LangGraph's walk stops
-            chain.append(cid)
-            seen.add(cid)
-        return chain
+    def _links(self, thread_id: str, checkpoint_id: str, checkpoint_ns: str
+               ) -> list[tuple[str, str | None]]:
+        return self.conn.execute(_SELECT_ANCESTRY, (
+            thread_id, checkpoint_ns, checkpoint_id, _ANCESTRY_BATCH - 1)).fetchall()
 
     @_stoppable
     def _blob_rows(self, thread_id: str, checkpoint_ns: str, ids: list[str]) -> list[tuple]:

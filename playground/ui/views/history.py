@@ -134,8 +134,9 @@ def _resume_head(graph, tree: CheckpointTree) -> None:
 
 
 def _is_conversation(hint: object, value: object) -> bool:
-    """A ``list[message]`` field holding a conversation: edited as one, message by message."""
-    return describe_hint(hint) == "list[message]" and bool(message_list(value))
+    """A ``list[message]`` field holding a conversation, or a plain ``list`` one (a
+    DeltaChannel's hint names no item type): edited as one, message by message."""
+    return describe_hint(hint) in ("list[message]", "list") and bool(message_list(value))
 
 
 def _conversation_fields(key: str, value: object, selected: str) -> None:

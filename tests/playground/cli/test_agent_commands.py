@@ -106,7 +106,7 @@ def test_compare_prints_the_table_with_definitions():
     assert "LangGraph state, ids and etag" in result.stdout
     assert "after 2 turns" in result.stdout
     assert "resume loads:" in result.stdout
-    assert "measuring: 6/6 turns" in result.stderr
+    assert "measuring: 10/10 turns" in result.stderr
 
 
 def test_compare_rejects_bad_turns_with_exit_2():

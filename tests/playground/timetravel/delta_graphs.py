@@ -31,10 +31,11 @@ def _echo(messages: Sequence[BaseMessage], _tools: Sequence[str]) -> AIMessage:
     return AIMessage(f"echo: {text_of(messages[-1])}")
 
 
-def chat_graph(saver: BaseCheckpointSaver | None, snapshot_frequency: int = 3):
+def chat_graph(saver: BaseCheckpointSaver | None, snapshot_frequency: int = 3,
+               keep: int = KEEP_MESSAGES):
     """A chat on LangGraph's delta messages reducer: ``respond`` answers with the stand-in
-    model, then ``trim`` removes the oldest exchange once the chat passes
-    :data:`KEEP_MESSAGES` messages."""
+    model, then ``trim`` removes the oldest exchange once the chat passes ``keep``
+    messages."""
 
     # The functional form: the class form's annotations are strings here (__future__), and a
     # local frequency would not resolve.
@@ -48,7 +49,7 @@ def chat_graph(saver: BaseCheckpointSaver | None, snapshot_frequency: int = 3):
 
     def trim(state: ChatState) -> dict:
         messages = state["messages"]
-        if len(messages) <= KEEP_MESSAGES:
+        if len(messages) <= keep:
             return {}
         return {"messages": [RemoveMessage(id=m.id) for m in messages[:2]]}
 
@@ -62,9 +63,11 @@ def chat_graph(saver: BaseCheckpointSaver | None, snapshot_frequency: int = 3):
 
 
 def make_chat(saver: BaseCheckpointSaver, thread_id: str = "chat",
-                    snapshot_frequency: int = 3, turns: int = len(QUESTIONS)):
-    """A chat of ``turns`` questions (the fifth trims it with RemoveMessage)."""
-    graph = chat_graph(saver, snapshot_frequency)
+              snapshot_frequency: int = 3, turns: int = len(QUESTIONS),
+              keep: int = KEEP_MESSAGES):
+    """A chat of ``turns`` questions (from the fourth on, trimmed with RemoveMessage to
+    ``keep`` messages)."""
+    graph = chat_graph(saver, snapshot_frequency, keep)
     config = {"configurable": {"thread_id": thread_id}}
     for turn in range(turns):
         question = QUESTIONS[turn % len(QUESTIONS)]

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import ast
 from contextlib import closing
+from pathlib import Path
 
 import pytest
 from langchain_core.messages import HumanMessage
 from langgraph.checkpoint.sqlite import SqliteSaver
 
 from playground.apps.launch import AppChoice, load_app
+from playground.apps.state_fields import delta_reducers
 from playground.places.door import open_storage
 from playground.runtime.driven import driven
 from playground.timetravel.regression_file import regression_test
@@ -84,3 +86,25 @@ def test_a_thread_that_does_not_begin_with_an_input_is_refused(tmp_path):
                         {"graph": "support_agent.py:graph"})
 
     assert "does not begin with an input" in str(refused.value)
+
+
+def test_a_delta_chat_exports_a_test_that_passes_against_its_graph(database, tmp_path):
+    # The example keeps messages and notes on DeltaChannels: the exported values are the ones
+    # LangGraph loads (rebuilt), so the replayed run meets them.
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "delta_chat.py").write_text(
+        (Path(__file__).parents[3] / "examples" / "delta_chat.py").read_text())
+    app = load_app(AppChoice(f"{project / 'delta_chat.py'}:graph"))
+    graph = driven(app.graph(database.saver))
+    for question in ("hello", "where is my order?", "it was A17"):
+        graph.invoke(ask(question), {"configurable": {"thread_id": "d1"}})
+    with closing(database.open()) as storage:
+        storage.reducers = delta_reducers(app.template)
+        tree = load_tree(storage, "d1")
+        text = regression_test(storage, tree, tree.head, {"graph": "delta_chat.py:graph"})
+    assert "DeltaSnapshot" not in text and "1. general: hello" in text
+    test_file = project / "test_delta_chat.py"
+    test_file.write_text(text)
+    ran = pytest_in(project, test_file)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
