@@ -33,7 +33,7 @@ def test_inspect_shows_a_delta_chat_as_langgraph_loads_it_at_the_head_and_before
         tab.open("inspect")
         tab.select("Database file", "inspect/delta.sqlite")
         tab.click("Open")
-        tab.tree_point(12).wait_for()
+        tab.tree_point(16).wait_for()  # four turns of input, start, respond and trim
         bubbles = tab.page.locator('[data-testid="stChatMessage"]').locator("visible=true")
 
         assert bubbles.count() == 8
@@ -44,7 +44,7 @@ def test_inspect_shows_a_delta_chat_as_langgraph_loads_it_at_the_head_and_before
         assert "LangGraph's messages reducer" in shown
         tab.shot("inspect-delta-chat")
 
-        tab.click_tree(9)  # the third turn's end: six messages, before the last turn
+        tab.click_tree(12)  # the third turn's end: six messages, before the last turn
         assert bubbles.count() == 6
         assert "echo: thanks" not in tab.text()
         tab.page.get_by_role("tab", name="Values").click()
