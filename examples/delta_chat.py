@@ -21,14 +21,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any
 
+from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
 from langgraph.channels.delta import DeltaChannel
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.message import _messages_delta_reducer
 from langgraph.runtime import Runtime
 from typing_extensions import TypedDict
-
-from playground.standin import StandInChatModel, text_of
 
 # Small on purpose, so a short session already shows snapshots and the chains between them.
 SNAPSHOT_EVERY = 4
@@ -61,22 +61,40 @@ class State(TypedDict, total=False):
     topic: str
 
 
-def _reply(messages: Sequence[BaseMessage], _tools: Sequence[str]) -> AIMessage:
-    asked = text_of(messages[-1])
-    return AIMessage(f"You said {asked!r}. I have {len(messages)} messages of this chat.")
+def _text(message: BaseMessage) -> str:
+    return message.content if isinstance(message.content, str) else str(message.content)
+
+
+class EchoChatModel(BaseChatModel):
+    """A deterministic stand-in for a chat model (no provider, no key, no network): it
+    answers by saying back the newest message and counting the conversation. Self-contained,
+    so an Agent Server can serve this file with nothing of the playground installed."""
+
+    model_name: str = "stand-in/echo"
+
+    @property
+    def _llm_type(self) -> str:
+        return "stand-in"
+
+    def _generate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None,
+                  **kwargs: Any) -> ChatResult:
+        reply = AIMessage(f"You said {_text(messages[-1])!r}. I have {len(messages)} messages "
+                          "of this chat.", id=f"reply-{len(messages)}",
+                          response_metadata={"model_name": self.model_name})
+        return ChatResult(generations=[ChatGeneration(message=reply)])
 
 
 async def respond(state: State, runtime: Runtime[Context]) -> dict:
     """Answer the newest message with the stand-in model."""
     name = runtime.context.model if runtime.context else Context.model
-    model = StandInChatModel(rules=_reply, model_name=name)
+    model = EchoChatModel(model_name=name)
     return {"messages": [await model.ainvoke(state["messages"])]}
 
 
 async def take_note(state: State) -> dict:
     """Note what the turn was about, under the chat's topic."""
     topic = state.get("topic") or "general"
-    return {"notes": [f"{topic}: {text_of(state['messages'][-2])}"]}
+    return {"notes": [f"{topic}: {_text(state['messages'][-2])}"]}
 
 
 builder = StateGraph(State, context_schema=Context)
