@@ -14,7 +14,6 @@ import argparse
 import json
 import os
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 import orjson
@@ -34,6 +33,7 @@ from playground.timetravel.thread_list import (
     STATUSES,
     QueryRefused,
     ThreadQuery,
+    count_threads,
     parse_meta,
     parse_moment,
     thread_page,
@@ -102,7 +102,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     threads.add_argument("--after", metavar="CURSOR", help="the page after the one that gave "
                          "this cursor")
     threads.add_argument("--count", action="store_true", help="count every thread that "
-                         "matches (reads the whole place, within the read's deadline)")
+                         "matches: the database counts where it can, else the threads are "
+                         "read within the read's deadline")
+    threads.add_argument("--show-meta", metavar="KEY", action="append", default=[],
+                         help="a column for this key of each thread's metadata (--meta keys "
+                         "are shown too; --json carries all of it)")
     threads.add_argument("--json", action="store_true", help="one JSON object, with the next "
                          "page's cursor")
 
@@ -235,13 +239,19 @@ def _threads(args: argparse.Namespace) -> int:
         # the table printed a gigabyte.
         shown = [(clip(row.summary.thread_id), row) for row in page.rows]
         width = max(len(text) for text, _ in shown)
+        # The metadata keys a person filtered by or asked to see, a column each.
+        keys = list(dict.fromkeys([*(key for key, _ in query.meta), *args.show_meta]))
+        cells = {key: [_meta_cell(row.metadata.get(key)) for _, row in shown] for key in keys}
+        widths = {key: max([len(clip(key, 40)), *map(len, cells[key])]) for key in keys}
+        meta_head = "".join(f"{clip(key, 40):<{widths[key]}}  " for key in keys)
         print(f"{'thread':<{width}}  {'checkpoints':>11}  {'branches':>8}  {'bytes':>10}  "
-              f"{'newest':<26}  status")
-        for text, row in shown:
+              f"{'newest':<26}  {meta_head}status")
+        for index, (text, row) in enumerate(shown):
             t = row.summary
             said = clip(row.said, 160)
+            meta = "".join(f"{cells[key][index]:<{widths[key]}}  " for key in keys)
             print(f"{text:<{width}}  {t.checkpoints:>11,}  {t.branches:>8}  "
-                  f"{t.stored_bytes:>10,}  {clip(t.newest_at or '-', 40):<26}  {said}")
+                  f"{t.stored_bytes:>10,}  {clip(t.newest_at or '-', 40):<26}  {meta}{said}")
     if page.cut:
         print(f"cut short: {clip(page.cut, 300)} (read {page.scanned:,} threads)")
     if page.next_cursor:
@@ -249,38 +259,45 @@ def _threads(args: argparse.Namespace) -> int:
     return 0
 
 
+def _meta_cell(value: object) -> str:
+    """A metadata value in a column: its text as written, one line, cut; "-" when absent."""
+    if value is None:
+        return "-"
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    return clip(" ".join(text.split()), 40)
+
+
 def _count(source, query: ThreadQuery, as_json: bool) -> int:
-    """Every thread that matches, walked page by page with a progress line on stderr."""
-    total = scanned = 0
-    cut = None
-    after = query.after
-    while True:
-        page = thread_page(source, replace(query, limit=MAX_PAGE, after=after))
-        total += len(page.rows)
-        scanned += page.scanned
+    """Every thread that matches, counted by the database where it can; else read page by
+    page, with a progress line on a terminal (never into a pipe or a log)."""
+    live = sys.stderr.isatty()
+
+    def progress(total: int, scanned: int) -> None:
         print(f"\rcounted {total:,} of {scanned:,} threads read", end="", file=sys.stderr,
               flush=True)
-        if page.cut or not page.next_cursor:
-            cut = page.cut
-            break
-        after = page.next_cursor
-    print(file=sys.stderr)
+
+    found = count_threads(source, query, progress if live else None)
+    if live and found.scanned:
+        print(file=sys.stderr)
     if as_json:
-        print(json.dumps({"place": source.label, "count": total, "scanned": scanned,
-                          "cut": cut}))
-    else:
-        print(f"{total:,} thread{'s' if total != 1 else ''}"
-              + (" match" if query.filtered else "") + f" (read {scanned:,})")
-        if cut:
-            print(f"cut short: {clip(cut, 300)}: the count is of the threads read so far")
+        print(json.dumps({"place": source.label, "count": found.count, "scanned": found.scanned,
+                          "exact": found.cut is None, "cut": found.cut}))
+        return 0
+    how = "counted by the database" if found.by_query else f"read {found.scanned:,}"
+    print(f"{found.count:,} thread{'s' if found.count != 1 else ''}"
+          + (" match" if query.filtered else "") + f" ({how})")
+    if found.cut:
+        print(f"cut short: {clip(found.cut, 300)}: the count is of the threads read so far")
     return 0
 
 
-def history_json(tree: CheckpointTree) -> dict:
-    """The ``history --json`` object: the thread, its head and every checkpoint.
+def history_json(tree: CheckpointTree, metadata: dict[str, dict] | None = None) -> dict:
+    """The ``history --json`` object: the thread, its head and every checkpoint, each with its
+    metadata as stored (``metadata``, by checkpoint id).
 
     The tree must hold every checkpoint's details (``load_tree(..., all_details=True)``).
     """
+    metadata = metadata or {}
     forks, branch = set(tree.forks), set(tree.current_branch)
     details = tree.details
     return {
@@ -298,6 +315,7 @@ def history_json(tree: CheckpointTree) -> dict:
                 "writers": list(details[r.checkpoint_id].writers),
                 "changed": list(details[r.checkpoint_id].changed),
                 "created_at": details[r.checkpoint_id].created_at,
+                "metadata": to_jsonable(metadata.get(r.checkpoint_id, {})),
                 "bytes": r.stored_bytes,
                 "blob_bytes": r.blob_bytes,
                 "paused": r.checkpoint_id in tree.paused,
@@ -324,11 +342,13 @@ def _history(args: argparse.Namespace) -> int:
             print(view_dot(tree_view(tree, storage=source)).source)
             return 0
         tree = load_tree(source, args.thread, args.ns, all_details=True)
+        metadata = source.checkpoint_metadata(args.thread, args.ns) if args.json else None
     finally:
         source.close()
     if args.json:
         # orjson: 10,000 checkpoints make about 5 MB of JSON, which json.dump writes ~10x slower
-        sys.stdout.buffer.write(orjson.dumps(history_json(tree), option=orjson.OPT_INDENT_2))
+        sys.stdout.buffer.write(orjson.dumps(history_json(tree, metadata),
+                                             option=orjson.OPT_INDENT_2))
         sys.stdout.buffer.write(b"\n")
         return 0
     branch = set(tree.current_branch)

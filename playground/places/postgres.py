@@ -31,6 +31,7 @@ from playground.places.base import (
     StoreLog,
     written_by_another,
 )
+from playground.places.postgres_thread_list import PostgresThreadList
 from playground.places.settings import postgres_options, read_options
 from playground.places.urls import UrlRefused, is_postgres_url, redact_url, typed_connection
 from playground.timetravel.decode import bounded_json_loads, decode_typed, is_unread
@@ -63,7 +64,6 @@ from playground.timetravel.store_items import (
     StoreItem,
     store_item,
 )
-from playground.timetravel.thread_list import QueryRefused, ThreadQuery, listed_at_newest
 
 # -- SQL ------------------------------------------------------------------------------------------
 # Every statement this kind sends. A template's {placeholders} are filled with SQL the code builds
@@ -98,21 +98,8 @@ _SELECT_THREAD_BLOB_BYTES = (
     "  WHERE checkpoint_ns = ''"
     " UNION ALL SELECT thread_id, octet_length(blob) FROM checkpoint_writes "
     "  WHERE checkpoint_ns = '') parts GROUP BY thread_id")
-# The thread list, a page at a time: the checkpoint rows walked from the table's physical end,
-# a window of blocks at a time (a TID range scan reads only those blocks), a thread listed at
-# its newest row; whether a thread holds a metadata value; one thread's own aggregates.
-_SELECT_BLOCKS = (
-    "SELECT pg_relation_size('checkpoints') / current_setting('block_size')::int AS blocks")
-_SELECT_ROWS_IN_BLOCKS = (
-    "SELECT ctid::text AS at, thread_id FROM checkpoints WHERE ctid >= %(low)s::tid "
-    "AND ctid < %(high)s::tid AND checkpoint_ns = ''")
-_SELECT_NEWEST_ROW = (
-    "SELECT max(ctid)::text AS at FROM checkpoints WHERE thread_id = %(thread)s "
-    "AND checkpoint_ns = ''")
-_SELECT_HAS_META = (
-    "SELECT 1 FROM checkpoints WHERE thread_id = %(thread)s AND checkpoint_ns = '' AND {held} "
-    "LIMIT 1")
-_FIRST_WINDOW, _LAST_WINDOW = 64, 8_192  # blocks read per step of the walk, growing
+# One thread's own aggregates for its line of the thread list (the list's own SQL is in
+# postgres_thread_list.py).
 _SELECT_ONE_THREAD = (
     f"SELECT {_THREAD_AGGREGATES}"
     "FROM checkpoints c WHERE c.thread_id = %(thread)s AND c.checkpoint_ns = ''")
@@ -334,13 +321,7 @@ def _one_line(text: str) -> str:
                   first)
 
 
-def _tid(text: str) -> tuple[int, int]:
-    """A ctid's text, ``(block,offset)``, as numbers that sort as the rows lie."""
-    block, _, offset = text.strip("()").partition(",")
-    return int(block), int(offset)
-
-
-class PostgresStorage(Storage):
+class PostgresStorage(PostgresThreadList, Storage):
     """A Postgres database written by PostgresSaver.
 
     Raises:
@@ -500,63 +481,6 @@ class PostgresStorage(Storage):
             newest_at=head.created_at if head else None,
             head_next=head.next if head else (), branches=row["leaves"],
             stored_bytes=int(row["bytes"] or 0) + int(extra or 0), head_id=row["head"])
-
-    walks_in_time_order = False  # by the rows' place in the table: the order of writing
-
-    def thread_candidates(self, query: ThreadQuery) -> Iterator[tuple[str, str]]:
-        """Threads newest first in the order their rows were written, read from the table's
-        physical end: windows of blocks walked backwards (a TID range scan, so a page costs
-        the blocks its threads fill, whatever the table's size), a thread met first at its
-        newest row and listed there (one met lower down was listed on an earlier page). A
-        metadata filter asks each candidate in SQL whether one of its checkpoints holds it. A
-        cursor is ``t`` and the row (block.offset) the walk stopped at.
-
-        PostgreSQL puts a new row version where it finds room: at the end, until a VACUUM frees
-        room in older blocks. So this is the order of writing since the last VACUUM, which is
-        the newest first on a database an app appends to; no index is added to keep it exact.
-
-        Raises:
-            QueryRefused: ``query.after`` is not a cursor of this list.
-        """
-        top = self._rows(_SELECT_BLOCKS)[0]["blocks"] or 0
-        below = (top + 1, 0)
-        if query.after:
-            found = re.fullmatch(r"t(\d{1,10})\.(\d{1,5})", query.after)
-            if not found:
-                raise QueryRefused(f"{query.after[:80]!r} is not a cursor of this thread list")
-            below = (int(found[1]), int(found[2]))
-        held, params = "", {}
-        wanted = query.meta_values()
-        if wanted:
-            held = " AND ".join(f"metadata->>%(key{n})s = %(value{n})s"
-                                for n in range(len(wanted)))
-            for n, (key, typed, text) in enumerate(wanted):
-                params[f"key{n}"] = key
-                params[f"value{n}"] = json.dumps(typed) if isinstance(typed, bool) else text
-        holds = (lambda thread_id: bool(self._rows(_SELECT_HAS_META.format(held=held),
-                                                    {**params, "thread": thread_id}))
-                 ) if held else None
-        for thread_id, at in listed_at_newest(self._rows_from_end(below), self._newest_row,
-                                              holds):
-            yield thread_id, f"t{at[0]}.{at[1]}"
-
-    def _rows_from_end(self, below: tuple[int, int]) -> Iterator[tuple[tuple[int, int], str]]:
-        """(row place, thread id) of the root namespace's rows before ``below``, the last
-        first: windows of blocks read backwards, each larger than the one before."""
-        window = _FIRST_WINDOW
-        high = below[0] + 1  # the cursor's own block, its rows below the cursor only
-        while high > 0:
-            low = max(high - window, 0)
-            rows = self._rows(_SELECT_ROWS_IN_BLOCKS, {"low": f"({low},0)",
-                                                       "high": f"({high},0)"})
-            yield from sorted(((at, row["thread_id"]) for row in rows
-                               if (at := _tid(row["at"])) < below), reverse=True)
-            high = low
-            window = min(window * 2, _LAST_WINDOW)
-
-    def _newest_row(self, thread_id: str) -> tuple[int, int] | None:
-        newest = self._rows(_SELECT_NEWEST_ROW, {"thread": thread_id})[0]["at"]
-        return None if newest is None else _tid(newest)
 
     def records(self, thread_id: str, checkpoint_ns: str = "", times: bool = False
                 ) -> list[CheckpointRecord]:

@@ -8,9 +8,7 @@ imports or calls what a blob names. Inspection opens the file read-only (``mode=
 
 from __future__ import annotations
 
-import functools
 import hashlib
-import re
 import sqlite3
 import time
 from collections import defaultdict
@@ -34,6 +32,8 @@ from playground.places.base import (
     written_by_another,
 )
 from playground.places.settings import sqlite_timeout
+from playground.places.sqlite_guard import interrupted, locked, stoppable
+from playground.places.sqlite_thread_list import SqliteThreadList
 from playground.timetravel.decode import (
     RESUME_TAIL_BYTES,
     TS_HEAD_BYTES,
@@ -74,7 +74,6 @@ from playground.timetravel.store_items import (
     StoreItem,
     store_item,
 )
-from playground.timetravel.thread_list import QueryRefused, ThreadQuery, listed_at_newest
 
 _REQUIRED = {
     "checkpoints": {"thread_id", "checkpoint_ns", "checkpoint_id", "parent_checkpoint_id",
@@ -118,24 +117,13 @@ _SELECT_THREAD_ROWS = (
     "length(checkpoint) + length(metadata) FROM checkpoints WHERE checkpoint_ns = '' "
     "LIMIT ?")
 _SELECT_THREAD_WRITE_BYTES = "SELECT thread_id, sum(length(value)) FROM writes GROUP BY thread_id"
-# The thread list, a page at a time: rows walked from the newest written (a SqliteSaver table
-# has a rowid, and the saver's INSERT OR REPLACE gives each write the next one), a thread listed
-# at its newest row; one thread's rows and write bytes for its line.
-_SELECT_ROWS_BEFORE = (
-    "SELECT rowid, thread_id FROM checkpoints WHERE rowid < ? AND checkpoint_ns = '' "
-    "ORDER BY rowid DESC LIMIT ?")
-_SELECT_HAS_META = (
-    "SELECT 1 FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = '' {held} LIMIT 1")
-_META_HELD = ("AND (json_extract(CAST(metadata AS TEXT), ?) = ? "
-              "OR json_extract(CAST(metadata AS TEXT), ?) = ?) ")
-_SELECT_NEWEST_ROWID = (
-    "SELECT max(rowid) FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ''")
+# One thread's rows and write bytes for its line of the thread list (the list's own SQL is in
+# sqlite_thread_list.py).
 _SELECT_ONE_THREAD_ROWS = (
     "SELECT thread_id, checkpoint_id, parent_checkpoint_id, "
     "length(checkpoint) + length(metadata) FROM checkpoints WHERE thread_id = ? AND "
     "checkpoint_ns = ''")
 _SELECT_ONE_THREAD_WRITE_BYTES = "SELECT sum(length(value)) FROM writes WHERE thread_id = ?"
-_WALK_BATCH = 512  # rows read per step of the walk
 _SELECT_HEAD_BLOB = (
     "SELECT type, checkpoint FROM checkpoints WHERE thread_id = ? AND "
     "checkpoint_ns = '' AND checkpoint_id = ?")
@@ -290,37 +278,13 @@ def _metadata(raw: bytes | str | None) -> dict:
     return meta if isinstance(meta, dict) else {}
 
 
-def _interrupted(exc: BaseException) -> bool:
-    return isinstance(exc, sqlite3.OperationalError) and "interrupted" in str(exc)
-
-
-def _locked(exc: BaseException) -> bool:
-    return "locked" in str(exc).lower()
-
-
-def _stoppable(method):
-    """A read that says "took longer than N s to read: stopped" when its deadline stopped it, and
-    that is tried again while another process's write makes it fail for a moment."""
-
-    @functools.wraps(method)
-    def guarded(self, *args, **kwargs):
-        try:
-            return self._retrying(lambda: method(self, *args, **kwargs))
-        except sqlite3.OperationalError as exc:
-            if _interrupted(exc):
-                raise took_too_long(self.label, limits().read_seconds) from None
-            raise
-
-    return guarded
-
-
 def _too_many(label: str, what: str) -> ReadStopped:
     cap = limits().max_rows
     return ReadStopped(f"{label}: {what} more than {cap:,} checkpoints: stopped (set "
                        "PLAYGROUND_MAX_ROWS to read more)")
 
 
-class SqliteStorage(Storage):
+class SqliteStorage(SqliteThreadList, Storage):
     """A SqliteSaver database file.
 
     Args:
@@ -368,9 +332,9 @@ class SqliteStorage(Storage):
         except BaseException as exc:
             if hasattr(self, "conn"):
                 self.conn.close()  # a file refused here keeps no connection behind
-            if isinstance(exc, sqlite3.OperationalError) and _interrupted(exc):
+            if isinstance(exc, sqlite3.OperationalError) and interrupted(exc):
                 raise took_too_long(self.label, bounds.read_seconds) from None
-            if isinstance(exc, sqlite3.OperationalError) and _locked(exc):
+            if isinstance(exc, sqlite3.OperationalError) and locked(exc):
                 raise CheckpointDbError(
                     f"{self.label}: another program held a write lock on it for longer than "
                     f"{bounds.read_seconds:g} s: open it again when that program is done "
@@ -486,7 +450,7 @@ class SqliteStorage(Storage):
 
     # -- threads ---------------------------------------------------------------------------
 
-    @_stoppable
+    @stoppable
     def threads(self) -> list[ThreadSummary]:
         """Every thread (root namespace), newest first."""
         rows = self.conn.execute(_SELECT_THREAD_ROWS, (limits().max_rows + 1,)).fetchall()
@@ -515,7 +479,7 @@ class SqliteStorage(Storage):
             branches=sum(1 for row in items if row[1] not in parents),
             stored_bytes=sum(row[3] or 0 for row in items) + write_bytes, head_id=head_id)
 
-    @_stoppable
+    @stoppable
     def thread_summary(self, thread_id: str) -> ThreadSummary:
         """One thread's line of the thread list, from its own rows only."""
         items = self.conn.execute(_SELECT_ONE_THREAD_ROWS, (thread_id,)).fetchall()
@@ -524,58 +488,7 @@ class SqliteStorage(Storage):
         writes = self.conn.execute(_SELECT_ONE_THREAD_WRITE_BYTES, (thread_id,)).fetchone()[0]
         return self._summary(thread_id, items, writes or 0)
 
-    # By rowid: the order the rows were written, which is not always the order of their
-    # times (a thread imported or copied in later keeps its old times).
-    walks_in_time_order = False
-
-    def thread_candidates(self, query: ThreadQuery) -> Iterator[tuple[str, str]]:
-        """Threads newest first by the rows' rowid (the order they were written), from the
-        cursor's rowid down: a thread is met first at its newest row, and listed there (one
-        met lower down was listed on an earlier page). A metadata filter asks each candidate
-        in SQL (``json_extract``, as SqliteSaver's ``list`` does) whether one of its
-        checkpoints holds it. A cursor is ``r`` and the rowid the walk stopped at.
-
-        Raises:
-            QueryRefused: ``query.after`` is not a cursor of this list.
-        """
-        below = 2 ** 63 - 1
-        if query.after:
-            if not re.fullmatch(r"r\d{1,19}", query.after):
-                raise QueryRefused(f"{query.after[:80]!r} is not a cursor of this thread list")
-            below = int(query.after[1:])
-        held, params = "", []
-        for key, typed, text in query.meta_values():
-            path = '$."' + key.replace("\\", "\\\\").replace('"', '\\"') + '"'
-            held += _META_HELD
-            params += [path, int(typed) if isinstance(typed, bool) else typed, path, text]
-        holds = (lambda thread_id: self._holds(thread_id, held, params)) if held else None
-        for thread_id, rowid in listed_at_newest(self._rows_from_end(below),
-                                                 self._newest_rowid, holds):
-            yield thread_id, f"r{rowid}"
-
-    def _rows_from_end(self, below: int) -> Iterator[tuple[int, str]]:
-        """(rowid, thread id) of the root namespace's rows below ``below``, newest first."""
-        while True:
-            batch = self._rows_before(below)
-            yield from batch
-            if len(batch) < _WALK_BATCH:
-                return
-            below = batch[-1][0]
-
-    @_stoppable
-    def _rows_before(self, below: int) -> list[tuple]:
-        return self.conn.execute(_SELECT_ROWS_BEFORE, (below, _WALK_BATCH)).fetchall()
-
-    @_stoppable
-    def _holds(self, thread_id: str, held: str, params: list) -> bool:
-        return self.conn.execute(_SELECT_HAS_META.format(held=held),
-                                 (thread_id, *params)).fetchone() is not None
-
-    @_stoppable
-    def _newest_rowid(self, thread_id: str) -> int | None:
-        return self.conn.execute(_SELECT_NEWEST_ROWID, (thread_id,)).fetchone()[0]
-
-    @_stoppable
+    @stoppable
     def namespaces(self, thread_id: str) -> list[str]:
         """Checkpoint namespaces of a thread: "" for the root, then subgraphs."""
         return [
@@ -585,7 +498,7 @@ class SqliteStorage(Storage):
 
     # -- checkpoints ---------------------------------------------------------------------
 
-    @_stoppable
+    @stoppable
     def records(self, thread_id: str, checkpoint_ns: str = "", times: bool = False
                 ) -> list[CheckpointRecord]:
         """Every checkpoint of a thread and namespace, oldest first, from SQL columns alone
@@ -628,7 +541,7 @@ class SqliteStorage(Storage):
             raise UnknownThread(f"no thread {thread_id!r} in {self.label}")
         return records
 
-    @_stoppable
+    @stoppable
     def fingerprint(self, thread_id: str, checkpoint_ns: str = "") -> tuple | None:
         """A cheap value that changes whenever the thread's stored checkpoints change.
 
@@ -649,7 +562,7 @@ class SqliteStorage(Storage):
         ).fetchone()[0]
         return (count, newest, hashlib.blake2b(head or b"", digest_size=16).digest(), writes)
 
-    @_stoppable
+    @stoppable
     def checkpoint_times(self, thread_id: str, checkpoint_ids: Iterable[str],
                          checkpoint_ns: str = "") -> dict[str, str | None]:
         """Each checkpoint's ``ts``, read from the head of its blob (its values not decoded;
@@ -672,7 +585,7 @@ class SqliteStorage(Storage):
             found[cid] = time
         return found
 
-    @_stoppable
+    @stoppable
     def resume_marks(self, thread_id: str, checkpoint_ids: Iterable[str],
                      checkpoint_ns: str = "") -> dict[str, Any]:
         """Each checkpoint's ``versions_seen["__interrupt__"]``, read from its blob's last
@@ -681,7 +594,7 @@ class SqliteStorage(Storage):
             _SELECT_TAILS, _CHECKPOINTS_OF_NAMESPACE, (thread_id, checkpoint_ns),
             checkpoint_ids)}
 
-    @_stoppable
+    @stoppable
     def write_owners(self, thread_id: str, checkpoint_ids: Iterable[str],
                      checkpoint_ns: str = "") -> list[tuple[str, str, str, str]]:
         """(checkpoint, node, task, channel) of the writes under some checkpoints, from their
@@ -734,7 +647,7 @@ class SqliteStorage(Storage):
             yield from self.conn.execute(select.format(where=clause), (*params, *part))
             self._tick()
 
-    @_stoppable
+    @stoppable
     def details(
         self, thread_id: str, checkpoint_ids: Iterable[str], checkpoint_ns: str = ""
     ) -> dict[str, CheckpointDetail]:
@@ -789,19 +702,19 @@ class SqliteStorage(Storage):
                 yield StoredCheckpoint(cid, parent, _metadata(metadata), checkpoint,
                                        len(blob or b""), len(metadata or b""), problem)
 
-    @_stoppable
+    @stoppable
     def _links(self, thread_id: str, checkpoint_id: str, checkpoint_ns: str
                ) -> list[tuple[str, str | None]]:
         return self.conn.execute(_SELECT_ANCESTRY, (
             thread_id, checkpoint_ns, checkpoint_id, _ANCESTRY_BATCH - 1)).fetchall()
 
-    @_stoppable
+    @stoppable
     def _blob_rows(self, thread_id: str, checkpoint_ns: str, ids: list[str]) -> list[tuple]:
         marks = ",".join("?" * len(ids))
         return self.conn.execute(_SELECT_BLOBS_AND_META_IN.format(marks=marks), (
             _MAX_METADATA, thread_id, checkpoint_ns, *ids)).fetchall()
 
-    @_stoppable
+    @stoppable
     def store_items(self, limit: int = SHOWN_STORE_ITEMS) -> list[StoreItem] | None:
         """The items of the file's LangGraph store table, if it has one (None when not)."""
         if self.conn.execute(_HAS_STORE_TABLE).fetchone() is None:
@@ -811,12 +724,12 @@ class SqliteStorage(Storage):
         ).fetchall()
         return [store_item(*row) for row in rows]
 
-    @_stoppable
+    @stoppable
     def thread_ids(self) -> list[str]:
         """Every thread with a root checkpoint."""
         return [row[0] for row in self.conn.execute(_THREAD_IDS)]
 
-    @_stoppable
+    @stoppable
     def stored_checkpoints(self, thread_id: str, checkpoint_ns: str = "") -> list[StoredCheckpoint]:
         """A thread's checkpoints in a namespace, oldest first, each blob decoded safely."""
         found = []
@@ -830,7 +743,7 @@ class SqliteStorage(Storage):
                 raise _too_many(self.label, f"thread {clip(thread_id, 80)!r} has")
         return found
 
-    @_stoppable
+    @stoppable
     def stored_writes(self, thread_id: str, checkpoint_ns: str = "",
                       checkpoint_ids: Iterable[str] | None = None,
                       channels: Iterable[str] | None = None) -> list[StoredWrite]:

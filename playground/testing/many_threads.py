@@ -10,14 +10,16 @@ hundred seed threads on a real ``SqliteSaver`` or ``PostgresSaver``:
 - **forked**: a finished thread with an earlier checkpoint edited (``update_state``) and run
   again from it.
 
-Every seed is started with ``metadata={"user": ...}``, which LangGraph stores with each
-checkpoint. Then each seed's rows are copied in the saver's own tables under new thread ids,
-every other column byte for byte, until the database holds the threads asked for: what a
-production database looks like to a reader, at a fraction of the time a real run would take.
+Every seed is started with ``metadata={"user": ..., "channel": ...}``, which LangGraph stores
+with each checkpoint. Kinds come in turn, or, with ``rare``, as production has them: a failure
+and a paused thread among hundreds finished ones (:func:`kind_of`). Then each seed's rows are
+copied in the saver's own tables under new thread ids, every other column byte for byte, until
+the database holds the threads asked for: what a production database looks like to a reader,
+at a fraction of the time a real run would take.
 
-``expected`` says what each thread is (its seed's kind and user), so tests can check a filter
-against the truth. Used by the tests (a few thousand threads) and ``bench/many_threads.py``
-(100,000).
+``expected`` says what each thread is (its seed's kind, user and channel), so tests can check
+a filter against the truth. Used by the tests (a few thousand threads) and
+``bench/many_threads.py`` (100,000).
 """
 
 from __future__ import annotations
@@ -91,22 +93,44 @@ def support_graph(saver):
 
 @dataclass(frozen=True)
 class Seed:
-    """One thread run through the graph: its id, kind and user."""
+    """One thread run through the graph: its id, kind, user and channel."""
 
     thread_id: str
     kind: str
     user: str
+    channel: str = "web"
 
 
-def run_seeds(saver, count: int) -> list[Seed]:
-    """Run ``count`` seed threads (kinds in turn) through the graph on ``saver``."""
+# With ``rare``, one seed in RARE_EVERY fails and one is left paused (0.4% each, spread through
+# the table as the copies interleave), one in FORKED_EVERY is forked, the rest finish: a
+# production database, where the threads one looks for are few.
+RARE_EVERY = 250
+FORKED_EVERY = 25
+CHANNELS = ("web", "email", "slack")  # the ``channel`` metadata key, in turn
+
+
+def kind_of(n: int, rare: bool = False) -> str:
+    """The kind of seed ``n``: in turn, or with ``rare`` mostly finished."""
+    if not rare:
+        return KINDS[n % len(KINDS)]
+    if n % RARE_EVERY == RARE_EVERY // 2:
+        return "failed"
+    if n % RARE_EVERY == RARE_EVERY // 5:
+        return "paused"
+    return "forked" if n % FORKED_EVERY == 1 else "finished"
+
+
+def run_seeds(saver, count: int, rare: bool = False) -> list[Seed]:
+    """Run ``count`` seed threads through the graph on ``saver`` (kinds in turn, or with
+    ``rare`` mostly finished: :func:`kind_of`), each started with ``metadata={"user": ...,
+    "channel": ...}``."""
     graph = support_graph(saver)
     seeds = []
     for n in range(count):
-        kind = KINDS[n % len(KINDS)]
-        seed = Seed(f"seed-{n:04d}", kind, f"u{n % USERS}")
+        kind = kind_of(n, rare)
+        seed = Seed(f"seed-{n:04d}", kind, f"u{n % USERS}", CHANNELS[n % len(CHANNELS)])
         config = {"configurable": {"thread_id": seed.thread_id},
-                  "metadata": {"user": seed.user}}
+                  "metadata": {"user": seed.user, "channel": seed.channel}}
         for turn in range(n % 3):  # earlier turns, all answered
             graph.invoke({"messages": [HumanMessage(f"Where is A{n}{turn}0?")]}, config)
         if kind == "paused":
@@ -177,13 +201,15 @@ def _batches(made: list[Seed], threads: int) -> Iterator[list[tuple[int, str, st
 
 
 def make_sqlite(path: Path, threads: int, seeds: int = 200,
-                progress: Callable[[int, int], None] | None = None) -> dict[str, Seed]:
-    """A SqliteSaver file at ``path`` holding ``threads`` threads; returns each thread's seed."""
+                progress: Callable[[int, int], None] | None = None,
+                rare: bool = False) -> dict[str, Seed]:
+    """A SqliteSaver file at ``path`` holding ``threads`` threads (with ``rare``, failed and
+    paused ones under 1%); returns each thread's seed."""
     from langgraph.checkpoint.sqlite import SqliteSaver
 
     conn = sqlite3.connect(path, check_same_thread=False)
     try:
-        made = run_seeds(SqliteSaver(conn), min(seeds, threads))
+        made = run_seeds(SqliteSaver(conn), min(seeds, threads), rare)
         by_id = {seed.thread_id: seed for seed in made}
         expected = dict(by_id)
         conn.execute("CREATE TEMP TABLE copy_map (n INTEGER, seed TEXT, new TEXT)")
@@ -202,9 +228,10 @@ def make_sqlite(path: Path, threads: int, seeds: int = 200,
 
 
 def make_postgres(url: str, threads: int, seeds: int = 200,
-                  progress: Callable[[int, int], None] | None = None) -> dict[str, Seed]:
-    """A PostgresSaver database at ``url`` (its tables made afresh) holding ``threads`` threads;
-    returns each thread's seed."""
+                  progress: Callable[[int, int], None] | None = None,
+                  rare: bool = False) -> dict[str, Seed]:
+    """A PostgresSaver database at ``url`` (its tables made afresh) holding ``threads`` threads
+    (with ``rare``, failed and paused ones under 1%); returns each thread's seed."""
     import psycopg
     from langgraph.checkpoint.postgres import PostgresSaver
 
@@ -213,7 +240,7 @@ def make_postgres(url: str, threads: int, seeds: int = 200,
             conn.execute(f"DROP TABLE IF EXISTS {table}")
     with PostgresSaver.from_conn_string(url) as saver:
         saver.setup()
-        made = run_seeds(saver, min(seeds, threads))
+        made = run_seeds(saver, min(seeds, threads), rare)
     by_id = {seed.thread_id: seed for seed in made}
     expected = dict(by_id)
     with psycopg.connect(url) as conn:

@@ -338,6 +338,26 @@ class Storage:
                 continue
             yield summary.thread_id, f"i{index}"
 
+    def counted(self, query: ThreadQuery) -> int | None:
+        """How many threads match ``query``, when this kind's database can count them itself
+        (:func:`~playground.timetravel.thread_list.counted_in_sql`); None here: the thread
+        list walks."""
+        return None
+
+    def first_metadata(self, thread_id: str) -> dict:
+        """The metadata of a thread's first root checkpoint (a run's own keys, ``user_id``
+        or ``channel``, are stored with each checkpoint it writes), {} when unreadable."""
+        items = self.stored_checkpoints(thread_id)
+        return min(items, key=lambda item: item.checkpoint_id).metadata if items else {}
+
+    def checkpoint_metadata(self, thread_id: str, checkpoint_ns: str = "",
+                            checkpoint_ids: Iterable[str] | None = None) -> dict[str, dict]:
+        """Each checkpoint's metadata as stored (or of some), by checkpoint id."""
+        wanted = None if checkpoint_ids is None else set(checkpoint_ids)
+        return {item.checkpoint_id: item.metadata
+                for item in self.stored_checkpoints(thread_id, checkpoint_ns)
+                if wanted is None or item.checkpoint_id in wanted}
+
     def namespaces(self, thread_id: str) -> list[str]:
         """Checkpoint namespaces of a thread: "" for the root (a kind that keeps subgraph
         checkpoints lists them too)."""

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -87,11 +87,13 @@ class ThreadQuery:
 
 @dataclass(frozen=True)
 class ThreadRow:
-    """One thread of a page: its summary, status, and what it failed with or asks."""
+    """One thread of a page: its summary, status, what it failed with or asks, and the
+    metadata people filter by (:func:`own_metadata` of its first checkpoint)."""
 
     summary: ThreadSummary
     status: str
     reason: str = ""
+    metadata: dict = field(default_factory=dict)
 
     @property
     def said(self) -> str:
@@ -109,7 +111,7 @@ class ThreadRow:
         return {"thread_id": s.thread_id, "status": self.status, "reason": self.reason,
                 "checkpoints": s.checkpoints, "branches": s.branches,
                 "stored_bytes": s.stored_bytes, "newest_at": s.newest_at,
-                "next": list(s.head_next)}
+                "next": list(s.head_next), "metadata": self.metadata}
 
 
 @dataclass(frozen=True)
@@ -129,6 +131,76 @@ class ThreadPage:
     next_cursor: str | None = None
     scanned: int = 0
     cut: str | None = None
+
+
+# Keys LangGraph, an Agent Server or the playground write into every checkpoint's metadata: not
+# what a person filters threads by (``user_id``, ``channel``, ``tenant``... are).
+LANGGRAPH_METADATA = frozenset({
+    "source", "step", "parents", "writes", "thread_id", "checkpoint_ns", "checkpoint_id",
+    "counters_since_delta_snapshot", "run_id", "run_started_at", "graph_id", "assistant_id",
+    "run_attempt", "thread_name"})
+_LANGGRAPH_PREFIXES = ("langgraph_", "__")
+
+
+def own_metadata(metadata: object) -> dict:
+    """The keys of a checkpoint's metadata that its app put there (a run's ``metadata``, which
+    LangGraph copies into each checkpoint the run writes), without LangGraph's own."""
+    if not isinstance(metadata, dict):
+        return {}
+    return {key: value for key, value in metadata.items()
+            if isinstance(key, str) and key not in LANGGRAPH_METADATA
+            and not key.startswith(_LANGGRAPH_PREFIXES)}
+
+
+# 100-ns intervals between the Gregorian epoch of RFC 9562 (1582-10-15) and Unix's.
+_UUID_EPOCH = 0x01B21DD213814000
+_UUID6 = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-6[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+def uuid6_moment(checkpoint_id: str) -> datetime | None:
+    """When a checkpoint id was made, for a LangGraph checkpoint id (a uuid6, whose first 60
+    bits are its time: RFC 9562 5.6); None for any other id. LangGraph makes the id and the
+    checkpoint's ``ts`` in the same call, microseconds apart."""
+    if not isinstance(checkpoint_id, str) or not _UUID6.fullmatch(checkpoint_id):
+        return None
+    digits = checkpoint_id.replace("-", "")
+    ticks = int(digits[:12] + digits[13:16], 16)
+    return datetime.fromtimestamp((ticks - _UUID_EPOCH) / 10_000_000, UTC)
+
+
+@dataclass(frozen=True)
+class StatusSets:
+    """What a database says of every thread's status from its rows alone, in one read each
+    (the SQL kinds; the rest read thread by thread).
+
+    Attributes:
+        failed: threads whose head (newest root checkpoint) has an error write under it.
+        maybe_paused: threads, failed left out, whose head shows a step due: a write under the
+            head itself (a step began), or a write to a trigger channel (``branch:to:``,
+            ``join:``, a ``Send``) under the head's parent (the step that made the head
+            scheduled one). Every paused thread LangGraph writes is among them; each is checked
+            by the thread's own rules (:func:`status_of`) before it is listed or counted.
+    """
+
+    failed: frozenset[str]
+    maybe_paused: frozenset[str]
+
+
+@dataclass(frozen=True)
+class ThreadCount:
+    """How many threads match a query, and how it was known.
+
+    Attributes:
+        count: the threads that match (of those read, when ``cut``).
+        scanned: threads read one by one (0 when the database answered in SQL).
+        cut: why the count stopped before the end, or None when it is exact.
+        by_query: True when the database counted (no thread walked).
+    """
+
+    count: int
+    scanned: int = 0
+    cut: str | None = None
+    by_query: bool = False
 
 
 def parse_moment(text: str, now: datetime | None = None) -> datetime:
@@ -253,12 +325,7 @@ def thread_page(storage, query: ThreadQuery) -> ThreadPage:
         CheckpointDbError: the place could not be read (a deadline met before any thread
             was, a refusal, an answer that is not its API's).
     """
-    if query.status and query.status not in storage.statuses:
-        if query.status == RUNNING:
-            raise QueryRefused(f"{storage.label} cannot say which threads are running (only "
-                               "an Agent Server can): ask for paused, failed or finished")
-        raise QueryRefused(f"no status {query.status!r}: give one of "
-                           f"{', '.join(storage.statuses)}")
+    _check_status(storage, query)
     rows: list[ThreadRow] = []
     scanned = 0
     # The position of the last candidate read whole: a page cut short by the deadline goes on
@@ -284,7 +351,8 @@ def thread_page(storage, query: ThreadQuery) -> ThreadPage:
                 return ThreadPage(rows, None, scanned)  # older threads only from here on
             row = ThreadRow(summary, status, reason)
             if _wanted(query, row, moment):
-                rows.append(row)
+                rows.append(replace(row, metadata=own_metadata(
+                    storage.first_metadata(thread_id))))
             if scanned >= MAX_SCANNED and len(rows) < query.limit:
                 return ThreadPage(rows, cursor, scanned, cut=(
                     f"stopped after reading {scanned:,} threads; go on with the cursor"))
@@ -293,3 +361,97 @@ def thread_page(storage, query: ThreadQuery) -> ThreadPage:
             raise
         return ThreadPage(rows, cursor, scanned, cut=str(exc))
     return ThreadPage(rows, None, scanned)
+
+
+def is_paused(storage, thread_id: str) -> bool:
+    """Whether a thread is paused by the thread list's own rule (:func:`status_of`)."""
+    try:
+        summary = storage.thread_summary(thread_id)
+        head_signals = storage.signals(thread_id).get(summary.head_id, ())
+    except UnknownThread:
+        return False
+    return storage.thread_status(summary, head_signals)[0] == "paused"
+
+
+def count_threads(storage, query: ThreadQuery,
+                  progress: Callable[[int, int], None] | None = None) -> ThreadCount:
+    """How many of ``storage``'s threads match ``query``, exactly where the database can say.
+
+    A SQL kind answers from its rows (:meth:`Storage.counted`: status sets, heads' times from
+    their uuid6 ids, metadata in SQL); text in an error or question needs the values decoded, and
+    other kinds list their threads, so those count by walking pages, within the read's deadline
+    (``progress(counted, read)`` after each page), and say where they stopped.
+
+    Raises:
+        QueryRefused: a status the place cannot tell, or a cursor that is not this list's.
+    """
+    _check_status(storage, query)
+    found = None if query.match or query.after else storage.counted(query)
+    if found is not None:
+        return ThreadCount(found, by_query=True)
+    total = scanned = 0
+    after = query.after
+    while True:
+        page = thread_page(storage, replace(query, limit=MAX_PAGE, after=after))
+        total += len(page.rows)
+        scanned += page.scanned
+        if progress:
+            progress(total, scanned)
+        if page.cut or not page.next_cursor:
+            return ThreadCount(total, scanned, page.cut)
+        after = page.next_cursor
+
+
+def counted_in_sql(query: ThreadQuery, every: Callable[[], set[str]],
+                   sets: Callable[[], StatusSets | None],
+                   heads: Callable[[], dict[str, str]],
+                   holding: Callable[[list[tuple[str, object, str]]], set[str]],
+                   paused: Callable[[str], bool]) -> int | None:
+    """A count made of what a SQL kind reads in a few queries: ``every`` thread, the status
+    ``sets``, each thread's ``heads`` (for a time filter, read from the head's uuid6 id) and the
+    threads ``holding`` some metadata; the few threads that may be paused are checked one by
+    one with ``paused``. None when a filter needs more (a head id that is not a uuid6)."""
+    chosen = every()
+    if query.status:
+        found = sets()
+        if found is None:
+            return None
+        confirmed = {t for t in found.maybe_paused if paused(t)}
+        chosen = (found.failed if query.status == "failed" else confirmed
+                  if query.status == "paused" else chosen - found.failed - confirmed) & chosen
+    if query.since or query.until:
+        moments = {thread: uuid6_moment(head) for thread, head in heads().items()}
+        if any(moment is None for thread, moment in moments.items() if thread in chosen):
+            return None
+        chosen = {thread for thread in chosen if thread in moments
+                  and (not query.since or moments[thread] >= query.since)
+                  and (not query.until or moments[thread] < query.until)}
+    wanted = query.meta_values()
+    if wanted:
+        chosen &= holding(wanted)
+    return len(chosen)
+
+
+def _check_status(storage, query: ThreadQuery) -> None:
+    if query.status and query.status not in storage.statuses:
+        if query.status == RUNNING:
+            raise QueryRefused(f"{storage.label} cannot say which threads are running (only "
+                               "an Agent Server can): ask for paused, failed or finished")
+        raise QueryRefused(f"no status {query.status!r}: give one of "
+                           f"{', '.join(storage.statuses)}")
+
+
+def by_status(query: ThreadQuery, sets: StatusSets | None,
+              walk: Callable[[], Iterator[tuple[str, str]]],
+              newest_first: Callable[[set[str]], Iterator[tuple[str, str]]]
+              ) -> Iterator[tuple[str, str]]:
+    """A SQL kind's candidates for a status filter: the failed or maybe-paused threads alone,
+    newest first from the cursor (``newest_first``), however rare; for ``finished``, the walk
+    with the failed left out. Without a status, or without sets, the walk."""
+    if not query.status or sets is None:
+        return walk()
+    if query.status == "failed":
+        return newest_first(set(sets.failed))
+    if query.status == "paused":
+        return newest_first(set(sets.maybe_paused))
+    return ((thread, at) for thread, at in walk() if thread not in sets.failed)

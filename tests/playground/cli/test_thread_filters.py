@@ -61,15 +61,26 @@ def test_the_json_cursor_pages_through_every_thread_once(many):
     assert sorted(seen) == sorted(expected)
 
 
-def test_count_counts_the_matching_threads_with_a_progress_line(many):
+def test_count_counts_the_matching_threads_by_the_database(many):
     db, expected = many
 
     result = playground("threads", db, "--count", "--meta", "user=u2")
 
     assert result.returncode == 0, result.stderr
     wanted = sum(1 for seed in expected.values() if seed.user == "u2")
-    assert result.stdout.splitlines()[-1].startswith(f"{wanted:,} threads match")
-    assert "counted" in result.stderr
+    assert result.stdout.splitlines() == [f"{wanted:,} threads match (counted by the database)"]
+
+
+def test_a_count_that_reads_the_threads_writes_no_progress_into_a_pipe(many):
+    db, expected = many
+
+    # text in an error needs the errors decoded: the threads are read one by one
+    result = playground("threads", db, "--count", "--match", "not found")
+
+    assert result.returncode == 0, result.stderr
+    wanted = sum(1 for seed in expected.values() if seed.kind == "failed")
+    assert result.stdout.splitlines() == [f"{wanted:,} threads match (read {len(expected):,})"]
+    assert result.stderr == ""
 
 
 @pytest.mark.parametrize("args, said", [
@@ -87,3 +98,30 @@ def test_a_refused_option_is_one_line_and_exit_2(many, args, said):
     assert result.returncode == 2
     assert said in result.stderr and "Traceback" not in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_count_that_reads_the_threads_shows_its_progress_on_a_terminal(many):
+    import os
+    import pty
+
+    db, _ = many
+    leader, follower = pty.openpty()
+    try:
+        result = subprocess.run([sys.executable, "-m", "playground.cli", "threads", db,
+                                 "--count", "--match", "not found"], stdout=subprocess.PIPE,
+                                stderr=follower, text=True, timeout=120)
+        os.close(follower)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(leader, 4096)
+            except OSError:  # the terminal's other end is closed: all read
+                break
+            if not chunk:
+                break
+            shown += chunk
+    finally:
+        os.close(leader)
+
+    assert result.returncode == 0
+    assert b"counted " in shown and b" threads read" in shown

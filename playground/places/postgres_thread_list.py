@@ -1,0 +1,196 @@
+"""The thread list of a Postgres database: its SQL, and the walk and counts built on it.
+
+A page walks the checkpoint rows from the table's physical end (a TID range scan, a window of
+blocks at a time), listing a thread at its newest row; the cursor is ``t`` and the row's place
+(block.offset). A status filter is answered from the rows alone, in one query each, whatever the
+status's rarity, by the same rules as SQLite's (``sqlite_thread_list.py``; docs/architecture.md,
+"The thread list"): failed is an ``__error__`` write under the head; maybe paused a write under
+the head or a trigger write under its parent, each checked by the thread's own rule; finished
+the walk with the failed left out. A metadata filter is ``metadata->>key = value``.
+
+Nothing here adds an index or a table; every query runs under the read's
+``statement_timeout``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Iterator
+
+from playground.timetravel.thread_list import (
+    QueryRefused,
+    StatusSets,
+    ThreadQuery,
+    by_status,
+    counted_in_sql,
+    is_paused,
+    listed_at_newest,
+)
+
+# The walk: the checkpoint rows from the table's physical end, a window of blocks at a time (a
+# TID range scan reads only those blocks), a thread listed at its newest row.
+_SELECT_BLOCKS = (
+    "SELECT pg_relation_size('checkpoints') / current_setting('block_size')::int AS blocks")
+_SELECT_ROWS_IN_BLOCKS = (
+    "SELECT ctid::text AS at, thread_id FROM checkpoints WHERE ctid >= %(low)s::tid "
+    "AND ctid < %(high)s::tid AND checkpoint_ns = ''")
+_SELECT_NEWEST_ROW = (
+    "SELECT max(ctid)::text AS at FROM checkpoints WHERE thread_id = %(thread)s "
+    "AND checkpoint_ns = ''")
+_SELECT_HAS_META = (
+    "SELECT 1 FROM checkpoints WHERE thread_id = %(thread)s AND checkpoint_ns = '' AND {held} "
+    "LIMIT 1")
+_FIRST_WINDOW, _LAST_WINDOW = 64, 8_192  # blocks read per step of the walk, growing
+_SELECT_NEWEST_ROWS = (
+    "SELECT thread_id, max(ctid)::text AS at FROM checkpoints WHERE checkpoint_ns = '' "
+    "AND thread_id = ANY(%(ids)s) GROUP BY thread_id")
+_SELECT_HOLDING = "SELECT DISTINCT thread_id FROM checkpoints WHERE checkpoint_ns = '' AND {held}"
+# Counts and statuses from the rows alone. A head is a thread's newest root checkpoint.
+_SELECT_THREADS = "SELECT DISTINCT thread_id FROM checkpoints WHERE checkpoint_ns = ''"
+_SELECT_HEADS = (
+    "SELECT thread_id, max(checkpoint_id) AS head FROM checkpoints WHERE checkpoint_ns = '' "
+    "GROUP BY thread_id")
+_SELECT_FAILED = (
+    "SELECT DISTINCT w.thread_id FROM checkpoint_writes w WHERE w.channel = '__error__' "
+    "AND w.checkpoint_ns = '' AND w.checkpoint_id = (SELECT max(c.checkpoint_id) "
+    "FROM checkpoints c WHERE c.thread_id = w.thread_id AND c.checkpoint_ns = '')")
+_SELECT_MAYBE_PAUSED = (
+    "SELECT h.thread_id FROM (" + _SELECT_HEADS + ") h "
+    "JOIN checkpoints c ON c.thread_id = h.thread_id AND c.checkpoint_ns = '' "
+    "AND c.checkpoint_id = h.head "
+    "WHERE EXISTS (SELECT 1 FROM checkpoint_writes w WHERE w.thread_id = h.thread_id "
+    " AND w.checkpoint_ns = '' AND w.checkpoint_id = h.head) "
+    "OR EXISTS (SELECT 1 FROM checkpoint_writes w WHERE w.thread_id = h.thread_id "
+    " AND w.checkpoint_ns = '' AND w.checkpoint_id = c.parent_checkpoint_id "
+    " AND (w.channel LIKE 'branch:to:%%' OR w.channel LIKE 'join:%%' "
+    "  OR w.channel = '__pregel_tasks'))")
+# The metadata people filter by, shown: the first checkpoint's, and each checkpoint's.
+_SELECT_FIRST_METADATA = (
+    "SELECT metadata FROM checkpoints WHERE thread_id = %(thread)s AND checkpoint_ns = '' "
+    "ORDER BY checkpoint_id LIMIT 1")
+_SELECT_METADATA = (
+    "SELECT checkpoint_id, metadata FROM checkpoints WHERE thread_id = %(thread)s "
+    "AND checkpoint_ns = %(ns)s")
+
+
+def row_place(text: str) -> tuple[int, int]:
+    """A ctid's text, ``(block,offset)``, as numbers that sort as the rows lie."""
+    block, _, offset = text.strip("()").partition(",")
+    return int(block), int(offset)
+
+
+def _held(wanted: list[tuple[str, object, str]]) -> tuple[str, dict]:
+    """The SQL of metadata filters (``metadata->>key = value``), and their parameters."""
+    params: dict = {}
+    held = " AND ".join(f"metadata->>%(key{n})s = %(value{n})s" for n in range(len(wanted)))
+    for n, (key, typed, text) in enumerate(wanted):
+        params[f"key{n}"] = key
+        params[f"value{n}"] = json.dumps(typed) if isinstance(typed, bool) else text
+    return held, params
+
+
+class PostgresThreadList:
+    """The thread list's reads of :class:`~playground.places.postgres.PostgresStorage` (a
+    mixin: the storage holds the connection or pool, and ``_rows``)."""
+
+    walks_in_time_order = False  # by the rows' place in the table: the order of writing
+
+    def thread_candidates(self, query: ThreadQuery) -> Iterator[tuple[str, str]]:
+        """Threads newest first in the order their rows were written, read from the table's
+        physical end: windows of blocks walked backwards (a TID range scan, so a page costs
+        the blocks its threads fill, whatever the table's size), a thread met first at its
+        newest row and listed there (one met lower down was listed on an earlier page). A
+        status filter takes its threads from :meth:`status_sets`; a metadata filter asks each
+        candidate in SQL whether one of its checkpoints holds it. A cursor is ``t`` and the row
+        (block.offset) the walk stopped at.
+
+        PostgreSQL puts a new row version where it finds room: at the end, until a VACUUM frees
+        room in older blocks. So this is the order of writing since the last VACUUM, which is
+        the newest first on a database an app appends to; no index is added to keep it exact.
+
+        Raises:
+            QueryRefused: ``query.after`` is not a cursor of this list.
+        """
+        top = self._rows(_SELECT_BLOCKS)[0]["blocks"] or 0
+        below = (top + 1, 0)
+        if query.after:
+            found = re.fullmatch(r"t(\d{1,10})\.(\d{1,5})", query.after)
+            if not found:
+                raise QueryRefused(f"{query.after[:80]!r} is not a cursor of this thread list")
+            below = (int(found[1]), int(found[2]))
+        held, params = _held(query.meta_values())
+        holds = (lambda thread_id: bool(self._rows(_SELECT_HAS_META.format(held=held),
+                                                    {**params, "thread": thread_id}))
+                 ) if held else None
+
+        def walk() -> Iterator[tuple[str, str]]:
+            for thread_id, at in listed_at_newest(self._rows_from_end(below), self._newest_row,
+                                                  holds):
+                yield thread_id, f"t{at[0]}.{at[1]}"
+
+        def newest_first(ids: set[str]) -> Iterator[tuple[str, str]]:
+            rows = self._rows(_SELECT_NEWEST_ROWS, {"ids": sorted(ids)}) if ids else []
+            placed = sorted(((row_place(row["at"]), row["thread_id"]) for row in rows
+                             if row["at"] is not None and row_place(row["at"]) < below),
+                            reverse=True)
+            for at, thread_id in placed:
+                if holds is None or holds(thread_id):
+                    yield thread_id, f"t{at[0]}.{at[1]}"
+
+        sets = self.status_sets() if query.status else None
+        yield from by_status(query, sets, walk, newest_first)
+
+    def _rows_from_end(self, below: tuple[int, int]) -> Iterator[tuple[tuple[int, int], str]]:
+        """(row place, thread id) of the root namespace's rows before ``below``, the last
+        first: windows of blocks read backwards, each larger than the one before."""
+        window = _FIRST_WINDOW
+        high = below[0] + 1  # the cursor's own block, its rows below the cursor only
+        while high > 0:
+            low = max(high - window, 0)
+            rows = self._rows(_SELECT_ROWS_IN_BLOCKS, {"low": f"({low},0)",
+                                                       "high": f"({high},0)"})
+            yield from sorted(((at, row["thread_id"]) for row in rows
+                               if (at := row_place(row["at"])) < below), reverse=True)
+            high = low
+            window = min(window * 2, _LAST_WINDOW)
+
+    def _newest_row(self, thread_id: str) -> tuple[int, int] | None:
+        newest = self._rows(_SELECT_NEWEST_ROW, {"thread": thread_id})[0]["at"]
+        return None if newest is None else row_place(newest)
+
+    def status_sets(self) -> StatusSets:
+        """The failed threads and those that may be paused, from the rows alone (the writes'
+        channels and the heads' primary keys; no JSONB or blob read)."""
+        failed = frozenset(row["thread_id"] for row in self._rows(_SELECT_FAILED))
+        maybe = frozenset(row["thread_id"] for row in self._rows(_SELECT_MAYBE_PAUSED))
+        return StatusSets(failed, maybe - failed)
+
+    def counted(self, query: ThreadQuery) -> int | None:
+        """The count of ``query``'s threads from a few queries
+        (:func:`~playground.timetravel.thread_list.counted_in_sql`)."""
+        return counted_in_sql(
+            query, lambda: {row["thread_id"] for row in self._rows(_SELECT_THREADS)},
+            self.status_sets,
+            lambda: {row["thread_id"]: row["head"] for row in self._rows(_SELECT_HEADS)},
+            self._holding, lambda thread_id: is_paused(self, thread_id))
+
+    def _holding(self, wanted: list[tuple[str, object, str]]) -> set[str]:
+        held, params = _held(wanted)
+        return {row["thread_id"] for row in self._rows(_SELECT_HOLDING.format(held=held),
+                                                        params)}
+
+    def first_metadata(self, thread_id: str) -> dict:
+        """The metadata of a thread's first root checkpoint, {} when there is none."""
+        rows = self._rows(_SELECT_FIRST_METADATA, {"thread": thread_id})
+        found = rows[0]["metadata"] if rows else None
+        return found if isinstance(found, dict) else {}
+
+    def checkpoint_metadata(self, thread_id: str, checkpoint_ns: str = "",
+                            checkpoint_ids: Iterable[str] | None = None) -> dict[str, dict]:
+        """Each checkpoint's metadata as stored (or of some), by checkpoint id."""
+        wanted = None if checkpoint_ids is None else set(checkpoint_ids)
+        return {row["checkpoint_id"]: row["metadata"] if isinstance(row["metadata"], dict)
+                else {} for row in self._rows(_SELECT_METADATA, {"thread": thread_id,
+                                                                 "ns": checkpoint_ns})
+                if wanted is None or row["checkpoint_id"] in wanted}

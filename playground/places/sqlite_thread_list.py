@@ -1,0 +1,218 @@
+"""The thread list of a SQLite file: its SQL, and the walk and counts built on it.
+
+A page walks the checkpoint rows from the newest written (a SqliteSaver table has a rowid, and
+the saver's ``INSERT OR REPLACE`` gives each write the next one), listing a thread at its newest
+row; the cursor is ``r`` and a rowid. A status filter is answered from the rows alone, in one
+query each, whatever the status's rarity (docs/architecture.md, "The thread list"):
+
+- failed: an ``__error__`` write under the thread's head (its newest root checkpoint);
+- maybe paused: a write under the head (a step began there) or a trigger write (``branch:to:``,
+  ``join:``, a ``Send``'s ``__pregel_tasks``) under the head's parent; each is checked by the
+  thread's own rule before it is listed or counted;
+- finished: the walk, with the failed left out (each row checked as it comes).
+
+Nothing here decodes a blob or adds an index: the queries read the saver's primary keys, the
+``writes`` table's channel column and, for a metadata filter, ``json_extract`` as SqliteSaver's
+own ``list(filter=...)`` does. Every read stops at the read's deadline.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import orjson
+
+from playground.places.sqlite_guard import stoppable
+from playground.timetravel.thread_list import (
+    QueryRefused,
+    StatusSets,
+    ThreadQuery,
+    by_status,
+    counted_in_sql,
+    is_paused,
+    listed_at_newest,
+)
+
+_WALK_BATCH = 512  # rows read per step of the walk
+_CHUNK = 500  # ids per IN (...) list, well under SQLite's variable limit
+_MAX_METADATA = 1024 * 1024  # metadata is a small JSON object; past this it is not parsed
+
+# The walk: rows before a rowid, newest first; a thread's newest rowid.
+_SELECT_ROWS_BEFORE = (
+    "SELECT rowid, thread_id FROM checkpoints WHERE rowid < ? AND checkpoint_ns = '' "
+    "ORDER BY rowid DESC LIMIT ?")
+_SELECT_NEWEST_ROWID = (
+    "SELECT max(rowid) FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ''")
+_SELECT_NEWEST_ROWIDS = (
+    "SELECT thread_id, max(rowid) FROM checkpoints WHERE checkpoint_ns = '' "
+    "AND thread_id IN ({marks}) GROUP BY thread_id")
+# A metadata filter, as SqliteSaver's list() matches one: per thread, or over every thread.
+_META_HELD = ("AND (json_extract(CAST(metadata AS TEXT), ?) = ? "
+              "OR json_extract(CAST(metadata AS TEXT), ?) = ?) ")
+_SELECT_HAS_META = (
+    "SELECT 1 FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = '' {held} LIMIT 1")
+_SELECT_HOLDING = "SELECT DISTINCT thread_id FROM checkpoints WHERE checkpoint_ns = '' {held}"
+# Counts and statuses from the rows alone. A head is a thread's newest root checkpoint.
+_SELECT_THREADS = "SELECT DISTINCT thread_id FROM checkpoints WHERE checkpoint_ns = ''"
+_SELECT_HEADS = (
+    "SELECT thread_id, max(checkpoint_id) FROM checkpoints WHERE checkpoint_ns = '' "
+    "GROUP BY thread_id")
+_SELECT_FAILED = (
+    "SELECT DISTINCT w.thread_id FROM writes w WHERE w.channel = '__error__' "
+    "AND w.checkpoint_ns = '' AND w.checkpoint_id = (SELECT max(c.checkpoint_id) "
+    "FROM checkpoints c WHERE c.thread_id = w.thread_id AND c.checkpoint_ns = '')")
+_SELECT_MAYBE_PAUSED = (
+    "SELECT h.thread_id FROM (" + _SELECT_HEADS.replace("max(checkpoint_id)",
+                                                         "max(checkpoint_id) AS head") + ") h "
+    "JOIN checkpoints c ON c.thread_id = h.thread_id AND c.checkpoint_ns = '' "
+    "AND c.checkpoint_id = h.head "
+    "WHERE EXISTS (SELECT 1 FROM writes w WHERE w.thread_id = h.thread_id "
+    " AND w.checkpoint_ns = '' AND w.checkpoint_id = h.head) "
+    "OR EXISTS (SELECT 1 FROM writes w WHERE w.thread_id = h.thread_id "
+    " AND w.checkpoint_ns = '' AND w.checkpoint_id = c.parent_checkpoint_id "
+    " AND (w.channel LIKE 'branch:to:%' OR w.channel LIKE 'join:%' "
+    "  OR w.channel = '__pregel_tasks'))")
+# The metadata people filter by, shown: the first checkpoint's, and each checkpoint's.
+_SELECT_FIRST_METADATA = (
+    "SELECT CASE WHEN length(metadata) > ? THEN NULL ELSE metadata END FROM checkpoints "
+    "WHERE thread_id = ? AND checkpoint_ns = '' ORDER BY checkpoint_id LIMIT 1")
+_SELECT_METADATA = (
+    "SELECT checkpoint_id, CASE WHEN length(metadata) > ? THEN NULL ELSE metadata END "
+    "FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ?")
+
+
+def _parsed(raw: bytes | str | None) -> dict:
+    try:
+        found = orjson.loads(raw) if raw else {}
+    except orjson.JSONDecodeError:
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def _held(query: ThreadQuery) -> tuple[str, list]:
+    """The SQL of a query's metadata filters, and their parameters."""
+    held, params = "", []
+    for key, typed, text in query.meta_values():
+        path = '$."' + key.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        held += _META_HELD
+        params += [path, int(typed) if isinstance(typed, bool) else typed, path, text]
+    return held, params
+
+
+class SqliteThreadList:
+    """The thread list's reads of :class:`~playground.places.sqlite.SqliteStorage` (a mixin:
+    the storage holds the connection, the label and the retry)."""
+
+    # By rowid: the order the rows were written, which is not always the order of their
+    # times (a thread imported or copied in later keeps its old times).
+    walks_in_time_order = False
+
+    def thread_candidates(self, query: ThreadQuery) -> Iterator[tuple[str, str]]:
+        """Threads newest first by the rows' rowid (the order they were written), from the
+        cursor's rowid down: a thread is met first at its newest row, and listed there (one
+        met lower down was listed on an earlier page). A status filter takes its threads from
+        :meth:`status_sets`; a metadata filter asks each candidate in SQL (``json_extract``,
+        as SqliteSaver's ``list`` does) whether one of its checkpoints holds it. A cursor is
+        ``r`` and the rowid the walk stopped at.
+
+        Raises:
+            QueryRefused: ``query.after`` is not a cursor of this list.
+        """
+        below = 2 ** 63 - 1
+        if query.after:
+            if not re.fullmatch(r"r\d{1,19}", query.after):
+                raise QueryRefused(f"{query.after[:80]!r} is not a cursor of this thread list")
+            below = int(query.after[1:])
+        held, params = _held(query)
+        holds = (lambda thread_id: self._holds(thread_id, held, params)) if held else None
+
+        def walk() -> Iterator[tuple[str, str]]:
+            for thread_id, rowid in listed_at_newest(self._rows_from_end(below),
+                                                     self._newest_rowid, holds):
+                yield thread_id, f"r{rowid}"
+
+        def newest_first(ids: set[str]) -> Iterator[tuple[str, str]]:
+            placed = sorted(((rowid, thread) for thread, rowid in self._newest_rowids(ids)
+                             if rowid is not None and rowid < below), reverse=True)
+            for rowid, thread_id in placed:
+                if holds is None or holds(thread_id):
+                    yield thread_id, f"r{rowid}"
+
+        sets = self.status_sets() if query.status else None
+        yield from by_status(query, sets, walk, newest_first)
+
+    def _rows_from_end(self, below: int) -> Iterator[tuple[int, str]]:
+        """(rowid, thread id) of the root namespace's rows below ``below``, newest first."""
+        while True:
+            batch = self._rows_before(below)
+            yield from batch
+            if len(batch) < _WALK_BATCH:
+                return
+            below = batch[-1][0]
+
+    @stoppable
+    def _rows_before(self, below: int) -> list[tuple]:
+        return self.conn.execute(_SELECT_ROWS_BEFORE, (below, _WALK_BATCH)).fetchall()
+
+    @stoppable
+    def _holds(self, thread_id: str, held: str, params: list) -> bool:
+        return self.conn.execute(_SELECT_HAS_META.format(held=held),
+                                 (thread_id, *params)).fetchone() is not None
+
+    @stoppable
+    def _newest_rowid(self, thread_id: str) -> int | None:
+        return self.conn.execute(_SELECT_NEWEST_ROWID, (thread_id,)).fetchone()[0]
+
+    @stoppable
+    def _newest_rowids(self, ids: set[str]) -> list[tuple[str, int]]:
+        listed = sorted(ids)
+        found = []
+        for start in range(0, len(listed), _CHUNK):
+            part = listed[start : start + _CHUNK]
+            found += self.conn.execute(_SELECT_NEWEST_ROWIDS.format(
+                marks=",".join("?" * len(part))), part).fetchall()
+            self._tick()
+        return found
+
+    @stoppable
+    def status_sets(self) -> StatusSets:
+        """The failed threads and those that may be paused, from the rows alone (two queries:
+        the ``writes`` table's channels and the heads' primary keys, no blob read)."""
+        failed = frozenset(row[0] for row in self.conn.execute(_SELECT_FAILED))
+        maybe = frozenset(row[0] for row in self.conn.execute(_SELECT_MAYBE_PAUSED)) - failed
+        return StatusSets(failed, maybe)
+
+    def counted(self, query: ThreadQuery) -> int | None:
+        """The count of ``query``'s threads from a few queries
+        (:func:`~playground.timetravel.thread_list.counted_in_sql`)."""
+        return counted_in_sql(query, self._every_thread, self.status_sets, self._heads,
+                              self._holding, lambda thread_id: is_paused(self, thread_id))
+
+    @stoppable
+    def _every_thread(self) -> set[str]:
+        return {row[0] for row in self.conn.execute(_SELECT_THREADS)}
+
+    @stoppable
+    def _heads(self) -> dict[str, str]:
+        return dict(self.conn.execute(_SELECT_HEADS).fetchall())
+
+    @stoppable
+    def _holding(self, wanted: list) -> set[str]:
+        held, params = _held(ThreadQuery(meta=tuple((key, text) for key, _, text in wanted)))
+        return {row[0] for row in self.conn.execute(_SELECT_HOLDING.format(held=held), params)}
+
+    @stoppable
+    def first_metadata(self, thread_id: str) -> dict:
+        """The metadata of a thread's first root checkpoint, {} when unreadable."""
+        row = self.conn.execute(_SELECT_FIRST_METADATA, (_MAX_METADATA, thread_id)).fetchone()
+        return _parsed(row[0]) if row else {}
+
+    @stoppable
+    def checkpoint_metadata(self, thread_id: str, checkpoint_ns: str = "",
+                            checkpoint_ids=None) -> dict[str, dict]:
+        """Each checkpoint's metadata as stored (or of some), by checkpoint id."""
+        wanted = None if checkpoint_ids is None else set(checkpoint_ids)
+        return {cid: _parsed(raw) for cid, raw in self.conn.execute(
+            _SELECT_METADATA, (_MAX_METADATA, thread_id, checkpoint_ns))
+            if wanted is None or cid in wanted}
