@@ -224,6 +224,29 @@ class ServerStorage(Storage):
             if len(page) < THREAD_PAGE:
                 return
 
+    def counted(self, query: ThreadQuery) -> int | None:
+        """The server's own count (``threads.count``) of its threads with the status and the
+        text metadata values asked; None where the server has no count (it refused one once:
+        the thread list then walks), or a filter it cannot take (a time, a number's metadata,
+        which it would match in only one of its two spellings)."""
+        wanted = query.meta_values()
+        if query.since or query.until or "count" in self.client.refused_options or any(
+                typed != text for _, typed, text in wanted):
+            return None
+        options: dict[str, Any] = {}
+        if query.status:
+            options["status"] = self._SERVER_STATUS[query.status]
+        if wanted:
+            options["metadata"] = {key: text for key, _, text in wanted}
+        try:
+            found = self.client.call(self.client.sdk.threads.count, **options)
+        except ServerError as exc:
+            if exc.status not in (404, 405, 422):
+                raise
+            self.client.refused_options.add("count")
+            return None
+        return found if isinstance(found, int) and not isinstance(found, bool) else None
+
     def thread_status(self, summary: ThreadSummary, head_signals: tuple[TaskSignal, ...]
                       ) -> tuple[str, str]:
         """As any place reads it, except that a thread the server says is busy is running."""

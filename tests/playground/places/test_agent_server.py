@@ -55,6 +55,21 @@ def test_threads_filters_a_servers_threads_by_status_and_thread_metadata(agent_s
     assert _listed(url, "--meta", "user=nobody") == []
 
 
+def test_count_asks_the_servers_own_threads_count(agent_server):
+    url, _ = agent_server
+    for filters, wanted in (((), None), (("--meta", "user=acme"), 1),
+                            (("--meta", "user=acme", "--status", "paused"), 1),
+                            (("--meta", "user=acme", "--status", "finished"), 0)):
+        shown = playground("threads", url, "--count", "--json", *filters)
+        assert shown.returncode == 0, shown.stderr
+        found = json.loads(shown.stdout)
+        assert found["scanned"] == 0 and found["exact"]  # the server counted, nothing walked
+        if wanted is not None:
+            assert found["count"] == wanted, filters
+        else:
+            assert found["count"] >= 2
+
+
 def test_threads_pages_a_servers_threads_with_a_cursor_visiting_each_once(agent_server):
     url, _ = agent_server
     every = _listed(url)
