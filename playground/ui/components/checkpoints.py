@@ -17,6 +17,7 @@ from playground.timetravel.diff import diff_states
 from playground.timetravel.errors import CheckpointDbError, UnreadableCheckpoint
 from playground.timetravel.messages import conversations, describe
 from playground.timetravel.storage import Storage
+from playground.timetravel.thread_list import own_metadata
 from playground.timetravel.transfer import TransferRefused, dumps_export, export_thread
 from playground.timetravel.tree import CheckpointTree, ensure_details
 from playground.ui import resources
@@ -199,7 +200,8 @@ def inspector(source: Storage, tree: CheckpointTree, selected: str) -> None:
         st.error(detail.problem or "This checkpoint's blob cannot be read.",
                  icon=":material/block:")
     chats = conversations(values or {})
-    names = (["Conversation"] if chats else []) + ["Values", "Diff vs parent", "Writes", "Bytes"]
+    names = (["Conversation"] if chats else []) + ["Values", "Diff vs parent", "Writes",
+                                                   "Metadata", "Bytes"]
     tabs = dict(zip(names, st.tabs(names), strict=True))
     if chats:
         with tabs["Conversation"]:
@@ -236,6 +238,18 @@ def inspector(source: Storage, tree: CheckpointTree, selected: str) -> None:
             )
         else:
             st.caption("No writes are stored under this checkpoint.")
+    with tabs["Metadata"]:
+        # As stored: LangGraph's own keys (source, step, parents) and the run's (user_id...).
+        metadata = source.checkpoint_metadata(tree.thread_id, tree.checkpoint_ns,
+                                              [selected]).get(selected, {})
+        own = own_metadata(metadata)
+        if own:
+            st.caption("What the run that wrote it was given as metadata:")
+            fields_block(own)
+        else:
+            st.caption("No metadata of the app's own: only what LangGraph writes.")
+        with st.expander("As stored", icon=":material/data_object:"):
+            st.json(to_jsonable(metadata), expanded=2)
     with tabs["Bytes"]:
         # Three rows: a markdown table, not a dataframe (which builds a pandas frame and Arrow
         # batch on every rerun of the page).

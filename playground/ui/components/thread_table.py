@@ -10,6 +10,7 @@ said in one line and not applied.
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import streamlit as st
@@ -82,6 +83,37 @@ def _query(prefix: str, limit: int, statuses: tuple[str, ...]
     return query, problem
 
 
+_TABLE_COLUMNS = ("thread", "status", "why", "checkpoints", "branches", "bytes", "newest")
+SHOWN_BY_DEFAULT = 2  # metadata keys shown before the person picks: the page's first ones
+
+
+def meta_text(value: object) -> str:
+    """A metadata value in a cell: its text as written, one line, cut; "" when absent."""
+    if value is None:
+        return ""
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    return clip(" ".join(text.split()), 120)
+
+
+def _metadata_columns(prefix: str, rows: list, filtered: list[str]) -> dict[str, str]:
+    """The metadata keys the person shows as columns (picked; at first the keys filtered by,
+    or the page's first few), each with its column's label."""
+    found = list(dict.fromkeys([*filtered, *(key for row in rows for key in row.metadata)]))
+    key = f"{prefix}meta-columns"
+    if key not in st.session_state:
+        st.session_state[key] = filtered or found[:SHOWN_BY_DEFAULT]
+    chosen = [k for k in st.session_state[key] if isinstance(k, str)]
+    options = list(dict.fromkeys([*chosen, *found]))
+    if options:
+        st.multiselect("Metadata columns", options, key=key,
+                       placeholder="keys of the threads' metadata",
+                       help="The keys of each thread's first checkpoint's metadata that its app "
+                            "put there (a run's metadata: user, channel, tenant...)")
+    # a key named like a column of the table keeps both: the metadata's gets a mark
+    return {k: (f"meta {k}" if k in _TABLE_COLUMNS else k)
+            for k in st.session_state.get(key, ()) if isinstance(k, str)}
+
+
 def thread_table(source: Storage, prefix: str, thread_key: str, on_pick=None,
                  limit: int = 50) -> list[str]:
     """Draw the filters, one page of threads and the page buttons; return the page's thread
@@ -119,17 +151,22 @@ def thread_table(source: Storage, prefix: str, thread_key: str, on_pick=None,
     if problem:
         st.caption(f":material/error: {md_escape(problem, 300)} (not applied)")
     pages: list[str | None] = st.session_state.setdefault(f"{prefix}pages", [None])
-    try:
-        page = thread_page(source, replace(query, after=pages[-1]))
-    except QueryRefused:  # a cursor of another place, or another filter: start over
-        st.session_state[f"{prefix}pages"] = pages = [None]
-        page = thread_page(source, query)
+    # a filtered read may take a moment on a large database: say what is going on meanwhile
+    with st.spinner("Asking the database for the threads that match…" if query.filtered
+                    else "Reading the newest threads…", show_time=query.filtered):
+        try:
+            page = thread_page(source, replace(query, after=pages[-1]))
+        except QueryRefused:  # a cursor of another place, or another filter: start over
+            st.session_state[f"{prefix}pages"] = pages = [None]
+            page = thread_page(source, query)
     rows = page.rows
+    columns = _metadata_columns(prefix, rows, [key for key, _ in query.meta])
     # a table per page and filter: its row selection belongs to the rows it showed
     said = tuple(st.session_state.get(f"{prefix}filter-{name}") for name in FILTERS)
     table = f"{prefix}threads-{len(pages)}-{abs(hash(said))}"
     event = st.dataframe(
         [{"thread": clip(r.summary.thread_id, 200), "status": r.status,
+          **{label: meta_text(r.metadata.get(key)) for key, label in columns.items()},
           "why": clip(r.reason, 200), "checkpoints": r.summary.checkpoints,
           "branches": r.summary.branches, "bytes": r.summary.stored_bytes,
           "newest": (r.summary.newest_at or "")[:19].replace("T", " ")} for r in rows],

@@ -1,6 +1,6 @@
 """Inspect in Chromium on a production-shaped Postgres database (threads made by a real graph
-on PostgresSaver, copied to 1,500): the first page, the failed threads, one opened on its
-failure."""
+on PostgresSaver, copied to 2,500, failures rare): the first page, the failed threads with the
+metadata people filter by as columns, one opened on its failure and its metadata."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ ROW_PX = 35  # the data grid's header and rows
 @pytest.fixture(scope="module")
 def production():
     with throwaway_database() as url:
-        yield url, make_postgres(url, 1_500, seeds=40)
+        yield url, make_postgres(url, 2_500, seeds=250, rare=True)
 
 
 def _click_row(tab: ShotTab, index: int) -> None:
@@ -52,6 +52,10 @@ def test_inspect_lists_the_first_page_then_the_failed_threads_and_opens_one(
 
         tab.select("Status", "failed")
         assert "status=failed" in tab.page.url  # the link says what the table shows
+        assert f"page 1 · {len(failed)} threads" in tab.text()  # 0.4%: found whole at once
+        # the metadata people filter by, as columns: each failed thread's user and channel
+        chips = tab.page.locator('[data-testid="stMultiSelect"]').first.inner_text()
+        assert "user" in chips and "channel" in chips
         _click_row(tab, 2)
 
         shown = tab.text()
@@ -62,3 +66,8 @@ def test_inspect_lists_the_first_page_then_the_failed_threads_and_opens_one(
         assert "failed: LookupError" in shown  # the head's error
         assert tab.page.locator(".ht-row .ht-tip", has_text="failed").count() >= 1  # in the tree
         tab.shot("inspect-failed-threads")
+
+        tab.page.get_by_role("tab", name="Metadata").click()
+        seed = expected[picked]
+        metadata = tab.text()
+        assert f'user: "{seed.user}"' in metadata and f'channel: "{seed.channel}"' in metadata
