@@ -17,7 +17,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 
 from playground.apps.state_fields import delta_reducers
 from playground.places import door
-from playground.places.door import open_place
+from playground.places.door import open_place, open_storage
 from playground.serde import graph_serde
 from playground.timetravel.decode import to_jsonable
 from playground.timetravel.delta import (
@@ -29,6 +29,12 @@ from playground.timetravel.delta import (
     is_unfolded,
 )
 from playground.timetravel.messages import message_list
+from playground.timetravel.transfer import (
+    dumps_export,
+    export_thread,
+    import_thread,
+    loads_export,
+)
 from playground.timetravel.tree import load_tree
 from tests import postgres
 from tests.playground.places.memory_kind import MemoryPlace
@@ -143,3 +149,25 @@ def test_a_subgraphs_delta_channel_reads_as_langgraph_reads_its_namespace(target
 
     assert _said(got["notes"]) == _said(inner.values["notes"])
     assert [text for _, text, _ in _said(got["notes"])] == ["start", "draft"]
+
+
+def test_an_exported_delta_chat_imports_as_a_thread_langgraph_reads_the_same(tmp_path):
+    # SQLite to SQLite (an export imports into a place of its own kind): the copy's history,
+    # read by LangGraph on the new file, says what the original's says.
+    source, target = tmp_path / "a.sqlite", tmp_path / "b.sqlite"
+    with open_place(str(source)).saver() as saver:
+        graph = delta_graphs.make_chat(saver, "chat", snapshot_frequency=3)
+        before = _langgraph_values(graph, "chat")
+    with closing(open_storage(str(source))) as reads:
+        data = loads_export(dumps_export(export_thread(reads, "chat")))
+    with closing(open_storage(str(target), writable=True, create=True)) as writes:
+        import_thread(writes, data, "copy")
+    with open_place(str(target)).saver() as saver:
+        after = _langgraph_values(delta_graphs.chat_graph(saver), "copy")
+        with closing(open_storage(str(target))) as reads:
+            engine = {cid: reads.values("copy", cid) for cid in after}
+
+    assert set(after) == set(before)
+    for cid in before:
+        assert _said(after[cid]["messages"]) == _said(before[cid]["messages"])
+        assert _said(engine[cid]["messages"]) == _said(before[cid]["messages"])
