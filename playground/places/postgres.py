@@ -57,6 +57,7 @@ from playground.timetravel.storage import (
     StoredCheckpoint,
     StoredWrite,
     export_columns,
+    growing_batches,
 )
 from playground.timetravel.store_items import (
     MAX_STORE_VALUE_BYTES,
@@ -577,8 +578,9 @@ class PostgresStorage(PostgresThreadList, Storage):
                  ) -> Iterator[StoredCheckpoint]:
         """The checkpoint and its ancestors, newest first, by the parent links in the database:
         a recursive query over the primary key for the next :data:`_ANCESTRY_BATCH` links (no
-        JSONB read), then those checkpoints with their values, as the caller goes up; a walk
-        that stops at a snapshot reads no further."""
+        JSONB read), then those checkpoints with their values in growing batches (the
+        checkpoint's own first, alone), as the caller goes up; a walk that stops at a snapshot
+        reads no further."""
         seen: set[str] = set()
         at: str | None = checkpoint_id
         while at is not None and len(seen) < limits().max_rows:
@@ -591,15 +593,16 @@ class PostgresStorage(PostgresThreadList, Storage):
                 part.append(row["checkpoint_id"])
                 seen.add(row["checkpoint_id"])
             at = rows[-1]["parent_checkpoint_id"] if len(part) == len(rows) and rows else None
-            loaded = self._checkpoints(thread_id, part, checkpoint_ns, ["%"])
-            for cid in part:
-                if cid not in loaded:
-                    return
-                parent, checkpoint, problem = loaded[cid]
-                # The metadata of the first only: it names the DeltaChannels LangGraph counts.
-                metadata = self._metadata_of(thread_id, checkpoint_ns, cid) if cid == \
-                    checkpoint_id else {}
-                yield StoredCheckpoint(cid, parent, metadata, checkpoint, problem=problem)
+            for batch in growing_batches(part):
+                loaded = self._checkpoints(thread_id, batch, checkpoint_ns, ["%"])
+                for cid in batch:
+                    if cid not in loaded:
+                        return
+                    parent, checkpoint, problem = loaded[cid]
+                    # The metadata of the first only: it names the DeltaChannels LangGraph counts.
+                    metadata = self._metadata_of(thread_id, checkpoint_ns, cid) if cid == \
+                        checkpoint_id else {}
+                    yield StoredCheckpoint(cid, parent, metadata, checkpoint, problem=problem)
 
     def _metadata_of(self, thread_id: str, checkpoint_ns: str, checkpoint_id: str) -> dict:
         rows = self._rows(_SELECT_METADATA, {"t": thread_id, "ns": checkpoint_ns,

@@ -67,6 +67,7 @@ from playground.timetravel.storage import (
     StoredCheckpoint,
     StoredWrite,
     export_columns,
+    growing_batches,
 )
 from playground.timetravel.store_items import (
     MAX_STORE_VALUE_BYTES,
@@ -680,8 +681,9 @@ class SqliteStorage(SqliteThreadList, Storage):
                  ) -> Iterator[StoredCheckpoint]:
         """The checkpoint and its ancestors, newest first, by the parent links in the file (one
         primary-key lookup a step, as SqliteSaver's own DeltaChannel walk does), the next
-        :data:`_ANCESTRY_BATCH` links at a time; each blob is decoded only when the caller
-        reaches it, and a walk that stops at a snapshot reads no further."""
+        :data:`_ANCESTRY_BATCH` links at a time; blobs are read in growing batches (the
+        checkpoint's own first, alone) and each decoded only when the caller reaches it, so a
+        walk that stops at a snapshot reads no further."""
         seen: set[str] = set()
         at: str | None = checkpoint_id
         while at is not None and len(seen) < limits().max_rows:
@@ -693,14 +695,15 @@ class SqliteStorage(SqliteThreadList, Storage):
                 part.append(cid)
                 seen.add(cid)
             at = links[-1][1] if links and len(part) == len(links) else None
-            rows = {row[0]: row for row in self._blob_rows(thread_id, checkpoint_ns, part)}
-            for cid in part:
-                if cid not in rows:
-                    return
-                _, parent, type_, blob, metadata = rows[cid]
-                checkpoint, problem = decode_checkpoint(type_, blob)
-                yield StoredCheckpoint(cid, parent, _metadata(metadata), checkpoint,
-                                       len(blob or b""), len(metadata or b""), problem)
+            for batch in growing_batches(part):
+                rows = {row[0]: row for row in self._blob_rows(thread_id, checkpoint_ns, batch)}
+                for cid in batch:
+                    if cid not in rows:
+                        return
+                    _, parent, type_, blob, metadata = rows[cid]
+                    checkpoint, problem = decode_checkpoint(type_, blob)
+                    yield StoredCheckpoint(cid, parent, _metadata(metadata), checkpoint,
+                                           len(blob or b""), len(metadata or b""), problem)
 
     @stoppable
     def _links(self, thread_id: str, checkpoint_id: str, checkpoint_ns: str

@@ -680,6 +680,17 @@ class Storage:
                                  "changed")
 
 
+def growing_batches(ids: list[str], most: int = 32) -> Iterator[list[str]]:
+    """``ids`` in batches of 1, 4, 16, then ``most``: a walk up the parent links reads the
+    checkpoint itself alone (most reads need no more: nothing to rebuild), then more at a time
+    as it goes on."""
+    size, start = 1, 0
+    while start < len(ids):
+        yield ids[start : start + size]
+        start += size
+        size = min(size * 4, most)
+
+
 def group_signals(writes: Iterable[tuple[str, str, str, Any]]
                   ) -> dict[str, tuple[TaskSignal, ...]]:
     """Signals per checkpoint from ``(checkpoint id, node, channel, value)`` rows, in order."""
