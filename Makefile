@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench screenshots workshop clean frontend
+.PHONY: run test check lint bench screenshots workshop clean frontend
 
 REPLICAS ?= 3
 PORT ?= 8500
@@ -58,6 +58,12 @@ $(AEGRA_VENV)/.installed: $(AEGRA_REQS)
 test: $(STAMP) $(JS_STAMP) $(SERVER_VENV)/.installed $(AEGRA_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
+
+# The lane without the slow kinds: lint and every test that needs no browser, no Agent Server,
+# no Node and no nginx (pytest markers; tests/conftest.py marks each test by what it uses).
+check: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest -m "not browser and not server and not node and not replicas"
 
 # The playground's drawings (the history tree, the timeline): d3, built by Vite into
 # playground/ui/components/assets/drawings.js (committed, so installing the playground needs no

@@ -39,6 +39,21 @@ def pytest_configure(config: pytest.Config) -> None:
             os.environ[URL_ENV] = url  # read at import by the Postgres test modules
 
 
+# The slow kinds of test, each a pytest marker (pyproject.toml registers them): what `make check`
+# leaves out. A test is marked by what it uses, so a new one is marked without anyone
+# remembering to: the Playwright browser, a real Agent Server (langgraph dev, Aegra), Node
+# (LangGraph.js), or nginx in front of replicas (marked by its module).
+SLOW_BY_FIXTURE = {"browser": "browser", "agent_server": "server", "aegra": "server"}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        used = set(getattr(item, "fixturenames", ()))
+        for fixture, marker in SLOW_BY_FIXTURE.items():
+            if fixture in used:
+                item.add_marker(marker)
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     name = _made.pop("name", None)
     if name:

@@ -21,6 +21,7 @@ from playground.server_process import free_port
 from tests import postgres
 
 pytestmark = [
+    pytest.mark.replicas,
     pytest.mark.skipif(not (shutil.which("nginx") or Path("/usr/sbin/nginx").exists()),
                        reason="nginx is not installed (bash .ci/run installs nginx-light)"),
 ]

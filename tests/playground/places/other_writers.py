@@ -31,8 +31,18 @@ def node_ready() -> bool:
     return shutil.which("node") is not None and (JS_PROJECT / "node_modules").is_dir()
 
 
-needs_node = pytest.mark.skipif(not node_ready(), reason="Node or the fixture project's "
-                                "node_modules is missing (bash .ci/run installs both)")
+# A test of the slow kind `node` (`make check` leaves it out), skipped, saying why, where Node
+# is missing: NODE_MARKS for a module's pytestmark, needs_node for one test.
+NODE_MARKS = [pytest.mark.node, pytest.mark.skipif(
+    not node_ready(), reason="Node or the fixture project's node_modules is missing (bash "
+    ".ci/run installs both)")]
+
+
+def needs_node(test):
+    """Mark ``test`` as needing Node (:data:`NODE_MARKS`)."""
+    for mark in NODE_MARKS:
+        test = mark(test)
+    return test
 
 
 def copy_of(fixture: Path, folder: Path, name: str | None = None) -> Path:

@@ -25,7 +25,7 @@ from playground.timetravel.tree import load_tree
 EXAMPLE = Path(__file__).parents[3] / "examples" / "delta_chat.py"
 QUESTIONS = ("hello", "where is my order?", "it was A17")
 
-pytestmark = pytest.mark.skipif(agent_server_missing(), reason=SKIP_REASON)
+pytestmark = [pytest.mark.server, pytest.mark.skipif(agent_server_missing(), reason=SKIP_REASON)]
 
 
 @pytest.fixture(scope="module")

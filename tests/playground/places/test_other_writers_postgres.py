@@ -17,9 +17,9 @@ import pytest
 from playground.places.door import open_place
 from playground.timetravel.tree import load_tree
 from tests import postgres
-from tests.playground.places.other_writers import JS_QUESTION, needs_node, read_back, run_node
+from tests.playground.places.other_writers import JS_QUESTION, NODE_MARKS, read_back, run_node
 
-pytestmark = needs_node
+pytestmark = NODE_MARKS
 
 
 @pytest.fixture(scope="module")

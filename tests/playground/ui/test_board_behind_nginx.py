@@ -19,6 +19,7 @@ from tests import postgres
 from tests.playground.ui.browser import chromium_missing
 
 pytestmark = [
+    pytest.mark.replicas,
     pytest.mark.skipif(not (shutil.which("nginx") or Path("/usr/sbin/nginx").exists()),
                        reason="nginx is not installed (bash .ci/run installs nginx-light)"),
     pytest.mark.skipif(chromium_missing() and not os.environ.get("CI"),

@@ -19,6 +19,7 @@ from tests.playground.ui.browser import Tab, chromium_missing
 
 URL = os.environ.get("PLAYGROUND_TEST_DATABASE_URL")
 pytestmark = [
+    pytest.mark.replicas,
     pytest.mark.skipif(not URL, reason="PLAYGROUND_TEST_DATABASE_URL is not set (no PostgreSQL)"),
     pytest.mark.skipif(chromium_missing() and not os.environ.get("CI"),
                        reason="Debian chromium is not installed (bash .ci/run installs it)"),
