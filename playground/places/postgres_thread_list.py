@@ -20,12 +20,11 @@ from collections.abc import Iterable, Iterator
 
 from playground.timetravel.thread_list import (
     QueryRefused,
-    StatusSets,
     ThreadQuery,
     by_status,
     counted_in_sql,
-    is_paused,
     listed_at_newest,
+    paused_at,
 )
 
 # The walk: the checkpoint rows from the table's physical end, a window of blocks at a time (a
@@ -51,20 +50,24 @@ _SELECT_THREADS = "SELECT DISTINCT thread_id FROM checkpoints WHERE checkpoint_n
 _SELECT_HEADS = (
     "SELECT thread_id, max(checkpoint_id) AS head FROM checkpoints WHERE checkpoint_ns = '' "
     "GROUP BY thread_id")
+# Failed: an error write with no newer checkpoint in its thread (the head's), found from the
+# error writes alone; the probe is one primary-key range.
 _SELECT_FAILED = (
     "SELECT DISTINCT w.thread_id FROM checkpoint_writes w WHERE w.channel = '__error__' "
-    "AND w.checkpoint_ns = '' AND w.checkpoint_id = (SELECT max(c.checkpoint_id) "
-    "FROM checkpoints c WHERE c.thread_id = w.thread_id AND c.checkpoint_ns = '')")
+    "AND w.checkpoint_ns = '' AND NOT EXISTS (SELECT 1 FROM checkpoints c "
+    "WHERE c.thread_id = w.thread_id AND c.checkpoint_ns = '' "
+    "AND c.checkpoint_id > w.checkpoint_id)")
+# Maybe paused: per thread, its head and, in one pass over the writes, its newest checkpoint
+# with writes and its newest with a trigger write; a step is due when those are the head, or
+# the same checkpoint (the step that made the head scheduled one).
 _SELECT_MAYBE_PAUSED = (
-    "SELECT h.thread_id FROM (" + _SELECT_HEADS + ") h "
-    "JOIN checkpoints c ON c.thread_id = h.thread_id AND c.checkpoint_ns = '' "
-    "AND c.checkpoint_id = h.head "
-    "WHERE EXISTS (SELECT 1 FROM checkpoint_writes w WHERE w.thread_id = h.thread_id "
-    " AND w.checkpoint_ns = '' AND w.checkpoint_id = h.head) "
-    "OR EXISTS (SELECT 1 FROM checkpoint_writes w WHERE w.thread_id = h.thread_id "
-    " AND w.checkpoint_ns = '' AND w.checkpoint_id = c.parent_checkpoint_id "
-    " AND (w.channel LIKE 'branch:to:%%' OR w.channel LIKE 'join:%%' "
-    "  OR w.channel = '__pregel_tasks'))")
+    "SELECT h.thread_id, h.head FROM ("
+    "SELECT thread_id, max(checkpoint_id) AS head FROM checkpoints WHERE checkpoint_ns = '' "
+    "GROUP BY thread_id) h JOIN ("
+    "SELECT thread_id, max(checkpoint_id) AS wrote, max(checkpoint_id) FILTER (WHERE "
+    "channel LIKE 'branch:to:%%' OR channel LIKE 'join:%%' OR channel = '__pregel_tasks') "
+    "AS triggered FROM checkpoint_writes WHERE checkpoint_ns = '' GROUP BY thread_id) w "
+    "ON w.thread_id = h.thread_id WHERE w.wrote = h.head OR w.triggered = w.wrote")
 # The metadata people filter by, shown: the first checkpoint's, and each checkpoint's.
 _SELECT_FIRST_METADATA = (
     "SELECT metadata FROM checkpoints WHERE thread_id = %(thread)s AND checkpoint_ns = '' "
@@ -97,13 +100,13 @@ class PostgresThreadList:
     walks_in_time_order = False  # by the rows' place in the table: the order of writing
 
     def thread_candidates(self, query: ThreadQuery) -> Iterator[tuple[str, str]]:
-        """Threads newest first in the order their rows were written, read from the table's
-        physical end: windows of blocks walked backwards (a TID range scan, so a page costs
-        the blocks its threads fill, whatever the table's size), a thread met first at its
+        """Threads newest first in the order their rows were written, read from the table's physical
+        end: windows of blocks walked backwards (a TID range scan, so a page costs the
+        blocks its threads fill, whatever the table's size), a thread met first at its
         newest row and listed there (one met lower down was listed on an earlier page). A
-        status filter takes its threads from :meth:`status_sets`; a metadata filter asks each
-        candidate in SQL whether one of its checkpoints holds it. A cursor is ``t`` and the row
-        (block.offset) the walk stopped at.
+        status filter takes its threads from :meth:`failed_threads` or :meth:`maybe_paused`;
+        a metadata filter asks each candidate in SQL whether one of its checkpoints holds
+        it. A cursor is ``t`` and the row (block.offset) the walk stopped at.
 
         PostgreSQL puts a new row version where it finds room: at the end, until a VACUUM frees
         room in older blocks. So this is the order of writing since the last VACUUM, which is
@@ -138,8 +141,7 @@ class PostgresThreadList:
                 if holds is None or holds(thread_id):
                     yield thread_id, f"t{at[0]}.{at[1]}"
 
-        sets = self.status_sets() if query.status else None
-        yield from by_status(query, sets, walk, newest_first)
+        yield from by_status(query, self.failed_threads, self.maybe_paused, walk, newest_first)
 
     def _rows_from_end(self, below: tuple[int, int]) -> Iterator[tuple[tuple[int, int], str]]:
         """(row place, thread id) of the root namespace's rows before ``below``, the last
@@ -159,21 +161,24 @@ class PostgresThreadList:
         newest = self._rows(_SELECT_NEWEST_ROW, {"thread": thread_id})[0]["at"]
         return None if newest is None else row_place(newest)
 
-    def status_sets(self) -> StatusSets:
-        """The failed threads and those that may be paused, from the rows alone (the writes'
-        channels and the heads' primary keys; no JSONB or blob read)."""
-        failed = frozenset(row["thread_id"] for row in self._rows(_SELECT_FAILED))
-        maybe = frozenset(row["thread_id"] for row in self._rows(_SELECT_MAYBE_PAUSED))
-        return StatusSets(failed, maybe - failed)
+    def failed_threads(self) -> frozenset[str]:
+        """The threads whose head has an error write under it (one query over the writes'
+        channel and the checkpoints' primary key; no JSONB or blob read)."""
+        return frozenset(row["thread_id"] for row in self._rows(_SELECT_FAILED))
+
+    def maybe_paused(self) -> dict[str, str]:
+        """Thread -> head of the threads whose head may have a step due (failed ones among
+        them), in one query over the primary keys and the writes' channels."""
+        return {row["thread_id"]: row["head"] for row in self._rows(_SELECT_MAYBE_PAUSED)}
 
     def counted(self, query: ThreadQuery) -> int | None:
         """The count of ``query``'s threads from a few queries
         (:func:`~playground.timetravel.thread_list.counted_in_sql`)."""
         return counted_in_sql(
             query, lambda: {row["thread_id"] for row in self._rows(_SELECT_THREADS)},
-            self.status_sets,
+            self.failed_threads, self.maybe_paused,
             lambda: {row["thread_id"]: row["head"] for row in self._rows(_SELECT_HEADS)},
-            self._holding, lambda thread_id: is_paused(self, thread_id))
+            self._holding, lambda thread_id, head: paused_at(self, thread_id, head))
 
     def _holding(self, wanted: list[tuple[str, object, str]]) -> set[str]:
         held, params = _held(wanted)

@@ -6,9 +6,10 @@ row; the cursor is ``r`` and a rowid. A status filter is answered from the rows 
 query each, whatever the status's rarity (docs/architecture.md, "The thread list"):
 
 - failed: an ``__error__`` write under the thread's head (its newest root checkpoint);
-- maybe paused: a write under the head (a step began there) or a trigger write (``branch:to:``,
-  ``join:``, a ``Send``'s ``__pregel_tasks``) under the head's parent; each is checked by the
-  thread's own rule before it is listed or counted;
+- maybe paused: the thread's newest checkpoint with writes is its head (a step began there) or
+  holds a trigger write (``branch:to:``, ``join:``, a ``Send``'s ``__pregel_tasks``: the step
+  that made the head scheduled a node); each is checked by the thread's own rule before it is
+  listed or counted;
 - finished: the walk, with the failed left out (each row checked as it comes).
 
 Nothing here decodes a blob or adds an index: the queries read the saver's primary keys, the
@@ -26,12 +27,11 @@ import orjson
 from playground.places.sqlite_guard import stoppable
 from playground.timetravel.thread_list import (
     QueryRefused,
-    StatusSets,
     ThreadQuery,
     by_status,
     counted_in_sql,
-    is_paused,
     listed_at_newest,
+    paused_at,
 )
 
 _WALK_BATCH = 512  # rows read per step of the walk
@@ -58,21 +58,24 @@ _SELECT_THREADS = "SELECT DISTINCT thread_id FROM checkpoints WHERE checkpoint_n
 _SELECT_HEADS = (
     "SELECT thread_id, max(checkpoint_id) FROM checkpoints WHERE checkpoint_ns = '' "
     "GROUP BY thread_id")
+# Failed: an error write with no newer checkpoint in its thread (the head's), found from the
+# error writes alone; the probe is one primary-key range.
 _SELECT_FAILED = (
     "SELECT DISTINCT w.thread_id FROM writes w WHERE w.channel = '__error__' "
-    "AND w.checkpoint_ns = '' AND w.checkpoint_id = (SELECT max(c.checkpoint_id) "
-    "FROM checkpoints c WHERE c.thread_id = w.thread_id AND c.checkpoint_ns = '')")
+    "AND w.checkpoint_ns = '' AND NOT EXISTS (SELECT 1 FROM checkpoints c "
+    "WHERE c.thread_id = w.thread_id AND c.checkpoint_ns = '' "
+    "AND c.checkpoint_id > w.checkpoint_id)")
+# Maybe paused: per thread, its head and, in one pass over the writes, its newest checkpoint
+# with writes and its newest with a trigger write; a step is due when those are the head, or
+# the same checkpoint (the step that made the head scheduled one).
 _SELECT_MAYBE_PAUSED = (
-    "SELECT h.thread_id FROM (" + _SELECT_HEADS.replace("max(checkpoint_id)",
-                                                         "max(checkpoint_id) AS head") + ") h "
-    "JOIN checkpoints c ON c.thread_id = h.thread_id AND c.checkpoint_ns = '' "
-    "AND c.checkpoint_id = h.head "
-    "WHERE EXISTS (SELECT 1 FROM writes w WHERE w.thread_id = h.thread_id "
-    " AND w.checkpoint_ns = '' AND w.checkpoint_id = h.head) "
-    "OR EXISTS (SELECT 1 FROM writes w WHERE w.thread_id = h.thread_id "
-    " AND w.checkpoint_ns = '' AND w.checkpoint_id = c.parent_checkpoint_id "
-    " AND (w.channel LIKE 'branch:to:%' OR w.channel LIKE 'join:%' "
-    "  OR w.channel = '__pregel_tasks'))")
+    "SELECT h.thread_id, h.head FROM ("
+    "SELECT thread_id, max(checkpoint_id) AS head FROM checkpoints WHERE checkpoint_ns = '' "
+    "GROUP BY thread_id) h JOIN ("
+    "SELECT thread_id, max(checkpoint_id) AS wrote, max(checkpoint_id) FILTER (WHERE "
+    "channel LIKE 'branch:to:%' OR channel LIKE 'join:%' OR channel = '__pregel_tasks') "
+    "AS triggered FROM writes WHERE checkpoint_ns = '' GROUP BY thread_id) w "
+    "ON w.thread_id = h.thread_id WHERE w.wrote = h.head OR w.triggered = w.wrote")
 # The metadata people filter by, shown: the first checkpoint's, and each checkpoint's.
 _SELECT_FIRST_METADATA = (
     "SELECT CASE WHEN length(metadata) > ? THEN NULL ELSE metadata END FROM checkpoints "
@@ -109,12 +112,12 @@ class SqliteThreadList:
     walks_in_time_order = False
 
     def thread_candidates(self, query: ThreadQuery) -> Iterator[tuple[str, str]]:
-        """Threads newest first by the rows' rowid (the order they were written), from the
-        cursor's rowid down: a thread is met first at its newest row, and listed there (one
-        met lower down was listed on an earlier page). A status filter takes its threads from
-        :meth:`status_sets`; a metadata filter asks each candidate in SQL (``json_extract``,
-        as SqliteSaver's ``list`` does) whether one of its checkpoints holds it. A cursor is
-        ``r`` and the rowid the walk stopped at.
+        """Threads newest first by the rows' rowid (the order they were written), from the cursor's
+        rowid down: a thread is met first at its newest row, and listed there (one met lower
+        down was listed on an earlier page). A status filter takes its threads from
+        :meth:`failed_threads` or :meth:`maybe_paused`; a metadata filter asks each
+        candidate in SQL (``json_extract``, as SqliteSaver's ``list`` does) whether one of
+        its checkpoints holds it. A cursor is ``r`` and the rowid the walk stopped at.
 
         Raises:
             QueryRefused: ``query.after`` is not a cursor of this list.
@@ -139,8 +142,7 @@ class SqliteThreadList:
                 if holds is None or holds(thread_id):
                     yield thread_id, f"r{rowid}"
 
-        sets = self.status_sets() if query.status else None
-        yield from by_status(query, sets, walk, newest_first)
+        yield from by_status(query, self.failed_threads, self.maybe_paused, walk, newest_first)
 
     def _rows_from_end(self, below: int) -> Iterator[tuple[int, str]]:
         """(rowid, thread id) of the root namespace's rows below ``below``, newest first."""
@@ -176,18 +178,23 @@ class SqliteThreadList:
         return found
 
     @stoppable
-    def status_sets(self) -> StatusSets:
-        """The failed threads and those that may be paused, from the rows alone (two queries:
-        the ``writes`` table's channels and the heads' primary keys, no blob read)."""
-        failed = frozenset(row[0] for row in self.conn.execute(_SELECT_FAILED))
-        maybe = frozenset(row[0] for row in self.conn.execute(_SELECT_MAYBE_PAUSED)) - failed
-        return StatusSets(failed, maybe)
+    def failed_threads(self) -> frozenset[str]:
+        """The threads whose head has an error write under it (one query over the writes'
+        channel and the checkpoints' primary key; no blob read)."""
+        return frozenset(row[0] for row in self.conn.execute(_SELECT_FAILED))
+
+    @stoppable
+    def maybe_paused(self) -> dict[str, str]:
+        """Thread -> head of the threads whose head may have a step due (failed ones among
+        them), in one query over the primary keys and the writes' channels."""
+        return dict(self.conn.execute(_SELECT_MAYBE_PAUSED).fetchall())
 
     def counted(self, query: ThreadQuery) -> int | None:
         """The count of ``query``'s threads from a few queries
         (:func:`~playground.timetravel.thread_list.counted_in_sql`)."""
-        return counted_in_sql(query, self._every_thread, self.status_sets, self._heads,
-                              self._holding, lambda thread_id: is_paused(self, thread_id))
+        return counted_in_sql(query, self._every_thread, self.failed_threads,
+                              self.maybe_paused, self._heads, self._holding,
+                              lambda thread_id, head: paused_at(self, thread_id, head))
 
     @stoppable
     def _every_thread(self) -> set[str]:

@@ -583,6 +583,17 @@ class Storage:
              write.value)
             for write in self._with_nodes(thread_id, checkpoint_ns, writes))
 
+    def signals_at(self, thread_id: str, checkpoint_ids: Iterable[str],
+                   checkpoint_ns: str = "") -> dict[str, tuple[TaskSignal, ...]]:
+        """Questions, answers and errors stored under some checkpoints only (a thread list
+        row asks for its head's)."""
+        writes = self.stored_writes(thread_id, checkpoint_ns, list(checkpoint_ids),
+                                    channels=SIGNAL_CHANNELS)
+        return group_signals(
+            (write.checkpoint_id, write.node or task_node(write.task_path), write.channel,
+             write.value)
+            for write in self._with_nodes(thread_id, checkpoint_ns, writes))
+
     def saver(self, serde: Any) -> BaseCheckpointSaver:
         """The official saver on this place with the graph's ``serde`` (for edits and
         replays), when writable.

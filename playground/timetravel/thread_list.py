@@ -168,22 +168,15 @@ def uuid6_moment(checkpoint_id: str) -> datetime | None:
     return datetime.fromtimestamp((ticks - _UUID_EPOCH) / 10_000_000, UTC)
 
 
-@dataclass(frozen=True)
-class StatusSets:
-    """What a database says of every thread's status from its rows alone, in one read each
-    (the SQL kinds; the rest read thread by thread).
-
-    Attributes:
-        failed: threads whose head (newest root checkpoint) has an error write under it.
-        maybe_paused: threads, failed left out, whose head shows a step due: a write under the
-            head itself (a step began), or a write to a trigger channel (``branch:to:``,
-            ``join:``, a ``Send``) under the head's parent (the step that made the head
-            scheduled one). Every paused thread LangGraph writes is among them; each is checked
-            by the thread's own rules (:func:`status_of`) before it is listed or counted.
-    """
-
-    failed: frozenset[str]
-    maybe_paused: frozenset[str]
+# What a SQL kind reads of every thread's status from its rows alone, one query each:
+# ``failed`` the threads whose head (newest root checkpoint) has an error write under it;
+# ``maybe_paused`` (thread -> head id) those whose head shows a step due: its newest write-bearing
+# checkpoint is the head itself (a step began there), or holds a write to a trigger channel
+# (``branch:to:``, ``join:``, a ``Send``; the step that made the head, or an update_state,
+# scheduled a node). Every paused thread LangGraph writes is among them but two rare shapes
+# (docs/architecture.md, "The thread list"); each is checked by the thread's own rule.
+FailedThreads = Callable[[], "frozenset[str]"]
+MaybePaused = Callable[[], "dict[str, str]"]
 
 
 @dataclass(frozen=True)
@@ -339,7 +332,8 @@ def thread_page(storage, query: ThreadQuery) -> ThreadPage:
             scanned += 1
             try:
                 summary = storage.thread_summary(thread_id)
-                head_signals = storage.signals(thread_id).get(summary.head_id, ())
+                head_signals = storage.signals_at(thread_id, [summary.head_id]).get(
+                    summary.head_id, ()) if summary.head_id else ()
             except UnknownThread:  # deleted while the walk went on
                 cursor = position
                 continue
@@ -363,14 +357,11 @@ def thread_page(storage, query: ThreadQuery) -> ThreadPage:
     return ThreadPage(rows, None, scanned)
 
 
-def is_paused(storage, thread_id: str) -> bool:
-    """Whether a thread is paused by the thread list's own rule (:func:`status_of`)."""
-    try:
-        summary = storage.thread_summary(thread_id)
-        head_signals = storage.signals(thread_id).get(summary.head_id, ())
-    except UnknownThread:
-        return False
-    return storage.thread_status(summary, head_signals)[0] == "paused"
+def paused_at(storage, thread_id: str, head_id: str) -> bool:
+    """Whether a thread whose head is ``head_id`` and that has not failed is paused by the
+    thread list's rule (:func:`status_of`: its head has nodes to run), from the head alone."""
+    detail = storage.details(thread_id, [head_id]).get(head_id)
+    return bool(detail and detail.next)
 
 
 def count_threads(storage, query: ThreadQuery,
@@ -403,22 +394,24 @@ def count_threads(storage, query: ThreadQuery,
 
 
 def counted_in_sql(query: ThreadQuery, every: Callable[[], set[str]],
-                   sets: Callable[[], StatusSets | None],
+                   failed: FailedThreads, maybe_paused: MaybePaused,
                    heads: Callable[[], dict[str, str]],
                    holding: Callable[[list[tuple[str, object, str]]], set[str]],
-                   paused: Callable[[str], bool]) -> int | None:
-    """A count made of what a SQL kind reads in a few queries: ``every`` thread, the status
-    ``sets``, each thread's ``heads`` (for a time filter, read from the head's uuid6 id) and the
-    threads ``holding`` some metadata; the few threads that may be paused are checked one by
-    one with ``paused``. None when a filter needs more (a head id that is not a uuid6)."""
+                   paused: Callable[[str, str], bool]) -> int | None:
+    """A count made of what a SQL kind reads in a few queries: ``every`` thread, the
+    ``failed`` ones, those that ``maybe_paused`` (each checked with ``paused(thread, head)``),
+    each thread's ``heads`` (a time filter reads the head's uuid6 id) and the threads
+    ``holding`` some metadata. None when a filter needs more (a head id that is not a uuid6)."""
     chosen = every()
     if query.status:
-        found = sets()
-        if found is None:
-            return None
-        confirmed = {t for t in found.maybe_paused if paused(t)}
-        chosen = (found.failed if query.status == "failed" else confirmed
-                  if query.status == "paused" else chosen - found.failed - confirmed) & chosen
+        gone = failed()
+        if query.status == "failed":
+            chosen &= gone
+        else:
+            confirmed = {thread for thread, head in maybe_paused().items()
+                         if thread not in gone and paused(thread, head)}
+            chosen = chosen & confirmed if query.status == "paused" else \
+                chosen - gone - confirmed
     if query.since or query.until:
         moments = {thread: uuid6_moment(head) for thread, head in heads().items()}
         if any(moment is None for thread, moment in moments.items() if thread in chosen):
@@ -441,17 +434,19 @@ def _check_status(storage, query: ThreadQuery) -> None:
                            f"{', '.join(storage.statuses)}")
 
 
-def by_status(query: ThreadQuery, sets: StatusSets | None,
+def by_status(query: ThreadQuery, failed: FailedThreads | None,
+              maybe_paused: MaybePaused | None,
               walk: Callable[[], Iterator[tuple[str, str]]],
               newest_first: Callable[[set[str]], Iterator[tuple[str, str]]]
               ) -> Iterator[tuple[str, str]]:
     """A SQL kind's candidates for a status filter: the failed or maybe-paused threads alone,
     newest first from the cursor (``newest_first``), however rare; for ``finished``, the walk
-    with the failed left out. Without a status, or without sets, the walk."""
-    if not query.status or sets is None:
+    with the failed left out. Without a status, or a kind without the queries, the walk."""
+    if not query.status or failed is None or maybe_paused is None:
         return walk()
     if query.status == "failed":
-        return newest_first(set(sets.failed))
+        return newest_first(set(failed()))
     if query.status == "paused":
-        return newest_first(set(sets.maybe_paused))
-    return ((thread, at) for thread, at in walk() if thread not in sets.failed)
+        return newest_first(set(maybe_paused()) - failed())
+    gone = failed()
+    return ((thread, at) for thread, at in walk() if thread not in gone)
