@@ -33,7 +33,7 @@ from playground.places.base import (
 )
 from playground.places.settings import sqlite_timeout
 from playground.places.sqlite_guard import interrupted, locked, stoppable
-from playground.places.sqlite_thread_list import SqliteThreadList
+from playground.places.sqlite_thread_list import SqliteThreadList, metadata_of
 from playground.timetravel.decode import (
     RESUME_TAIL_BYTES,
     TS_HEAD_BYTES,
@@ -268,15 +268,6 @@ _COUNT_THREAD_ROWS = (
     "SELECT (SELECT COUNT(*) FROM checkpoints WHERE thread_id = ?) "
     "+ (SELECT COUNT(*) FROM writes WHERE thread_id = ?)")
 _INSERT_ROWS = "INSERT INTO {table} (thread_id, {names}) VALUES ({marks})"
-
-
-def _metadata(raw: bytes | str | None) -> dict:
-    """Stored metadata as a dict: {} for anything that is not a JSON object."""
-    try:
-        meta = orjson.loads(raw) if raw else {}
-    except orjson.JSONDecodeError:
-        return {}
-    return meta if isinstance(meta, dict) else {}
 
 
 def _too_many(label: str, what: str) -> ReadStopped:
@@ -702,7 +693,7 @@ class SqliteStorage(SqliteThreadList, Storage):
                         return
                     _, parent, type_, blob, metadata = rows[cid]
                     checkpoint, problem = decode_checkpoint(type_, blob)
-                    yield StoredCheckpoint(cid, parent, _metadata(metadata), checkpoint,
+                    yield StoredCheckpoint(cid, parent, metadata_of(metadata), checkpoint,
                                            len(blob or b""), len(metadata or b""), problem)
 
     @stoppable
@@ -740,7 +731,7 @@ class SqliteStorage(SqliteThreadList, Storage):
                 _STORED_CHECKPOINTS, (_MAX_METADATA, thread_id, checkpoint_ns,
                                       limits().max_rows + 1)):
             checkpoint, problem = decode_checkpoint(type_, blob)
-            found.append(StoredCheckpoint(cid, parent, _metadata(metadata), checkpoint,
+            found.append(StoredCheckpoint(cid, parent, metadata_of(metadata), checkpoint,
                                           len(blob or b""), len(metadata or b""), problem))
             if len(found) > limits().max_rows:
                 raise _too_many(self.label, f"thread {clip(thread_id, 80)!r} has")

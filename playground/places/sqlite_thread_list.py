@@ -85,7 +85,9 @@ _SELECT_METADATA = (
     "FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ?")
 
 
-def _parsed(raw: bytes | str | None) -> dict:
+def metadata_of(raw: bytes | str | None) -> dict:
+    """A checkpoint's stored metadata (JSON text) as a dict: {} for anything that is not a
+    JSON object."""
     try:
         found = orjson.loads(raw) if raw else {}
     except orjson.JSONDecodeError:
@@ -213,13 +215,13 @@ class SqliteThreadList:
     def first_metadata(self, thread_id: str) -> dict:
         """The metadata of a thread's first root checkpoint, {} when unreadable."""
         row = self.conn.execute(_SELECT_FIRST_METADATA, (_MAX_METADATA, thread_id)).fetchone()
-        return _parsed(row[0]) if row else {}
+        return metadata_of(row[0]) if row else {}
 
     @stoppable
     def checkpoint_metadata(self, thread_id: str, checkpoint_ns: str = "",
                             checkpoint_ids=None) -> dict[str, dict]:
         """Each checkpoint's metadata as stored (or of some), by checkpoint id."""
         wanted = None if checkpoint_ids is None else set(checkpoint_ids)
-        return {cid: _parsed(raw) for cid, raw in self.conn.execute(
+        return {cid: metadata_of(raw) for cid, raw in self.conn.execute(
             _SELECT_METADATA, (_MAX_METADATA, thread_id, checkpoint_ns))
             if wanted is None or cid in wanted}

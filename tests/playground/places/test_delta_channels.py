@@ -9,16 +9,12 @@ as its snapshot and writes otherwise.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from contextlib import closing
 
 import pytest
-from langgraph.checkpoint.memory import InMemorySaver
 
 from playground.apps.state_fields import delta_reducers
-from playground.places import door
 from playground.places.door import open_place, open_storage
-from playground.serde import graph_serde
 from playground.timetravel.decode import to_jsonable
 from playground.timetravel.delta import (
     FOLDED_BY_GRAPH,
@@ -36,28 +32,7 @@ from playground.timetravel.transfer import (
     loads_export,
 )
 from playground.timetravel.tree import load_tree
-from tests import postgres
-from tests.playground.places.memory_kind import MemoryPlace
 from tests.playground.timetravel import delta_graphs
-
-KIND_TARGETS = ("sqlite", "postgres", "saver", "memory")
-
-
-@pytest.fixture(params=KIND_TARGETS)
-def target(request, tmp_path, monkeypatch) -> Iterator[object]:
-    kind = request.param
-    if kind == "memory":
-        monkeypatch.setattr(door, "KINDS", [MemoryPlace, *door.KINDS])
-        yield f"memory://{request.node.name}"
-    elif kind == "saver":
-        yield InMemorySaver(serde=graph_serde())
-    elif kind == "sqlite":
-        yield str(tmp_path / "app.sqlite")
-    else:
-        if not postgres.database_url():
-            pytest.skip(postgres.SKIP_REASON)
-        with postgres.throwaway_database() as url:
-            yield url
 
 
 def _said(messages: list) -> list[tuple]:

@@ -4,54 +4,29 @@
 The kinds: a SQLite file, a Postgres database (where a server answers), a saver object handed
 in by code, and a throwaway in-memory kind registered by one line (memory_kind.py), which
 answers only the seam's three questions. A kind that graphs run on joins by adding its target
-to ``KIND_TARGETS``; places only read (LangGraph.js files) are held against LangGraph.js's own
-reading in test_other_writers.py.
+to ``KIND_TARGETS`` (conftest.py); places only read (LangGraph.js files) are held against
+LangGraph.js's own reading in test_other_writers.py.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from contextlib import closing
 
 import pytest
-from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import START, StateGraph
 from langgraph.types import Command, interrupt
 from typing_extensions import TypedDict
 
-from playground.places import door
 from playground.places.door import open_place
-from playground.serde import graph_serde
 from playground.timetravel.tree import load_tree
-from tests import postgres
-from tests.playground.places.memory_kind import MemoryPlace
 from tests.playground.timetravel import sample_graphs
 from tests.playground.timetravel.sample_graphs import config
 
-KIND_TARGETS = ("sqlite", "postgres", "saver", "memory")
 SHAPES = {
     "loop": (sample_graphs.make_loop, sample_graphs.loop_graph),
     "fan": (sample_graphs.make_fan, sample_graphs.fan_graph),
     "forked": (sample_graphs.make_forked, sample_graphs.pause_graph),
 }
-
-
-@pytest.fixture(params=KIND_TARGETS)
-def target(request, tmp_path, monkeypatch) -> Iterator[object]:
-    """What a user (or a program) names for a place of each kind."""
-    kind = request.param
-    if kind == "memory":
-        monkeypatch.setattr(door, "KINDS", [MemoryPlace, *door.KINDS])  # the one line
-        yield f"memory://{request.node.name}"
-    elif kind == "saver":
-        yield InMemorySaver(serde=graph_serde())
-    elif kind == "sqlite":
-        yield str(tmp_path / "app.sqlite")
-    else:
-        if not postgres.database_url():
-            pytest.skip(postgres.SKIP_REASON)
-        with postgres.throwaway_database() as url:
-            yield url
 
 
 def oracle(graph, thread_id: str) -> dict[str, tuple]:
