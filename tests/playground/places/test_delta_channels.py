@@ -15,6 +15,7 @@ import pytest
 
 from playground.apps.state_fields import delta_reducers
 from playground.places.door import open_place, open_storage
+from playground.timetravel.compare import compare_branches, newest_branches
 from playground.timetravel.decode import to_jsonable
 from playground.timetravel.delta import (
     FOLDED_BY_GRAPH,
@@ -146,3 +147,23 @@ def test_an_exported_delta_chat_imports_as_a_thread_langgraph_reads_the_same(tmp
     for cid in before:
         assert _said(after[cid]["messages"]) == _said(before[cid]["messages"])
         assert _said(engine[cid]["messages"]) == _said(before[cid]["messages"])
+
+
+def test_compare_of_a_fork_mid_chain_holds_the_two_logs_langgraph_loads(target):
+    place = open_place(target)
+    with place.saver() as saver:
+        graph = delta_graphs.make_log(saver, "log")
+        delta_graphs.fork_log(graph, "log")
+        expected = _langgraph_values(graph, "log")
+        with closing(place.reads()) as reads:
+            reads.reducers = delta_reducers(graph)
+            tree = load_tree(reads, "log")
+            left, right = newest_branches(tree)
+            compared = compare_branches(reads, tree, left, right)
+
+    said = "\n".join(compared.final.lines())
+    assert "DeltaSnapshot" not in said
+    # the final difference is the two logs LangGraph loads at the two tips
+    assert compared.ancestor is not None and not compared.final.is_empty
+    tips = {expected[left]["log"][-1], expected[right]["log"][-1]}
+    assert all(tip in said for tip in tips)
