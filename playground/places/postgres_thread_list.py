@@ -68,6 +68,25 @@ _SELECT_MAYBE_PAUSED = (
     "channel LIKE 'branch:to:%%' OR channel LIKE 'join:%%' OR channel = '__pregel_tasks') "
     "AS triggered FROM checkpoint_writes WHERE checkpoint_ns = '' GROUP BY thread_id) w "
     "ON w.thread_id = h.thread_id WHERE w.wrote = h.head OR w.triggered = w.wrote")
+# A page's rows read together: the threads' own aggregates (as one thread's, postgres.py), their
+# blobs' and writes' bytes, their first checkpoints' metadata.
+_SELECT_LINES = (
+    "SELECT c.thread_id, count(*) AS n, max(c.checkpoint_id) AS head, "
+    "sum(octet_length(c.checkpoint::text) + octet_length(c.metadata::text)) AS bytes, "
+    "count(*) FILTER (WHERE NOT EXISTS (SELECT 1 FROM checkpoints k WHERE "
+    "  k.thread_id = c.thread_id AND k.checkpoint_ns = '' AND "
+    "  k.parent_checkpoint_id = c.checkpoint_id)) AS leaves "
+    "FROM checkpoints c WHERE c.checkpoint_ns = '' AND c.thread_id = ANY(%(ids)s) "
+    "GROUP BY c.thread_id")
+_SELECT_LINES_BYTES = (
+    "SELECT thread_id, sum(size) AS size FROM ("
+    " SELECT thread_id, octet_length(blob) AS size FROM checkpoint_blobs "
+    "  WHERE checkpoint_ns = '' AND thread_id = ANY(%(ids)s)"
+    " UNION ALL SELECT thread_id, octet_length(blob) FROM checkpoint_writes "
+    "  WHERE checkpoint_ns = '' AND thread_id = ANY(%(ids)s)) parts GROUP BY thread_id")
+_SELECT_FIRST_METADATAS = (
+    "SELECT DISTINCT ON (thread_id) thread_id, metadata FROM checkpoints "
+    "WHERE checkpoint_ns = '' AND thread_id = ANY(%(ids)s) ORDER BY thread_id, checkpoint_id")
 # The metadata people filter by, shown: the first checkpoint's, and each checkpoint's.
 _SELECT_FIRST_METADATA = (
     "SELECT metadata FROM checkpoints WHERE thread_id = %(thread)s AND checkpoint_ns = '' "
@@ -160,6 +179,25 @@ class PostgresThreadList:
     def _newest_row(self, thread_id: str) -> tuple[int, int] | None:
         newest = self._rows(_SELECT_NEWEST_ROW, {"thread": thread_id})[0]["at"]
         return None if newest is None else row_place(newest)
+
+    def thread_lines(self, thread_ids: list[str]) -> Iterator[tuple[str, tuple | None]]:
+        """A page's rows read together: every thread's aggregates, bytes and first metadata in
+        three queries, then each head's details and signals (what a thread gone since it was
+        listed lacks: None)."""
+        ids = {"ids": list(thread_ids)}
+        aggregates = {row["thread_id"]: row for row in self._rows(_SELECT_LINES, ids)}
+        extra = {row["thread_id"]: row["size"] for row in self._rows(_SELECT_LINES_BYTES, ids)}
+        metadata = {row["thread_id"]: row["metadata"]
+                    for row in self._rows(_SELECT_FIRST_METADATAS, ids)}
+        for thread_id in thread_ids:
+            row = aggregates.get(thread_id)
+            if row is None or not row["n"]:
+                yield thread_id, None
+                continue
+            summary = self._summary(thread_id, row, extra.get(thread_id))
+            signals = self.signals_at(thread_id, [summary.head_id]).get(summary.head_id, ())
+            found = metadata.get(thread_id)
+            yield thread_id, (summary, signals, found if isinstance(found, dict) else {})
 
     def failed_threads(self) -> frozenset[str]:
         """The threads whose head has an error write under it (one query over the writes'

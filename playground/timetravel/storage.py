@@ -68,6 +68,9 @@ SERVER = "a LangGraph Agent Server (its HTTP API)"
 # The task LangGraph stores an answer under when the input brought it (Command(resume=...)).
 NULL_TASK = "00000000-0000-0000-0000-000000000000"
 
+# A thread list row's reads: the thread's summary, its head's signals, its first metadata.
+ThreadLine = tuple[ThreadSummary, tuple[TaskSignal, ...], dict]
+
 __all__ = ["DuplicateRows", "ExportTable", "Head", "PendingWrite", "PlanRow", "Storage",
            "StoredCheckpoint", "StoredWrite"]
 
@@ -305,6 +308,22 @@ class Storage:
             branches=sum(1 for item in items if item.checkpoint_id not in parents),
             stored_bytes=sum(i.blob_bytes + i.metadata_bytes for i in items) + writes,
             head_id=head.checkpoint_id)
+
+    def thread_lines(self, thread_ids: list[str]
+                     ) -> Iterator[tuple[str, ThreadLine | None]]:
+        """What the thread list shows of some threads, in their order: each one's summary,
+        its head's questions, answers and errors, and its first checkpoint's metadata (None
+        for a thread gone since it was listed). Here one thread at a time, so a deadline met
+        midway keeps the lines read before it; a SQL kind reads a batch in a few queries."""
+        for thread_id in thread_ids:
+            try:
+                summary = self.thread_summary(thread_id)
+            except UnknownThread:
+                yield thread_id, None
+                continue
+            signals = self.signals_at(thread_id, [summary.head_id]).get(
+                summary.head_id, ()) if summary.head_id else ()
+            yield thread_id, (summary, signals, self.first_metadata(thread_id))
 
     # The statuses the thread list can filter this kind's threads by.
     statuses: ClassVar[tuple[str, ...]] = STATUSES

@@ -21,9 +21,9 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
+from itertools import islice
 from typing import Any
 
-from playground.timetravel.errors import UnknownThread
 from playground.timetravel.limits import ReadStopped
 from playground.timetravel.records import ThreadSummary
 from playground.timetravel.signals import TaskSignal
@@ -33,6 +33,7 @@ RUNNING = "running"  # what only a place that runs threads (an Agent Server) can
 PAGE = 50  # threads per page unless asked otherwise
 MAX_PAGE = 1_000
 MAX_SCANNED = 100_000  # candidates read for one page at most, whatever the deadline allows
+READ_TOGETHER = 50  # candidates whose lines a kind reads in one go
 _RELATIVE = re.compile(r"^(\d+(?:\.\d+)?)\s*(s|m|min|h|d)$")
 _UNITS = {"s": 1, "m": 60, "min": 60, "h": 3600, "d": 86400}
 
@@ -326,35 +327,37 @@ def thread_page(storage, query: ThreadQuery) -> ThreadPage:
     cursor = query.after
     walk: Iterator[tuple[str, str]] = storage.thread_candidates(query)
     try:
-        for thread_id, position in walk:
-            if len(rows) == query.limit:  # one more exists: the page ends before it
-                return ThreadPage(rows, cursor, scanned)
-            scanned += 1
-            try:
-                summary = storage.thread_summary(thread_id)
-                head_signals = storage.signals_at(thread_id, [summary.head_id]).get(
-                    summary.head_id, ()) if summary.head_id else ()
-            except UnknownThread:  # deleted while the walk went on
+        while True:
+            # Candidates a batch at a time, read together (a kind answers a batch in a few
+            # queries); one more than the page lacks, to tell whether another page follows.
+            batch = list(islice(walk, min(READ_TOGETHER, query.limit - len(rows) + 1)))
+            if not batch:
+                return ThreadPage(rows, None, scanned)
+            lines = iter(storage.thread_lines([thread_id for thread_id, _ in batch]))
+            for _, position in batch:
+                if len(rows) == query.limit:  # one more exists: the page ends before it
+                    return ThreadPage(rows, cursor, scanned)
+                _, line = next(lines)  # read only now: a full page reads no thread beyond it
+                scanned += 1
                 cursor = position
-                continue
-            cursor = position
-            status, reason = storage.thread_status(summary, head_signals)
-            moment = _moment_of(summary)
-            if storage.walks_in_time_order and query.since and moment is not None \
-                    and moment < query.since:
-                return ThreadPage(rows, None, scanned)  # older threads only from here on
-            row = ThreadRow(summary, status, reason)
-            if _wanted(query, row, moment):
-                rows.append(replace(row, metadata=own_metadata(
-                    storage.first_metadata(thread_id))))
-            if scanned >= MAX_SCANNED and len(rows) < query.limit:
-                return ThreadPage(rows, cursor, scanned, cut=(
-                    f"stopped after reading {scanned:,} threads; go on with the cursor"))
+                if line is None:  # deleted while the walk went on
+                    continue
+                summary, head_signals, metadata = line
+                status, reason = storage.thread_status(summary, head_signals)
+                moment = _moment_of(summary)
+                if storage.walks_in_time_order and query.since and moment is not None \
+                        and moment < query.since:
+                    return ThreadPage(rows, None, scanned)  # older threads only from here on
+                row = ThreadRow(summary, status, reason, own_metadata(metadata))
+                if _wanted(query, row, moment):
+                    rows.append(row)
+                if scanned >= MAX_SCANNED and len(rows) < query.limit:
+                    return ThreadPage(rows, cursor, scanned, cut=(
+                        f"stopped after reading {scanned:,} threads; go on with the cursor"))
     except ReadStopped as exc:
         if cursor == query.after:  # not one thread read: that is the answer, not a page
             raise
         return ThreadPage(rows, cursor, scanned, cut=str(exc))
-    return ThreadPage(rows, None, scanned)
 
 
 def paused_at(storage, thread_id: str, head_id: str) -> bool:

@@ -163,25 +163,25 @@ def test_times_are_read_as_iso_moments_or_spans_back_from_now():
 def test_a_walk_stopped_by_its_deadline_is_a_page_cut_short_with_a_cursor_to_go_on(place):
     target, _made = place
     storage = open_storage(target)
-    read = storage.thread_summary
+    read = storage.signals_at
     calls = []
 
-    def summary_until_the_deadline(thread_id):
-        # The fifth read meets the deadline (as SQLite's progress handler or Postgres's
-        # statement_timeout would say it): the page keeps the four threads read before it.
+    def signals_until_the_deadline(thread_id, checkpoint_ids, checkpoint_ns=""):
+        # The fifth thread's read meets the deadline (as SQLite's progress handler or
+        # Postgres's statement_timeout would say it): the page keeps the four read before it.
         calls.append(thread_id)
         if len(calls) == 5:
             raise took_too_long(storage.label, 2)
-        return read(thread_id)
+        return read(thread_id, checkpoint_ids, checkpoint_ns)
 
-    storage.thread_summary = summary_until_the_deadline
+    storage.signals_at = signals_until_the_deadline
     try:
         page = thread_page(storage, ThreadQuery(limit=50))
         assert [row.summary.thread_id for row in page.rows] == calls[:4]
         assert page.cut == f"{storage.label}: this database took longer than 2 s to read: stopped"
         assert page.next_cursor  # the next page starts where this one stopped
 
-        storage.thread_summary = read
+        storage.signals_at = read
         again = thread_page(storage, ThreadQuery(limit=50, after=page.next_cursor))
         # The thread the deadline cut into is the next page's first, not lost between pages.
         assert again.rows[0].summary.thread_id == calls[4]
