@@ -22,7 +22,8 @@ browser profile, against the same on the 100-thread database.
 
 The failed threads (issue 40): ``--status failed --limit 500 --json`` as a whole process,
 against the bare query that finds them (``SELECT DISTINCT thread_id FROM writes WHERE channel =
-'__error__'``, connection included) in the same run; ``--count`` with no filter and with
+'__error__'``) as a whole process too (a new Python, the client, a connection, the query), its
+time in this process said beside it; ``--count`` with no filter and with
 ``--status paused``; Inspect from its URL with ``status=failed`` to the failed threads' table.
 
 Goals: the first page at most 1.0 s and 150 MB, and at most 1.5x the 100-thread figure (issue
@@ -79,6 +80,26 @@ _BARE_PAGE = "SELECT DISTINCT thread_id FROM checkpoints LIMIT 50"
 _BARE_FAILED = {"SQLite": "SELECT DISTINCT thread_id FROM writes WHERE channel = '__error__'",
                 "Postgres": "SELECT DISTINCT thread_id FROM checkpoint_writes "
                             "WHERE channel = '__error__'"}
+
+
+# The bare query as a whole process too, as the command is measured: Python with the database's
+# client, a connection, the query.
+_BARE_PROCESS = {
+    "SQLite": "import sqlite3, sys; sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchall()",
+    "Postgres": "import psycopg, sys; psycopg.connect(sys.argv[1]).execute(sys.argv[2]).fetchall()",
+}
+
+
+def _bare_process(kind: str, db: str) -> float:
+    """Best of ROUNDS: the bare failed query run by a new Python process."""
+    best = None
+    for _ in range(ROUNDS):
+        started = time.perf_counter()
+        subprocess.run([sys.executable, "-c", _BARE_PROCESS[kind], db, _BARE_FAILED[kind]],
+                       check=True, capture_output=True, timeout=600)
+        took = time.perf_counter() - started
+        best = took if best is None else min(best, took)
+    return best
 
 
 def _bare_sqlite(path: Path, sql: str = _BARE_PAGE) -> float:
@@ -211,6 +232,7 @@ def _progress(done: int, total: int) -> None:
 
 def _rows_for(kind: str, big: str, small: str, bare: float, bare_failed: float,
               failed_count: int) -> list[dict]:
+    bare_process = _bare_process(kind, big)
     first, first_mb = _command(big)
     peer = _peer_row(kind, big, first)
     small_first, _ = _command(small)
@@ -231,10 +253,11 @@ def _rows_for(kind: str, big: str, small: str, bare: float, bare_failed: float,
         "name": f"playground threads --status failed --limit 500 --json: all {failed_count} "
                 f"failed of {THREADS:,} threads (0.4%) on {kind}, whole process "
                 f"({failed_mb:.0f} MB peak)",
-        "ours": f"{failed * 1000:.0f} ms", "baseline_value": f"{bare_failed * 1000:.0f} ms",
-        "baseline": f"the bare query that finds them ({_BARE_FAILED[kind]}), connection "
-                    "included, in this process",
-        "ratio": round(failed / bare_failed, 3), "goal": "<= 2 s and <= 3x"}, {
+        "ours": f"{failed * 1000:.0f} ms", "baseline_value": f"{bare_process * 1000:.0f} ms",
+        "baseline": f"the bare query that finds them ({_BARE_FAILED[kind]}) as a whole "
+                    f"process (Python, the client, a connection); in this process it took "
+                    f"{bare_failed * 1000:.0f} ms",
+        "ratio": round(failed / bare_process, 3), "goal": "<= 2 s and <= 3x"}, {
         "name": f"playground threads --count on {THREADS:,} threads on {kind}, whole process "
                 f"({counted_mb:.0f} MB peak)",
         "ours": f"{counted * 1000:.0f} ms", "baseline_value": "2000 ms",

@@ -65,17 +65,20 @@ _SELECT_FAILED = (
     "AND w.checkpoint_ns = '' AND NOT EXISTS (SELECT 1 FROM checkpoints c "
     "WHERE c.thread_id = w.thread_id AND c.checkpoint_ns = '' "
     "AND c.checkpoint_id > w.checkpoint_id)")
-# Maybe paused: per thread, its head and, in one pass over the writes, its newest checkpoint
-# with writes and its newest with a trigger write; a step is due when those are the head, or
-# the same checkpoint (the step that made the head scheduled one).
+# Maybe paused: per thread, its head and its newest checkpoint with writes (both from the
+# primary keys' covering indexes); a step is due when that checkpoint is the head, or holds a
+# trigger write (the step that made the head scheduled a node), looked up by its key. (One
+# pass over the writes' channels instead, as Postgres does, reads every write row here:
+# 1.4 s against 1.1 s on 100,000 threads.)
 _SELECT_MAYBE_PAUSED = (
     "SELECT h.thread_id, h.head FROM ("
     "SELECT thread_id, max(checkpoint_id) AS head FROM checkpoints WHERE checkpoint_ns = '' "
     "GROUP BY thread_id) h JOIN ("
-    "SELECT thread_id, max(checkpoint_id) AS wrote, max(checkpoint_id) FILTER (WHERE "
-    "channel LIKE 'branch:to:%' OR channel LIKE 'join:%' OR channel = '__pregel_tasks') "
-    "AS triggered FROM writes WHERE checkpoint_ns = '' GROUP BY thread_id) w "
-    "ON w.thread_id = h.thread_id WHERE w.wrote = h.head OR w.triggered = w.wrote")
+    "SELECT thread_id, max(checkpoint_id) AS wrote FROM writes WHERE checkpoint_ns = '' "
+    "GROUP BY thread_id) w ON w.thread_id = h.thread_id "
+    "WHERE w.wrote = h.head OR EXISTS (SELECT 1 FROM writes x WHERE x.thread_id = w.thread_id "
+    "AND x.checkpoint_ns = '' AND x.checkpoint_id = w.wrote AND (x.channel LIKE 'branch:to:%' "
+    "OR x.channel LIKE 'join:%' OR x.channel = '__pregel_tasks'))")
 # The metadata people filter by, shown: the first checkpoint's, and each checkpoint's.
 _SELECT_FIRST_METADATA = (
     "SELECT CASE WHEN length(metadata) > ? THEN NULL ELSE metadata END FROM checkpoints "

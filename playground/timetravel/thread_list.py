@@ -361,8 +361,11 @@ def thread_page(storage, query: ThreadQuery) -> ThreadPage:
 
 
 def paused_at(storage, thread_id: str, head_id: str) -> bool:
-    """Whether a thread whose head is ``head_id`` and that has not failed is paused by the
-    thread list's rule (:func:`status_of`: its head has nodes to run), from the head alone."""
+    """Whether a thread whose head is ``head_id`` is paused by the thread list's rule
+    (:func:`status_of`: no error under its head, and nodes left to run), from the head alone."""
+    signals = storage.signals_at(thread_id, [head_id]).get(head_id, ())
+    if any(signal.kind == "error" for signal in signals):
+        return False
     detail = storage.details(thread_id, [head_id]).get(head_id)
     return bool(detail and detail.next)
 
@@ -405,16 +408,18 @@ def counted_in_sql(query: ThreadQuery, every: Callable[[], set[str]],
     ``failed`` ones, those that ``maybe_paused`` (each checked with ``paused(thread, head)``),
     each thread's ``heads`` (a time filter reads the head's uuid6 id) and the threads
     ``holding`` some metadata. None when a filter needs more (a head id that is not a uuid6)."""
-    chosen = every()
-    if query.status:
+    # Each status reads only what it needs: the failed and the paused are few and found
+    # directly; the finished are every thread but those.
+    if query.status == "failed":
+        chosen = set(failed())
+    elif query.status == "paused":
+        chosen = {thread for thread, head in maybe_paused().items() if paused(thread, head)}
+    elif query.status:
         gone = failed()
-        if query.status == "failed":
-            chosen &= gone
-        else:
-            confirmed = {thread for thread, head in maybe_paused().items()
-                         if thread not in gone and paused(thread, head)}
-            chosen = chosen & confirmed if query.status == "paused" else \
-                chosen - gone - confirmed
+        chosen = every() - gone - {thread for thread, head in maybe_paused().items()
+                                   if thread not in gone and paused(thread, head)}
+    else:
+        chosen = every()
     if query.since or query.until:
         moments = {thread: uuid6_moment(head) for thread, head in heads().items()}
         if any(moment is None for thread, moment in moments.items() if thread in chosen):
