@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -45,6 +46,7 @@ from playground.timetravel.records import (
     detail_of,
     task_node,
 )
+from playground.timetravel.signals import SIGNAL_CHANNELS, TaskSignal
 from playground.timetravel.storage import (
     JAVASCRIPT,
     OLDER_PYTHON,
@@ -57,6 +59,7 @@ from playground.timetravel.storage import (
     StoredCheckpoint,
     StoredWrite,
     export_columns,
+    group_signals,
     growing_batches,
 )
 from playground.timetravel.store_items import (
@@ -127,17 +130,31 @@ _SELECT_CHECKPOINT_WRITE_BYTES = (
 # Each checkpoint's blobs, one primary-key lookup per channel version it names. The LIMIT keeps
 # the lookup a subquery of its own: joined plainly, the planner hashes every blob of the thread
 # once per checkpoint (13 s for 10,000 checkpoints, against 0.2 s this way).
-_SELECT_CHECKPOINTS = (
-    "SELECT c.checkpoint_id, c.parent_checkpoint_id, c.checkpoint, "
+# A checkpoint's value blobs: those of the channels its versions name that match a pattern.
+_BLOBS_OF_ROW = (
     " (SELECT array_agg(array[bl.channel::bytea, bl.type::bytea, bl.blob]) "
     "  FROM jsonb_each_text(CASE jsonb_typeof(c.checkpoint->'channel_versions') "
     "   WHEN 'object' THEN c.checkpoint->'channel_versions' ELSE '{}' END) v "
     "  CROSS JOIN LATERAL (SELECT b.channel, b.type, b.blob FROM checkpoint_blobs b "
     "   WHERE b.thread_id = c.thread_id AND b.checkpoint_ns = c.checkpoint_ns "
     "   AND b.channel = v.key AND b.version = v.value LIMIT 1) bl "
-    "  WHERE v.key LIKE ANY(%(channels)s)) AS blobs "
+    "  WHERE v.key LIKE ANY(%(channels)s)) AS blobs ")
+_SELECT_CHECKPOINTS = (
+    "SELECT c.checkpoint_id, c.parent_checkpoint_id, c.checkpoint, " + _BLOBS_OF_ROW +
     "FROM checkpoints c WHERE c.thread_id = %(t)s AND c.checkpoint_ns = %(ns)s "
     "AND c.checkpoint_id = ANY(%(ids)s)")
+# One checkpoint of each of many threads (a page's heads), and the questions, answers and errors
+# stored under them: (thread, checkpoint) pairs given as two arrays.
+_PAIRS = ("unnest(%(threads)s::text[], %(ids)s::text[]) AS k(thread_id, checkpoint_id)")
+_SELECT_CHECKPOINTS_OF_THREADS = (
+    "SELECT c.thread_id, c.checkpoint_id, c.parent_checkpoint_id, c.checkpoint, "
+    + _BLOBS_OF_ROW + f"FROM {_PAIRS} JOIN checkpoints c ON c.thread_id = k.thread_id "
+    "AND c.checkpoint_ns = '' AND c.checkpoint_id = k.checkpoint_id")
+_SELECT_WRITES_OF_THREADS = (
+    "SELECT w.thread_id, w.checkpoint_id, w.task_path, w.channel, w.type, w.blob "
+    f"FROM {_PAIRS} JOIN checkpoint_writes w ON w.thread_id = k.thread_id "
+    "AND w.checkpoint_ns = '' AND w.checkpoint_id = k.checkpoint_id "
+    "WHERE w.channel = ANY(%(channels)s) ORDER BY w.thread_id, w.task_path, w.task_id, w.idx")
 # A checkpoint's next ancestors' ids, newest first, along the parent links, at most %(limit)s
 # steps at a time. The LATERAL ... LIMIT 1 keeps each step one primary-key lookup: joined
 # plainly, the planner scans the thread's every row for each step (seen without statistics).
@@ -322,6 +339,21 @@ def _one_line(text: str) -> str:
                   first)
 
 
+def decoded_checkpoint(row: dict) -> tuple[str | None, dict, str | None]:
+    """A checkpoint row with its value blobs (``_SELECT_CHECKPOINTS``'s columns) decoded:
+    (parent id, checkpoint, why it is unreadable or None)."""
+    checkpoint = row["checkpoint"]
+    if is_unread(checkpoint) or not isinstance(checkpoint, dict):
+        reason = checkpoint["__unread__"] if is_unread(checkpoint) else "not an object"
+        return row["parent_checkpoint_id"], {}, f"checkpoint not readable: {reason}"
+    values = checkpoint.get("channel_values")
+    values = dict(values) if isinstance(values, dict) else {}
+    for channel, type_, blob in row["blobs"] or ():
+        if type_ != b"empty":
+            values[channel.decode()] = decode_typed(type_.decode(), blob)
+    return row["parent_checkpoint_id"], {**checkpoint, "channel_values": values}, None
+
+
 class PostgresStorage(PostgresThreadList, Storage):
     """A Postgres database written by PostgresSaver.
 
@@ -483,6 +515,44 @@ class PostgresStorage(PostgresThreadList, Storage):
             head_next=head.next if head else (), branches=row["leaves"],
             stored_bytes=int(row["bytes"] or 0) + int(extra or 0), head_id=row["head"])
 
+    def heads_read(self, heads: dict[str, str]
+                   ) -> dict[str, tuple[CheckpointDetail, tuple[TaskSignal, ...]]]:
+        """For many threads at once (thread -> its head): each head's details (its next nodes
+        from its own and its parent's channels) and the questions, answers and errors stored
+        under it, in three queries whatever their number."""
+        def checkpoints_of(pairs: dict[str, str]) -> dict[tuple[str, str], tuple]:
+            rows = self._rows(_SELECT_CHECKPOINTS_OF_THREADS, {
+                "threads": list(pairs), "ids": list(pairs.values()), "channels": _TRIGGERS})
+            return {(row["thread_id"], row["checkpoint_id"]): decoded_checkpoint(row)
+                    for row in rows}
+
+        loaded = checkpoints_of(heads)
+        parents = {thread: loaded[(thread, head)][0] for thread, head in heads.items()
+                   if (thread, head) in loaded and loaded[(thread, head)][0]}
+        loaded.update(checkpoints_of(parents))
+        signals: dict[str, tuple[TaskSignal, ...]] = {}
+        if self.keeps_task_paths:
+            grouped: dict[str, list] = defaultdict(list)
+            for row in self._rows(_SELECT_WRITES_OF_THREADS, {
+                    "threads": list(heads), "ids": list(heads.values()),
+                    "channels": list(SIGNAL_CHANNELS)}):
+                grouped[row["thread_id"]].append((
+                    row["checkpoint_id"], task_node(row["task_path"]), row["channel"],
+                    decode_typed(row["type"], row["blob"])))
+            signals = {thread: group_signals(rows).get(heads[thread], ())
+                       for thread, rows in grouped.items()}
+        found = {}
+        for thread, head in heads.items():
+            if (thread, head) not in loaded:
+                continue
+            parent_id, checkpoint, problem = loaded[(thread, head)]
+            parent = loaded.get((thread, parent_id))
+            if not self.keeps_task_paths:  # a write's node comes from its checkpoint: one by one
+                signals[thread] = self.signals_at(thread, [head]).get(head, ())
+            found[thread] = (detail_of(head, checkpoint, parent[1] if parent else None, problem),
+                             signals.get(thread, ()))
+        return found
+
     def records(self, thread_id: str, checkpoint_ns: str = "", times: bool = False
                 ) -> list[CheckpointRecord]:
         """Every checkpoint of a thread and namespace, oldest first, from SQL alone (without
@@ -540,22 +610,7 @@ class PostgresStorage(PostgresThreadList, Storage):
             _SELECT_CHECKPOINTS,
             {"t": thread_id, "ns": checkpoint_ns, "ids": checkpoint_ids, "channels": channels},
         )
-        found = {}
-        for row in rows:
-            checkpoint = row["checkpoint"]
-            if is_unread(checkpoint) or not isinstance(checkpoint, dict):
-                reason = checkpoint["__unread__"] if is_unread(checkpoint) else "not an object"
-                found[row["checkpoint_id"]] = (row["parent_checkpoint_id"], {},
-                                               f"checkpoint not readable: {reason}")
-                continue
-            values = checkpoint.get("channel_values")
-            values = dict(values) if isinstance(values, dict) else {}
-            for channel, type_, blob in row["blobs"] or ():
-                if type_ != b"empty":
-                    values[channel.decode()] = decode_typed(type_.decode(), blob)
-            found[row["checkpoint_id"]] = (
-                row["parent_checkpoint_id"], {**checkpoint, "channel_values": values}, None)
-        return found
+        return {row["checkpoint_id"]: decoded_checkpoint(row) for row in rows}
 
     def details(
         self, thread_id: str, checkpoint_ids: Iterable[str], checkpoint_ns: str = ""

@@ -18,13 +18,15 @@ import json
 import re
 from collections.abc import Iterable, Iterator
 
+from playground.timetravel.limits import ReadStopped
+from playground.timetravel.records import ThreadSummary
+from playground.timetravel.storage import Storage
 from playground.timetravel.thread_list import (
     QueryRefused,
     ThreadQuery,
     by_status,
     counted_in_sql,
     listed_at_newest,
-    paused_at,
 )
 
 # The walk: the checkpoint rows from the table's physical end, a window of blocks at a time (a
@@ -181,21 +183,34 @@ class PostgresThreadList:
         return None if newest is None else row_place(newest)
 
     def thread_lines(self, thread_ids: list[str]) -> Iterator[tuple[str, tuple | None]]:
-        """A page's rows read together: every thread's aggregates, bytes and first metadata in
-        three queries, then each head's details and signals (what a thread gone since it was
-        listed lacks: None)."""
+        """A page's rows read together, in six queries whatever their number: the threads'
+        aggregates, bytes and first metadata, their heads' details and signals
+        (:meth:`heads_read`); None for a thread gone since it was listed."""
         ids = {"ids": list(thread_ids)}
-        aggregates = {row["thread_id"]: row for row in self._rows(_SELECT_LINES, ids)}
-        extra = {row["thread_id"]: row["size"] for row in self._rows(_SELECT_LINES_BYTES, ids)}
-        metadata = {row["thread_id"]: row["metadata"]
-                    for row in self._rows(_SELECT_FIRST_METADATAS, ids)}
+        try:
+            aggregates = {row["thread_id"]: row for row in self._rows(_SELECT_LINES, ids)}
+            extra = {row["thread_id"]: row["size"]
+                     for row in self._rows(_SELECT_LINES_BYTES, ids)}
+            metadata = {row["thread_id"]: row["metadata"]
+                        for row in self._rows(_SELECT_FIRST_METADATAS, ids)}
+            heads = self.heads_read({thread: row["head"] for thread, row in aggregates.items()
+                                     if row["n"]})
+        except ReadStopped:
+            # A batch past its statement's timeout: one thread at a time, each a smaller
+            # statement, so a page keeps the threads read before the deadline stops it.
+            yield from Storage.thread_lines(self, thread_ids)
+            return
         for thread_id in thread_ids:
             row = aggregates.get(thread_id)
-            if row is None or not row["n"]:
+            if row is None or not row["n"] or thread_id not in heads:
                 yield thread_id, None
                 continue
-            summary = self._summary(thread_id, row, extra.get(thread_id))
-            signals = self.signals_at(thread_id, [summary.head_id]).get(summary.head_id, ())
+            detail, signals = heads[thread_id]
+            summary = ThreadSummary(
+                thread_id=thread_id, checkpoints=row["n"], newest_at=detail.created_at,
+                head_next=detail.next, branches=row["leaves"],
+                stored_bytes=int(row["bytes"] or 0) + int(extra.get(thread_id) or 0),
+                head_id=row["head"])
             found = metadata.get(thread_id)
             yield thread_id, (summary, signals, found if isinstance(found, dict) else {})
 
@@ -216,7 +231,13 @@ class PostgresThreadList:
             query, lambda: {row["thread_id"] for row in self._rows(_SELECT_THREADS)},
             self.failed_threads, self.maybe_paused,
             lambda: {row["thread_id"]: row["head"] for row in self._rows(_SELECT_HEADS)},
-            self._holding, lambda thread_id, head: paused_at(self, thread_id, head))
+            self._holding, self._paused_of)
+
+    def _paused_of(self, heads: dict[str, str]) -> set[str]:
+        """Which of these threads (thread -> head) are paused by the thread list's rule: no
+        error under the head, nodes left to run; their heads read together."""
+        return {thread for thread, (detail, signals) in self.heads_read(heads).items()
+                if detail.next and not any(signal.kind == "error" for signal in signals)}
 
     def _holding(self, wanted: list[tuple[str, object, str]]) -> set[str]:
         held, params = _held(wanted)

@@ -199,7 +199,8 @@ class SqliteThreadList:
         (:func:`~playground.timetravel.thread_list.counted_in_sql`)."""
         return counted_in_sql(query, self._every_thread, self.failed_threads,
                               self.maybe_paused, self._heads, self._holding,
-                              lambda thread_id, head: paused_at(self, thread_id, head))
+                              lambda heads: {thread for thread, head in heads.items()
+                                             if paused_at(self, thread, head)})
 
     @stoppable
     def _every_thread(self) -> set[str]:

@@ -403,21 +403,20 @@ def counted_in_sql(query: ThreadQuery, every: Callable[[], set[str]],
                    failed: FailedThreads, maybe_paused: MaybePaused,
                    heads: Callable[[], dict[str, str]],
                    holding: Callable[[list[tuple[str, object, str]]], set[str]],
-                   paused: Callable[[str, str], bool]) -> int | None:
+                   paused: Callable[[dict[str, str]], set[str]]) -> int | None:
     """A count made of what a SQL kind reads in a few queries: ``every`` thread, the
-    ``failed`` ones, those that ``maybe_paused`` (each checked with ``paused(thread, head)``),
-    each thread's ``heads`` (a time filter reads the head's uuid6 id) and the threads
-    ``holding`` some metadata. None when a filter needs more (a head id that is not a uuid6)."""
+    ``failed`` ones, those that ``maybe_paused`` (checked by ``paused``, which takes thread ->
+    head and gives those paused by :func:`status_of`'s rule), each thread's ``heads`` (a time
+    filter reads the head's uuid6 id) and the threads ``holding`` some metadata. None when a
+    filter needs more (a head id that is not a uuid6)."""
     # Each status reads only what it needs: the failed and the paused are few and found
     # directly; the finished are every thread but those.
     if query.status == "failed":
         chosen = set(failed())
     elif query.status == "paused":
-        chosen = {thread for thread, head in maybe_paused().items() if paused(thread, head)}
+        chosen = paused(maybe_paused())
     elif query.status:
-        gone = failed()
-        chosen = every() - gone - {thread for thread, head in maybe_paused().items()
-                                   if thread not in gone and paused(thread, head)}
+        chosen = every() - failed() - paused(maybe_paused())
     else:
         chosen = every()
     if query.since or query.until:
