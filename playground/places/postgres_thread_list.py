@@ -72,14 +72,17 @@ _SELECT_MAYBE_PAUSED = (
     "ON w.thread_id = h.thread_id WHERE w.wrote = h.head OR w.triggered = w.wrote")
 # A page's rows read together: the threads' own aggregates (as one thread's, postgres.py), their
 # blobs' and writes' bytes, their first checkpoints' metadata.
+# (A leaf is a checkpoint no other names as parent: counted by joining the threads' distinct
+# parent ids, not by a NOT EXISTS per checkpoint, which scans the thread's rows for each: 8 ms
+# against 22-50 ms for 50 threads.)
 _SELECT_LINES = (
     "SELECT c.thread_id, count(*) AS n, max(c.checkpoint_id) AS head, "
     "sum(octet_length(c.checkpoint::text) + octet_length(c.metadata::text)) AS bytes, "
-    "count(*) FILTER (WHERE NOT EXISTS (SELECT 1 FROM checkpoints k WHERE "
-    "  k.thread_id = c.thread_id AND k.checkpoint_ns = '' AND "
-    "  k.parent_checkpoint_id = c.checkpoint_id)) AS leaves "
-    "FROM checkpoints c WHERE c.checkpoint_ns = '' AND c.thread_id = ANY(%(ids)s) "
-    "GROUP BY c.thread_id")
+    "count(*) FILTER (WHERE p.parent_checkpoint_id IS NULL) AS leaves "
+    "FROM checkpoints c LEFT JOIN (SELECT DISTINCT thread_id, parent_checkpoint_id "
+    " FROM checkpoints WHERE checkpoint_ns = '' AND thread_id = ANY(%(ids)s)) p "
+    " ON p.thread_id = c.thread_id AND p.parent_checkpoint_id = c.checkpoint_id "
+    "WHERE c.checkpoint_ns = '' AND c.thread_id = ANY(%(ids)s) GROUP BY c.thread_id")
 _SELECT_LINES_BYTES = (
     "SELECT thread_id, sum(size) AS size FROM ("
     " SELECT thread_id, octet_length(blob) AS size FROM checkpoint_blobs "
