@@ -108,14 +108,14 @@ def test_a_search_held_up_in_one_tab_holds_no_other_tab_and_ends_in_one_line(bro
     inspect = tmp_path / "inspect"
     inspect.mkdir()
     path = inspect / "many.sqlite"
-    # None of these threads failed: the failed ones are searched for through all of them,
-    # and the search stops after reading 100,000 (thread_list.MAX_SCANNED).
+    # None of these threads says "refund": a text is searched for through the threads (a
+    # status is one query now), and the search stops after reading 100,000 (MAX_SCANNED).
     _many_threads(path, 150_000)
     env = {"PLAYGROUND_INSPECT_DIR": str(inspect), "PLAYGROUND_READ_TIMEOUT": "600"}
     running = '[data-testid="stApp"][data-test-script-state="running"]'
     with playground_server(tmp_path, env=env) as server:
         slow, other = _tab(browser, server), _tab(browser, server)
-        slow.open("inspect?status=failed")  # a link to the failed threads of any database
+        slow.open("inspect?match=refund")  # a link to a text search of any database
         slow.select("Database file", "inspect/many.sqlite")
         # Another program writes to the file: the search waits for its lock for as long as
         # the test holds it, so the other tab's page runs while this one's search surely does.
