@@ -34,6 +34,7 @@ from playground.timetravel.thread_list import (
     QueryRefused,
     ThreadQuery,
     count_threads,
+    metadata_text,
     parse_meta,
     parse_moment,
     thread_page,
@@ -241,7 +242,8 @@ def _threads(args: argparse.Namespace) -> int:
         width = max(len(text) for text, _ in shown)
         # The metadata keys a person filtered by or asked to see, a column each.
         keys = list(dict.fromkeys([*(key for key, _ in query.meta), *args.show_meta]))
-        cells = {key: [_meta_cell(row.metadata.get(key)) for _, row in shown] for key in keys}
+        cells = {key: [metadata_text(row.metadata.get(key), 40, "-") for _, row in shown]
+                 for key in keys}
         widths = {key: max([len(clip(key, 40)), *map(len, cells[key])]) for key in keys}
         meta_head = "".join(f"{clip(key, 40):<{widths[key]}}  " for key in keys)
         print(f"{'thread':<{width}}  {'checkpoints':>11}  {'branches':>8}  {'bytes':>10}  "
@@ -257,14 +259,6 @@ def _threads(args: argparse.Namespace) -> int:
     if page.next_cursor:
         print(f"more: add --after {page.next_cursor} for the next page")
     return 0
-
-
-def _meta_cell(value: object) -> str:
-    """A metadata value in a column: its text as written, one line, cut; "-" when absent."""
-    if value is None:
-        return "-"
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-    return clip(" ".join(text.split()), 40)
 
 
 def _count(source, query: ThreadQuery, as_json: bool) -> int:

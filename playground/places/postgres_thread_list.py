@@ -27,6 +27,7 @@ from playground.timetravel.thread_list import (
     by_status,
     counted_in_sql,
     listed_at_newest,
+    paused_head,
 )
 
 # The walk: the checkpoint rows from the table's physical end, a window of blocks at a time (a
@@ -240,7 +241,7 @@ class PostgresThreadList:
         """Which of these threads (thread -> head) are paused by the thread list's rule: no
         error under the head, nodes left to run; their heads read together."""
         return {thread for thread, (detail, signals) in self.heads_read(heads).items()
-                if detail.next and not any(signal.kind == "error" for signal in signals)}
+                if paused_head(detail.next, signals)}
 
     def _holding(self, wanted: list[tuple[str, object, str]]) -> set[str]:
         held, params = _held(wanted)

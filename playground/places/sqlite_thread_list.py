@@ -98,10 +98,10 @@ def metadata_of(raw: bytes | str | None) -> dict:
     return found if isinstance(found, dict) else {}
 
 
-def _held(query: ThreadQuery) -> tuple[str, list]:
-    """The SQL of a query's metadata filters, and their parameters."""
+def _held(wanted: list[tuple[str, object, str]]) -> tuple[str, list]:
+    """The SQL of metadata filters (:meth:`ThreadQuery.meta_values`), and their parameters."""
     held, params = "", []
-    for key, typed, text in query.meta_values():
+    for key, typed, text in wanted:
         path = '$."' + key.replace("\\", "\\\\").replace('"', '\\"') + '"'
         held += _META_HELD
         params += [path, int(typed) if isinstance(typed, bool) else typed, path, text]
@@ -132,7 +132,7 @@ class SqliteThreadList:
             if not re.fullmatch(r"r\d{1,19}", query.after):
                 raise QueryRefused(f"{query.after[:80]!r} is not a cursor of this thread list")
             below = int(query.after[1:])
-        held, params = _held(query)
+        held, params = _held(query.meta_values())
         holds = (lambda thread_id: self._holds(thread_id, held, params)) if held else None
 
         def walk() -> Iterator[tuple[str, str]]:
@@ -212,7 +212,7 @@ class SqliteThreadList:
 
     @stoppable
     def _holding(self, wanted: list) -> set[str]:
-        held, params = _held(ThreadQuery(meta=tuple((key, text) for key, _, text in wanted)))
+        held, params = _held(wanted)
         return {row[0] for row in self.conn.execute(_SELECT_HOLDING.format(held=held), params)}
 
     @stoppable

@@ -156,46 +156,34 @@ def _overwritten(value: Any) -> tuple[bool, Any]:
     return False, None
 
 
-def _flat_messages(writes: Sequence[Any]) -> list[Any] | None:
-    """The messages of the writes, lists flattened as LangGraph's reducer does; None when one
-    of them is not a message."""
-    flat: list[Any] = []
-    for write in writes:
-        flat.extend(write if isinstance(write, list) else [write])
-    if any(as_message(item) is None for item in flat):
-        return None
-    return flat
-
-
-def is_message_list(value: Any) -> bool:
-    """True for a list whose items are all messages (an empty list too)."""
-    return isinstance(value, list) and all(as_message(item) is not None for item in value)
+def _as_messages(items: Sequence[Any]) -> list | None:
+    """Each item read as a message (:func:`as_message`), or None when one is not a message."""
+    messages = [as_message(item) for item in items]
+    return None if any(message is None for message in messages) else messages
 
 
 def fold_messages(state: list, writes: Sequence[Any]) -> list | None:
     """``state`` with ``writes`` folded in as LangGraph's ``_messages_delta_reducer`` folds
-    them: every write a message or a list of them; a message whose id is already there
-    replaces it in place, a ``RemoveMessage`` drops its id, one with id ``__remove_all__``
-    drops everything before it, a message without an id is appended. None when a write is not
-    a message (the caller shows the writes instead)."""
-    flat = _flat_messages(writes)
-    if flat is None or not is_message_list(state):
+    them: every write a message or a list of them (lists flattened); a message whose id is
+    already there replaces it in place, a ``RemoveMessage`` drops its id, one with id
+    ``__remove_all__`` drops everything before it, a message without an id is appended. None
+    when the state or a write is not messages (the caller shows the writes instead)."""
+    flat = [item for write in writes
+            for item in (write if isinstance(write, list) else [write])]
+    held = _as_messages(state) if isinstance(state, list) else None
+    messages = _as_messages(flat)
+    if held is None or messages is None:
         return None
-    messages = [as_message(item) for item in flat]
     for index in range(len(messages) - 1, -1, -1):
-        message = messages[index]
-        if message is not None and message.role == "remove" and message.id == \
-                REMOVE_ALL_MESSAGES:
-            state, flat, messages = [], flat[index + 1:], messages[index + 1:]
+        if messages[index].role == "remove" and messages[index].id == REMOVE_ALL_MESSAGES:
+            state, held = [], []
+            flat, messages = flat[index + 1:], messages[index + 1:]
             break
     result: list[Any] = list(state)
-    position = {}
-    for index, item in enumerate(result):
-        found = as_message(item)
-        if found is not None and found.id is not None:
-            position[found.id] = index
+    position = {message.id: index for index, message in enumerate(held)
+                if message.id is not None}
     for item, message in zip(flat, messages, strict=True):
-        if message is None or message.id is None:
+        if message.id is None:
             result.append(item)
         elif message.role == "remove":
             if message.id in position:

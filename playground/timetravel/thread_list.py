@@ -24,7 +24,7 @@ from datetime import UTC, datetime, timedelta
 from itertools import islice
 from typing import Any
 
-from playground.timetravel.limits import ReadStopped
+from playground.timetravel.limits import ReadStopped, clip
 from playground.timetravel.records import ThreadSummary
 from playground.timetravel.signals import TaskSignal
 
@@ -151,6 +151,21 @@ def own_metadata(metadata: object) -> dict:
     return {key: value for key, value in metadata.items()
             if isinstance(key, str) and key not in LANGGRAPH_METADATA
             and not key.startswith(_LANGGRAPH_PREFIXES)}
+
+
+def metadata_text(value: object, limit: int = 120, absent: str = "") -> str:
+    """A metadata value in a table cell: its text as written (a string bare, anything else as
+    JSON), on one line, cut to ``limit``; ``absent`` when there is none."""
+    if value is None:
+        return absent
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    return clip(" ".join(text.split()), limit)
+
+
+def paused_head(next_nodes: tuple[str, ...], head_signals: tuple[TaskSignal, ...]) -> bool:
+    """The thread list's paused rule on a head (:func:`status_of`): no error under it, and
+    nodes left to run."""
+    return bool(next_nodes) and not any(signal.kind == "error" for signal in head_signals)
 
 
 # 100-ns intervals between the Gregorian epoch of RFC 9562 (1582-10-15) and Unix's.
@@ -363,11 +378,9 @@ def thread_page(storage, query: ThreadQuery) -> ThreadPage:
 def paused_at(storage, thread_id: str, head_id: str) -> bool:
     """Whether a thread whose head is ``head_id`` is paused by the thread list's rule
     (:func:`status_of`: no error under its head, and nodes left to run), from the head alone."""
-    signals = storage.signals_at(thread_id, [head_id]).get(head_id, ())
-    if any(signal.kind == "error" for signal in signals):
-        return False
     detail = storage.details(thread_id, [head_id]).get(head_id)
-    return bool(detail and detail.next)
+    return detail is not None and paused_head(
+        detail.next, storage.signals_at(thread_id, [head_id]).get(head_id, ()))
 
 
 def count_threads(storage, query: ThreadQuery,

@@ -10,7 +10,6 @@ said in one line and not applied.
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 
 import streamlit as st
@@ -21,6 +20,7 @@ from playground.timetravel.thread_list import (
     RUNNING,
     QueryRefused,
     ThreadQuery,
+    metadata_text,
     parse_meta,
     parse_moment,
     thread_page,
@@ -85,14 +85,6 @@ def _query(prefix: str, limit: int, statuses: tuple[str, ...]
 
 _TABLE_COLUMNS = ("thread", "status", "why", "checkpoints", "branches", "bytes", "newest")
 SHOWN_BY_DEFAULT = 2  # metadata keys shown before the person picks: the page's first ones
-
-
-def meta_text(value: object) -> str:
-    """A metadata value in a cell: its text as written, one line, cut; "" when absent."""
-    if value is None:
-        return ""
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-    return clip(" ".join(text.split()), 120)
 
 
 def _metadata_columns(prefix: str, rows: list, filtered: list[str]) -> dict[str, str]:
@@ -166,7 +158,7 @@ def thread_table(source: Storage, prefix: str, thread_key: str, on_pick=None,
     table = f"{prefix}threads-{len(pages)}-{abs(hash(said))}"
     event = st.dataframe(
         [{"thread": clip(r.summary.thread_id, 200), "status": r.status,
-          **{label: meta_text(r.metadata.get(key)) for key, label in columns.items()},
+          **{label: metadata_text(r.metadata.get(key)) for key, label in columns.items()},
           "why": clip(r.reason, 200), "checkpoints": r.summary.checkpoints,
           "branches": r.summary.branches, "bytes": r.summary.stored_bytes,
           "newest": (r.summary.newest_at or "")[:19].replace("T", " ")} for r in rows],
