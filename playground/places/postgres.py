@@ -15,11 +15,8 @@ Each blob is decoded by :mod:`playground.timetravel.decode`, JSONB by a bounded 
 
 from __future__ import annotations
 
-import json
-import re
-import threading
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -32,10 +29,21 @@ from playground.places.base import (
     StoreLog,
     written_by_another,
 )
+from playground.places.postgres_connections import (
+    bounded,
+    close_read_pool,
+    connect_within,
+    has_postgres_saver_tables,
+    one_line,
+    read_pool,
+    setup_lock,
+    setup_postgres_tables,
+)
 from playground.places.postgres_thread_list import PostgresThreadList
+from playground.places.postgres_writes import PostgresWrites
 from playground.places.settings import postgres_options, read_options
 from playground.places.urls import UrlRefused, is_postgres_url, redact_url, typed_connection
-from playground.timetravel.decode import bounded_json_loads, decode_typed, is_unread
+from playground.timetravel.decode import decode_typed, is_unread
 from playground.timetravel.errors import CheckpointDbError, UnknownThread
 from playground.timetravel.limits import limits, took_too_long
 from playground.timetravel.records import (
@@ -51,14 +59,9 @@ from playground.timetravel.storage import (
     JAVASCRIPT,
     OLDER_PYTHON,
     PYTHON,
-    DuplicateRows,
-    ExportTable,
-    Head,
-    PlanRow,
     Storage,
     StoredCheckpoint,
     StoredWrite,
-    export_columns,
     group_signals,
     growing_batches,
 )
@@ -74,12 +77,8 @@ from playground.timetravel.store_items import (
 # (a column list, an optional clause, the heads' subquery), never with data: values are always
 # bound (%s, %(name)s).
 
-# Opening: the saver's tables (BASE TABLE only: information_schema lists views too, and a view
-# can run any query), and a session that refuses writes.
-_COUNT_SAVER_TABLES = (
-    "SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = "
-    "current_schema() AND table_type = 'BASE TABLE' AND table_name IN ('checkpoints', "
-    "'checkpoint_blobs', 'checkpoint_writes')")
+# Opening: a session that refuses writes (the saver's tables are checked in
+# postgres_connections.py).
 _READ_ONLY_SESSION = "SET default_transaction_read_only = on"
 
 # Reads.
@@ -226,117 +225,9 @@ _LOG_SELECT = (f"SELECT {STORE_LOG_COLUMNS} FROM {STORE_LOG_TABLE} WHERE thread_
                "{step} ORDER BY at LIMIT %s")
 _LOG_FROM_CHECKPOINT = "AND from_checkpoint = %s"
 
-# What writes are made of: a transaction that locks first, and the tables' set-up lock.
-_LOCK_CHECKPOINTS = "LOCK TABLE checkpoints IN SHARE ROW EXCLUSIVE MODE"
-_TRY_SETUP_LOCK = "SELECT pg_try_advisory_lock(%s) AS taken"
-_SETUP_UNLOCK = "SELECT pg_advisory_unlock(%s)"
-
-# Sizes.
-_SELECT_STORED_BYTES = (
-    "SELECT (SELECT COALESCE(sum(octet_length(checkpoint::text) + "
-    "  octet_length(metadata::text)), 0) FROM checkpoints WHERE thread_id = %(t)s "
-    "  AND checkpoint_ns = %(ns)s) + "
-    " (SELECT COALESCE(sum(octet_length(blob)), 0) FROM checkpoint_blobs "
-    "  WHERE thread_id = %(t)s AND checkpoint_ns = %(ns)s) + "
-    " (SELECT COALESCE(sum(octet_length(blob)), 0) FROM checkpoint_writes "
-    "  WHERE thread_id = %(t)s AND checkpoint_ns = %(ns)s) AS n")
-
-# Prune.
-_SELECT_PLAN_ROWS = (
-    "SELECT checkpoint_id, parent_checkpoint_id, metadata::text AS metadata, "
-    "octet_length(checkpoint::text) + octet_length(metadata::text) AS size, "
-    "checkpoint->'channel_versions' AS versions FROM checkpoints "
-    "WHERE thread_id = %s AND checkpoint_ns = %s ORDER BY checkpoint_id")
-_SELECT_BLOB_SIZES = (
-    "SELECT channel, version, octet_length(blob) AS size FROM checkpoint_blobs "
-    "WHERE thread_id = %s AND checkpoint_ns = %s")
-_SELECT_WRITES_BY_CHECKPOINT = (
-    "SELECT checkpoint_id, count(*) AS n, sum(octet_length(blob)) AS size "
-    "FROM checkpoint_writes WHERE thread_id = %s AND checkpoint_ns = %s "
-    "GROUP BY checkpoint_id")
-_DELETE_WRITES = ("DELETE FROM checkpoint_writes WHERE thread_id = %s AND checkpoint_ns = %s "
-                  "AND checkpoint_id = ANY(%s)")
-_DELETE_CHECKPOINTS = ("DELETE FROM checkpoints WHERE thread_id = %s AND checkpoint_ns = %s "
-                       "AND checkpoint_id = ANY(%s)")
-_DETACH_CHECKPOINTS = ("UPDATE checkpoints SET parent_checkpoint_id = NULL WHERE thread_id = %s "
-                       "AND checkpoint_ns = %s AND checkpoint_id = ANY(%s)")
-_DELETE_BLOB = ("DELETE FROM checkpoint_blobs WHERE thread_id = %s AND checkpoint_ns = %s "
-                "AND channel = %s AND version = %s")
-
-# Migrate. The head is the largest checkpoint_id, the row PostgresSaver.get_tuple resumes from:
-# every thread's (_NEWEST_HEADS) or one thread's (_NEWEST_HEAD_OF_THREAD) is {newest}.
-_NEWEST_HEADS = ("SELECT DISTINCT ON (thread_id) thread_id, checkpoint_ns, checkpoint_id, "
-                 "checkpoint, metadata FROM checkpoints WHERE checkpoint_ns = '' "
-                 "ORDER BY thread_id, checkpoint_id DESC")
-_NEWEST_HEAD_OF_THREAD = ("SELECT thread_id, checkpoint_ns, checkpoint_id, checkpoint, metadata "
-                          "FROM checkpoints WHERE thread_id = %s AND checkpoint_ns = '' "
-                          "ORDER BY checkpoint_id DESC LIMIT 1")
-# Which channels keep a value in a blob row (not inline), for the heads alone: one
-# primary-key lookup per channel version (LIMIT 1 keeps the planner from hashing every
-# blob of the thread instead, 10x slower on a long one). '{{}}' is the JSON literal '{}'.
-_SELECT_HEADS = (
-    "WITH heads AS ({newest}) SELECT h.thread_id, h.checkpoint_id, h.checkpoint, "
-    "h.metadata, (SELECT array_agg(v.key) FROM jsonb_each_text(CASE "
-    " jsonb_typeof(h.checkpoint->'channel_versions') WHEN 'object' THEN "
-    " h.checkpoint->'channel_versions' ELSE '{{}}' END) v CROSS JOIN LATERAL ("
-    "  SELECT 1 FROM checkpoint_blobs b WHERE b.thread_id = h.thread_id AND "
-    "  b.checkpoint_ns = h.checkpoint_ns AND b.channel = v.key AND b.version = v.value "
-    "  AND b.type <> 'empty' LIMIT 1) hit) AS in_blobs "
-    "FROM heads h ORDER BY h.thread_id")
-_SAME_HEAD_JSONB = ("SELECT checkpoint = %s AS same FROM checkpoints WHERE thread_id = %s "
-                    "AND checkpoint_ns = '' AND checkpoint_id = %s")
-_COUNT_CHANNEL_WRITES = ("SELECT count(*) AS n FROM checkpoint_writes WHERE thread_id = %s "
-                         "AND checkpoint_ns = '' AND checkpoint_id = %s AND channel = %s")
-_SELECT_HEAD_BLOB = ("SELECT type, blob FROM checkpoint_blobs WHERE thread_id = %s AND "
-                     "checkpoint_ns = '' AND channel = %s AND version = %s")
-_UPDATE_HEAD_CHECKPOINT = ("UPDATE checkpoints SET checkpoint = %s WHERE thread_id = %s "
-                           "AND checkpoint_ns = '' AND checkpoint_id = %s")
-_COPY_BLOB = (
-    "INSERT INTO checkpoint_blobs (thread_id, checkpoint_ns, channel, version, type, "
-    "blob) SELECT thread_id, checkpoint_ns, %s, version, type, blob "
-    "FROM checkpoint_blobs WHERE thread_id = %s AND checkpoint_ns = '' "
-    "AND channel = %s AND version = %s "
-    "ON CONFLICT (thread_id, checkpoint_ns, channel, version) DO NOTHING")
-_RENAME_HEAD_WRITES = ("UPDATE checkpoint_writes SET channel = %s WHERE thread_id = %s "
-                       "AND checkpoint_ns = '' AND checkpoint_id = %s AND channel = %s")
-
-# Transfer: {columns} and {names} are an ExportTable's column list, {marks} its other %s marks.
-_EXPORT_ROWS = "SELECT {columns} FROM {table} WHERE thread_id = %s ORDER BY {order}"
-_COUNT_THREAD_ROWS = (
-    "SELECT (SELECT count(*) FROM checkpoints WHERE thread_id = %(t)s) "
-    "+ (SELECT count(*) FROM checkpoint_blobs WHERE thread_id = %(t)s) "
-    "+ (SELECT count(*) FROM checkpoint_writes WHERE thread_id = %(t)s) AS n")
-_INSERT_ROWS = "INSERT INTO {table} (thread_id, {names}) VALUES (%s{marks})"
-
 # Channels whose values decide what runs next (records.next_nodes): the input, the branch
 # triggers and the fan-in barriers. Details read only these blobs, never the state's values.
 _TRIGGERS = ["\\_\\_start\\_\\_", "branch:to:%", "join:%"]
-
-
-def _bounded(conn) -> None:
-    # JSONB written by someone else may nest beyond Python's recursion limit: decode it with
-    # the bounded loader, which gives a marker instead of raising.
-    from psycopg.types.json import set_json_loads
-
-    set_json_loads(bounded_json_loads, conn)
-
-
-def has_postgres_saver_tables(conn) -> bool:
-    """True when the database (current schema) has all three PostgresSaver tables.
-
-    Args:
-        conn: a psycopg connection with dict rows.
-    """
-    row = conn.execute(_COUNT_SAVER_TABLES).fetchone()
-    return row["n"] == 3
-
-
-def _one_line(text: str) -> str:
-    # libpq's messages span lines and may name files of the server (its pgpass): keep the
-    # first line, which says what failed.
-    first = text.strip().splitlines()[0] if text.strip() else "no answer"
-    return re.sub(r"password retrieved from file \S+", "password from the server's files",
-                  first)
 
 
 def decoded_checkpoint(row: dict) -> tuple[str | None, dict, str | None]:
@@ -354,7 +245,7 @@ def decoded_checkpoint(row: dict) -> tuple[str | None, dict, str | None]:
     return row["parent_checkpoint_id"], {**checkpoint, "channel_values": values}, None
 
 
-class PostgresStorage(PostgresThreadList, Storage):
+class PostgresStorage(PostgresThreadList, PostgresWrites, Storage):
     """A Postgres database written by PostgresSaver.
 
     Raises:
@@ -389,10 +280,10 @@ class PostgresStorage(PostgresThreadList, Storage):
                                            **where)
             except psycopg.Error as exc:
                 raise CheckpointDbError(f"{self.label}: cannot connect "
-                                        f"({_one_line(redact_url(str(exc)))})") from None
+                                        f"({one_line(redact_url(str(exc)))})") from None
         try:
             if pool is None:
-                _bounded(self.conn)
+                bounded(self.conn)
                 if not writable:
                     # Inspection writes nothing: the server refuses any write on this session.
                     self.conn.execute(_READ_ONLY_SESSION)
@@ -407,7 +298,7 @@ class PostgresStorage(PostgresThreadList, Storage):
             if isinstance(exc, psycopg.errors.QueryCanceled):
                 raise took_too_long(self.label, limits().read_seconds) from None
             raise CheckpointDbError(f"{self.label}: cannot be read "
-                                    f"({_one_line(redact_url(str(exc)))})") from None
+                                    f"({one_line(redact_url(str(exc)))})") from None
         # An import's target may have no tables yet: create_saver_tables makes them once the
         # export has been checked, so a refused import leaves the database as it was.
         if not found and not (create and writable):
@@ -456,7 +347,7 @@ class PostgresStorage(PostgresThreadList, Storage):
         Args:
             url: the database's URL (its password is never shown).
         """
-        return cls(url, writable=False, pool=_read_pool(url))
+        return cls(url, writable=False, pool=read_pool(url))
 
     @contextmanager
     def _connection(self) -> Iterator:
@@ -464,7 +355,7 @@ class PostgresStorage(PostgresThreadList, Storage):
             yield self.conn
             return
         with self._pool.connection() as conn:
-            _bounded(conn)
+            bounded(conn)
             yield conn
 
     def _rows(self, sql: str, params: object = None) -> list[dict]:
@@ -750,24 +641,8 @@ class PostgresStorage(PostgresThreadList, Storage):
         row = self._rows(_SELECT_FINGERPRINT, {"t": thread_id, "ns": checkpoint_ns})[0]
         return (row["n"], row["newest"], row["head"], row["writes"]) if row["n"] else None
 
-    # -- what writes are made of (prune, migrate, transfer: the flows are theirs) ----------------
-
-    saver_tables = "PostgresSaver tables (checkpoints, checkpoint_blobs, checkpoint_writes)"
-    export_tables = (
-        ExportTable("checkpoints", "checkpoints", {
-            "checkpoint_ns": "str", "checkpoint_id": "str", "parent_checkpoint_id": "str?",
-            "type": "str?", "checkpoint": "json", "metadata": "json"},
-            "checkpoint_ns, checkpoint_id"),
-        # Values that are not inline in the JSONB: one row per channel version.
-        ExportTable("blobs", "checkpoint_blobs", {
-            "checkpoint_ns": "str", "channel": "str", "version": "str", "type": "str",
-            "blob": "blob"},
-            "checkpoint_ns, channel, version"),
-        ExportTable("writes", "checkpoint_writes", {
-            "checkpoint_ns": "str", "checkpoint_id": "str", "task_id": "str", "task_path": "str",
-            "idx": "int", "channel": "str", "type": "str?", "blob": "blob!"},
-            "checkpoint_ns, checkpoint_id, task_id, idx"),
-    )
+    # The saver's tables: whether they are here, and made by the saver itself (an import's
+    # target). The primitives of prune, migrate and transfer are postgres_writes.py's.
 
     def has_saver_tables(self) -> bool:
         """True when the current schema has all three PostgresSaver tables."""
@@ -778,325 +653,6 @@ class PostgresStorage(PostgresThreadList, Storage):
         """Make PostgresSaver's tables, by PostgresSaver itself, one process at a time (a
         database an import fills)."""
         setup_postgres_tables(self.conn)
-
-    @contextmanager
-    def transaction(self) -> Iterator[None]:
-        """One transaction that first locks ``checkpoints`` in SHARE ROW EXCLUSIVE mode.
-
-        Like SQLite's ``BEGIN IMMEDIATE``: no saver can add a checkpoint between the plan the
-        body reads and the change it makes (the mode conflicts with the ROW EXCLUSIVE lock every
-        INSERT and UPDATE takes; readers go on). Held for the body's few statements only.
-        """
-        if not self.writable:
-            raise CheckpointDbError(f"{self.label} is open read-only: reopen it writable")
-        with self.conn.transaction():
-            self.conn.execute(_LOCK_CHECKPOINTS)
-            yield
-
-    def stored_bytes(self, thread_id: str, checkpoint_ns: str = "") -> int:
-        """Bytes of a thread's namespace: JSONB rows, value blobs and write blobs."""
-        (row,) = self._rows(_SELECT_STORED_BYTES, {"t": thread_id, "ns": checkpoint_ns})
-        return int(row["n"])
-
-    def plan_rows(self, thread_id: str, checkpoint_ns: str) -> list[PlanRow]:
-        """The thread's checkpoints in a namespace, oldest first, with the channel versions
-        each refers to (a value blob goes only when no kept checkpoint refers to it)."""
-        return [
-            PlanRow(row["checkpoint_id"], row["parent_checkpoint_id"], row["size"],
-                    row["metadata"],
-                    row["versions"] if isinstance(row["versions"], dict) else {})
-            for row in self._rows(_SELECT_PLAN_ROWS, (thread_id, checkpoint_ns))
-        ]
-
-    def _blobs_left(self, thread_id: str, checkpoint_ns: str, rows: list[PlanRow],
-                    doomed: set[str]) -> tuple[dict[tuple[str, str], int], set[tuple[str, str]]]:
-        """Every value blob of the namespace with its size, and those a kept checkpoint refers
-        to."""
-        blobs = {
-            (row["channel"], row["version"]): row["size"] or 0
-            for row in self._rows(_SELECT_BLOB_SIZES, (thread_id, checkpoint_ns))
-        }
-        referenced = {(channel, str(version)) for row in rows
-                      if row.checkpoint_id not in doomed
-                      for channel, version in (row.versions or {}).items()}
-        return blobs, referenced
-
-    def deletion_bytes(self, thread_id: str, checkpoint_ns: str, rows: list[PlanRow],
-                       doomed: set[str]) -> tuple[int, int, int]:
-        """Before, after and writes deleted: the doomed rows, their writes, and the value blobs
-        no kept checkpoint refers to go."""
-        blobs, referenced = self._blobs_left(thread_id, checkpoint_ns, rows, doomed)
-        writes = {
-            row["checkpoint_id"]: (row["n"], row["size"] or 0)
-            for row in self._rows(_SELECT_WRITES_BY_CHECKPOINT, (thread_id, checkpoint_ns))
-        }
-        before = (sum(row.size for row in rows) + sum(blobs.values())
-                  + sum(size for _, size in writes.values()))
-        after = (sum(row.size for row in rows if row.checkpoint_id not in doomed)
-                 + sum(size for key, size in blobs.items() if key in referenced)
-                 + sum(size for cid, (_, size) in writes.items() if cid not in doomed))
-        deleted = sum(n for cid, (n, _) in writes.items() if cid in doomed)
-        return int(before), int(after), int(deleted)
-
-    def delete_checkpoints(self, thread_id: str, checkpoint_ns: str, rows: list[PlanRow],
-                           deleted: Iterable[str], detached: Iterable[str]) -> None:
-        """Delete checkpoints, their writes and the value blobs no kept checkpoint refers to;
-        detached ones lose their parent link."""
-        doomed = list(deleted)
-        blobs, referenced = self._blobs_left(thread_id, checkpoint_ns, rows, set(doomed))
-        key = (thread_id, checkpoint_ns)
-        execute = self.conn.execute
-        execute(_DELETE_WRITES, (*key, doomed))
-        execute(_DELETE_CHECKPOINTS, (*key, doomed))
-        execute(_DETACH_CHECKPOINTS, (*key, list(detached)))
-        with self.conn.cursor() as cur:
-            cur.executemany(_DELETE_BLOB,
-                            [(*key, *blob) for blob in blobs if blob not in referenced])
-
-    def heads(self, thread_id: str | None = None) -> Iterator[Head]:
-        """Each thread's newest root checkpoint as its JSONB reads (small values inline)."""
-        if thread_id is None:
-            newest = _NEWEST_HEADS
-            params: tuple = ()
-        else:
-            newest = _NEWEST_HEAD_OF_THREAD
-            params = (thread_id,)
-        rows = self._rows(_SELECT_HEADS.format(newest=newest), params)
-        for row in rows:
-            checkpoint, metadata = row["checkpoint"], row["metadata"]
-            problem = None
-            if is_unread(checkpoint):
-                checkpoint, problem = None, f"the JSONB is not readable: {checkpoint['__unread__']}"
-            elif not isinstance(checkpoint, dict):
-                checkpoint, problem = None, "the checkpoint JSONB is not an object"
-            values = (checkpoint or {}).get("channel_values")
-            inline = {key for key, value in values.items() if value is not None} if isinstance(
-                values, dict) else set()
-            yield Head(row["thread_id"], row["checkpoint_id"], checkpoint,
-                       metadata if isinstance(metadata, dict) else {},
-                       frozenset(inline | set(row["in_blobs"] or ())), problem)
-
-    def rewrite_problem(self, head: Head) -> str | None:
-        """JSON read into Python and written back must be the same JSONB, or the rewrite would
-        change more than the rename."""
-        from psycopg.types.json import Jsonb
-
-        (row,) = self._rows(
-            _SAME_HEAD_JSONB, (Jsonb(head.checkpoint), head.thread_id, head.checkpoint_id))
-        return None if row["same"] else "the JSONB does not round-trip exactly"
-
-    def count_writes(self, thread_id: str, checkpoint_id: str, channel: str) -> int:
-        """Pending writes on ``channel`` under a root checkpoint."""
-        (row,) = self._rows(_COUNT_CHANNEL_WRITES, (thread_id, checkpoint_id, channel))
-        return int(row["n"])
-
-    def rename_extra(self, head: Head, old: str, new: str) -> tuple[list[str], str | None] | str:
-        """The value's blob row, copied under ``new`` at the same version (the plan is that
-        version). The old row stays: older checkpoints hold ``(old, version)`` too and still
-        join on it, so replaying one works under the old schema; prune deletes it once no kept
-        checkpoint refers to it."""
-        versions = head.checkpoint["channel_versions"]
-        if old not in versions:
-            return [], None
-        version = str(versions[old])
-
-        def blob(channel: str) -> tuple | None:
-            found = self._rows(_SELECT_HEAD_BLOB, (head.thread_id, channel, version))
-            return (found[0]["type"], bytes(found[0]["blob"] or b"")) if found else None
-
-        value = blob(old)
-        if value is None:  # the value is inline in the JSONB
-            return [], None
-        taken = blob(new)
-        if taken is not None and taken != value:
-            return (f"a different blob is already stored for {new!r} at version {version} "
-                    "(an older checkpoint used that name)")
-        return ["checkpoint_blobs"], version
-
-    def rewrite_head(self, head: Head, checkpoint: dict, old: str, new: str,
-                     plan: str | None) -> None:
-        """Store the renamed JSONB, copy the value's blob row under ``new`` (when ``plan``
-        names its version) and move the head's pending writes to ``new``."""
-        from psycopg.types.json import Jsonb
-
-        key = (head.thread_id, head.checkpoint_id)
-        self.conn.execute(_UPDATE_HEAD_CHECKPOINT, (Jsonb(checkpoint), *key))
-        if plan is not None:
-            self.conn.execute(_COPY_BLOB, (new, head.thread_id, old, plan))
-        self.conn.execute(_RENAME_HEAD_WRITES, (new, *key, old))
-
-    def export_rows(self, thread_id: str) -> dict[str, list[tuple]]:
-        """The thread's checkpoints (JSONB as dicts), value blobs and writes, as stored."""
-        found = {}
-        for table in self.export_tables:
-            rows = self._rows(_EXPORT_ROWS.format(
-                columns=export_columns(table, self.keeps_task_paths), table=table.table,
-                order=table.order),
-                              (thread_id,))
-            found[table.key] = [tuple(row[c] for c in table.columns) for row in rows]
-        return found
-
-    def rows_taken(self, thread_id: str) -> int:
-        """Checkpoint, value blob and write rows the thread already has."""
-        (row,) = self._rows(_COUNT_THREAD_ROWS, {"t": thread_id})
-        return int(row["n"])
-
-    def insert_rows(self, thread_id: str, rows: dict[str, list[tuple]]) -> None:
-        """Insert checked export rows under ``thread_id`` (JSON cells as JSONB)."""
-        import psycopg
-        from psycopg.types.json import Jsonb
-
-        try:
-            with self.conn.cursor() as cur:
-                for table in self.export_tables:
-                    json_at = [i for i, kind in enumerate(table.columns.values())
-                               if kind == "json"]
-                    cells = [tuple(Jsonb(cell) if i in json_at else cell
-                                   for i, cell in enumerate(row))
-                             for row in rows.get(table.key, ())]
-                    if cells:
-                        cur.executemany(
-                            _INSERT_ROWS.format(table=table.table,
-                                                names=", ".join(table.columns),
-                                                marks=", %s" * len(table.columns)),
-                            [(thread_id, *row) for row in cells])
-        except psycopg.errors.UniqueViolation as exc:
-            raise DuplicateRows(str(exc).strip()) from None
-
-    def rows_bytes(self, rows: dict[str, list[tuple]]) -> int:
-        """JSONB text of the checkpoints and metadata, plus value and write blob bytes."""
-        total = sum(len(json.dumps(cell).encode()) for row in rows.get("checkpoints", ())
-                    for cell in row[4:6])
-        for key in ("blobs", "writes"):
-            total += sum(len(row[-1]) for row in rows.get(key, ()) if row[-1] is not None)
-        return total
-
-
-_POOLS: dict[str, Any] = {}
-_POOLS_LOCK = threading.Lock()
-
-
-def _read_pool(url: str):
-    """The process's read pool for a database, made on first use and kept for the process."""
-    with _POOLS_LOCK:
-        pool = _POOLS.get(url)
-        if pool is None:
-            from psycopg_pool import ConnectionPool
-
-            bounds = limits()
-            pool = _POOLS[url] = ConnectionPool(
-                url, min_size=1, max_size=4, open=True,
-                kwargs={**postgres_options(), "options": read_options(bounds.read_seconds),
-                        "connect_timeout": max(int(bounds.connect_seconds), 1)})
-        return pool
-
-
-# Any 64-bit number no other application on the database uses for an advisory lock.
-SETUP_LOCK_KEY = 0x706C_6179_6772_6E64  # "playgrnd"
-_SETUP_LOCK_POLL = 0.05
-
-
-@contextmanager
-def setup_lock(conn, timeout: float = 120.0) -> Iterator[None]:
-    """Hold the database's setup lock: no other process migrates the tables meanwhile.
-
-    Taken by polling ``pg_try_advisory_lock``: a process blocked inside ``pg_advisory_lock``
-    would hold a snapshot that another one's index build waits for.
-
-    Raises:
-        TimeoutError: another process held the lock for ``timeout`` seconds.
-    """
-    import time
-
-    deadline = time.monotonic() + timeout
-    while not conn.execute(_TRY_SETUP_LOCK, (SETUP_LOCK_KEY,)).fetchone()["taken"]:
-        if time.monotonic() > deadline:
-            raise TimeoutError(
-                f"another process has been setting up the checkpoint tables for {timeout:.0f} s"
-            )
-        time.sleep(_SETUP_LOCK_POLL)
-    try:
-        yield
-    finally:
-        conn.execute(_SETUP_UNLOCK, (SETUP_LOCK_KEY,))
-
-
-def setup_postgres_tables(conn, timeout: float = 120.0,
-                          check: Callable[[], None] | None = None) -> None:
-    """Create or migrate PostgresSaver's tables, one process at a time per database.
-
-    PostgresSaver's migrations build indexes ``CONCURRENTLY``; two processes doing that at once
-    (replicas of a workshop starting together on an empty database) deadlock, and Postgres
-    kills one of them. The setup lock (:func:`setup_lock`) serializes them, so the second finds
-    the migrations done. ``check`` runs under the lock too, before the migrations: a check made
-    while another process is halfway through them (tables made, ``task_path`` not yet added)
-    took the database for an older LangGraph's and refused it.
-
-    ``conn`` is an autocommit psycopg connection with dict rows, as PostgresSaver needs.
-
-    Raises:
-        TimeoutError: another process held the lock for ``timeout`` seconds.
-        CheckpointDbError: ``check`` refused the database; nothing was migrated.
-    """
-    from langgraph.checkpoint.postgres import PostgresSaver
-
-    with setup_lock(conn, timeout):
-        if check is not None:
-            check()
-        PostgresSaver(conn).setup()
-
-
-def connect_within(seconds: float, *args, **kwargs):
-    """``psycopg.connect`` with one deadline over every host a URL names.
-
-    libpq applies ``connect_timeout`` to each host in turn, so a URL naming four hosts that
-    never answer took four times the timeout. Here each host (with its own port and hostaddr,
-    where the URL gives lists of them) gets what is left of ``seconds``; a server that answered
-    and refused (a wrong password, no such database) ends the attempt at once, as libpq's own
-    loop does; the last host's error is raised once none answered. A URL naming one host, or
-    options this loop cannot split per host (``load_balance_hosts``, ``target_session_attrs``
-    other than ``any``), connects as libpq does.
-
-    Raises:
-        psycopg.OperationalError: no host answered in time, or one refused.
-    """
-    import math
-    import time
-
-    import psycopg
-    from psycopg.conninfo import conninfo_to_dict
-
-    # What psycopg.connect takes besides libpq's parameters.
-    own = {key: kwargs.pop(key) for key in ("autocommit", "prepare_threshold", "row_factory",
-                                            "cursor_factory", "context") if key in kwargs}
-    params = conninfo_to_dict(*args, **kwargs)
-    hosts = str(params.get("host") or "").split(",")
-    per_host = {key: str(params[key]).split(",") for key in ("port", "hostaddr")
-                if params.get(key) not in (None, "")}
-    if (len(hosts) < 2 or params.get("load_balance_hosts") not in (None, "disable")
-            or params.get("target_session_attrs") not in (None, "any")
-            or any(len(values) not in (1, len(hosts)) for values in per_host.values())):
-        return psycopg.connect(*args, **own, **kwargs)
-    deadline = time.monotonic() + seconds
-    failure: psycopg.OperationalError | None = None
-    for index, host in enumerate(hosts):
-        left = deadline - time.monotonic()
-        if left <= 0:
-            break
-        one = {**params, "host": host, "connect_timeout": max(math.ceil(left), 1)}
-        for key, values in per_host.items():
-            value = values[index] if len(values) == len(hosts) else values[0]
-            if value:
-                one[key] = value
-            else:
-                one.pop(key, None)
-        try:
-            return psycopg.connect(**own, **one)
-        except psycopg.OperationalError as exc:
-            if exc.sqlstate is not None:  # the server answered: a refusal, not a silent host
-                raise
-            failure = exc
-    raise failure or psycopg.OperationalError(f"no host answered within {seconds:g} s")
 
 
 # -- the place ----------------------------------------------------------------------------------
@@ -1168,10 +724,7 @@ class PostgresDatabase(Place):
 
     def close(self) -> None:
         """Close this process's read pool of the database, if it made one."""
-        with _POOLS_LOCK:
-            pool = _POOLS.pop(self.url, None)
-        if pool is not None:
-            pool.close()
+        close_read_pool(self.url)
 
     def _pool(self, max_size: int):
         from psycopg_pool import ConnectionPool
