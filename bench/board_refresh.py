@@ -18,7 +18,7 @@ from pathlib import Path
 from bench import fresh_databases
 from playground.lessons import tour
 from playground.lessons.board import board
-from playground.lessons.room_records import TABLE, RoomRecords
+from playground.lessons.room_records import TABLE, RoomRecords, records_beside
 
 ROUNDS = 20
 KINDS = [tour.PAUSED, tour.RESTARTED, tour.RESUMED, tour.MET_412, tour.MET_412, tour.RESUMED,
@@ -44,26 +44,26 @@ def _best(action) -> float:
     return best
 
 
-def _bare(target: str, since: float) -> None:
+def _bare(kind: str, target: str, since: float) -> None:
     sql = f"SELECT room, kind, detail, at FROM {TABLE} WHERE at >= ?"
-    if target.startswith("postgresql://"):
+    if kind == "Postgres":
         import psycopg
 
         with psycopg.connect(target) as conn:
             conn.execute(sql.replace("?", "%s"), (since,)).fetchall()
         return
-    with sqlite3.connect(target) as conn:
+    with sqlite3.connect(Path(target).with_name("rooms.sqlite")) as conn:
         conn.execute(sql, (since,)).fetchall()
 
 
-def _measure(target: str, rooms: int) -> tuple[float, float]:
+def _measure(kind: str, target: str, rooms: int) -> tuple[float, float]:
     """(one refresh, the bare query) for ``rooms`` rooms, best of ROUNDS."""
-    records = RoomRecords(target)
+    records = records_beside(target)
     now = time.time()
     _fill(records, rooms, now)
     since = now - 3 * 3600
     ours = _best(lambda: board(records.rooms(since=since), tour.TICKET_TOUR, now))
-    bare = _best(lambda: _bare(target, since))
+    bare = _best(lambda: _bare(kind, target, since))
     records._run(f"DELETE FROM {TABLE}")  # the next size starts empty
     return ours, bare
 
@@ -71,7 +71,7 @@ def _measure(target: str, rooms: int) -> tuple[float, float]:
 def _rows(kind: str, target: str) -> list[dict]:
     rows = []
     for rooms in (60, 600):
-        ours, bare = _measure(target, rooms)
+        ours, bare = _measure(kind, target, rooms)
         rows.append({
             "name": f"one board refresh for {rooms} rooms on {kind} (rooms' records read at "
                     "once, rows and step counts made)",
@@ -84,7 +84,7 @@ def _rows(kind: str, target: str) -> list[dict]:
 def run() -> dict:
     """The refresh on SQLite, then on Postgres where a server answers."""
     with tempfile.TemporaryDirectory() as tmp:
-        rows = _rows("SQLite", str(Path(tmp) / "rooms.sqlite"))
+        rows = _rows("SQLite", str(Path(tmp) / "checkpoints.sqlite"))
     urls = fresh_databases(("bench_board",))
     if urls is not None:
         rows += _rows("Postgres", urls[0])

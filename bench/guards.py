@@ -148,7 +148,7 @@ def _postgres_thread(url: str, turns: int) -> str:
     from langgraph.checkpoint.postgres import PostgresSaver
 
     from bench.engine_scale import _graph
-    from playground.places.postgres_connections import setup_postgres_tables
+    from playground.places.postgres.connections import setup_postgres_tables
     from playground.places.settings import postgres_options
 
     name = f"bench_guards_{uuid.uuid4().hex[:8]}"

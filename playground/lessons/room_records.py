@@ -14,13 +14,14 @@ rooms.
 
 from __future__ import annotations
 
-import sqlite3
-import threading
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
 
+from playground.places.base import OwnTables, OwnTablesError
+from playground.places.door import open_place
+
+ROOMS = "rooms"  # the name of the playground's own tables they live in
 TABLE = "playground_room_records"
 # The facilitator's own records (the step the room is on) go under a name no room code can
 # take (codes are letters, digits and dashes), and are never listed as a room.
@@ -57,45 +58,32 @@ class RoomActivity:
     counts: dict[str, int] = field(default_factory=dict)
 
 
+def records_beside(target: str) -> RoomRecords:
+    """The rooms' records beside the checkpoints at ``target`` (a SQLite file's path: a
+    ``rooms.sqlite`` beside it; a Postgres URL: a table in that database), through the door."""
+    return RoomRecords(open_place(target).own_tables(ROOMS))
+
+
 class RoomRecords:
-    """The records of every room, in a SQLite file or a Postgres database.
+    """The records of every room, in tables of the playground's own beside its checkpoints.
 
     Args:
-        target: a ``postgresql://`` URL, or the path of a SQLite file (made if missing).
+        tables: where they live (:meth:`playground.places.base.Place.own_tables`), reached
+            through the place: its connections, its deadline.
     """
 
-    def __init__(self, target: str) -> None:
-        self.target = target
-        self._postgres = target.startswith(("postgres://", "postgresql://"))
-        self._lock = threading.Lock()
-        self._conn: sqlite3.Connection | None = None
-        if not self._postgres:
-            Path(target).parent.mkdir(parents=True, exist_ok=True)
-        number = "DOUBLE PRECISION" if self._postgres else "REAL"
+    def __init__(self, tables: OwnTables) -> None:
+        self._tables = tables
         self._run(f"CREATE TABLE IF NOT EXISTS {TABLE} (room TEXT NOT NULL, kind TEXT NOT NULL, "
-                  f"detail TEXT NOT NULL, at {number} NOT NULL)")
+                  f"detail TEXT NOT NULL, at {tables.NUMBER} NOT NULL)")
         self._run(f"CREATE INDEX IF NOT EXISTS {TABLE}_at ON {TABLE} (at)")
 
     def _run(self, sql: str, params: tuple = ()) -> list[tuple]:
-        """One statement; any driver error as :class:`RoomRecordsError`."""
-        if self._postgres:
-            import psycopg
-
-            try:
-                with psycopg.connect(self.target, autocommit=True, connect_timeout=5) as conn:
-                    cursor = conn.execute(sql.replace("?", "%s"), params)
-                    return cursor.fetchall() if cursor.description else []
-            except psycopg.Error as exc:
-                raise RoomRecordsError(f"the rooms' records: {exc}") from None
-        with self._lock:
-            try:
-                if self._conn is None:
-                    self._conn = sqlite3.connect(self.target, check_same_thread=False,
-                                                 timeout=5, isolation_level=None)
-                    self._conn.execute("PRAGMA journal_mode=WAL")
-                return self._conn.execute(sql, params).fetchall()
-            except sqlite3.Error as exc:
-                raise RoomRecordsError(f"the rooms' records: {exc}") from None
+        """One statement; any error of the database as :class:`RoomRecordsError`."""
+        try:
+            return self._tables.run(sql, params)
+        except OwnTablesError as exc:
+            raise RoomRecordsError(f"the rooms' records: {exc}") from None
 
     def record(self, room: str, kind: str, detail: str = "", at: float | None = None) -> None:
         """Write that ``room`` did ``kind`` (now, unless ``at`` says when)."""
@@ -148,6 +136,5 @@ class RoomRecords:
         return found[0] if found else RoomActivity(room)
 
     def close(self) -> None:
-        """Close the SQLite connection (Postgres connects per call)."""
-        if self._conn is not None:
-            self._conn.close()
+        """Give back what the tables hold (a SQLite file's connection)."""
+        self._tables.close()

@@ -54,17 +54,64 @@ STORE_LOG_DDL = (f"CREATE TABLE IF NOT EXISTS {STORE_LOG_TABLE} (thread_id TEXT,
 
 
 class StoreLog:
-    """Where a place keeps the log of store changes: one insert, one select (async)."""
+    """Where a place keeps the log of store changes: one insert, one select (async).
+
+    The statements are the same on every kind but for the driver's placeholder
+    (:attr:`mark`); a kind says only how it runs them (:meth:`_execute_many`, :meth:`_fetch`).
+    """
+
+    mark: ClassVar[str] = "?"
 
     async def insert(self, rows: list[tuple]) -> None:
         """Add rows, each ``(thread_id, from_checkpoint, node, namespace, key, before_value,
         after_value, at)``."""
-        raise NotImplementedError
+        marks = ", ".join([self.mark] * len(STORE_LOG_COLUMNS.split(",")))
+        await self._execute_many(
+            f"INSERT INTO {STORE_LOG_TABLE} ({STORE_LOG_COLUMNS}) VALUES ({marks})", rows)
 
     async def select(self, thread_id: str, from_checkpoint: str | None, limit: int
                      ) -> list[tuple]:
         """A thread's rows (or one step's: the checkpoint it ran from), oldest first."""
+        step = f"AND from_checkpoint = {self.mark} " if from_checkpoint else ""
+        params = (thread_id, from_checkpoint, int(limit)) if from_checkpoint else (
+            thread_id, int(limit))
+        return await self._fetch(
+            f"SELECT {STORE_LOG_COLUMNS} FROM {STORE_LOG_TABLE} WHERE thread_id = {self.mark} "
+            f"{step}ORDER BY at LIMIT {self.mark}", params)
+
+    async def _execute_many(self, sql: str, rows: list[tuple]) -> None:
         raise NotImplementedError
+
+    async def _fetch(self, sql: str, params: tuple) -> list[tuple]:
+        raise NotImplementedError
+
+
+class OwnTablesError(OSError):
+    """A table of the playground's own could not be read or written (the database is down,
+    locked or full); the message is one line."""
+
+
+class OwnTables:
+    """Tables of the playground's own beside a place's threads (the rooms' records), reached
+    through the place: its connection pool and its deadline. Opened by
+    :meth:`Place.own_tables`; never on a place the playground only inspects.
+
+    Statements take ``?`` marks whatever the kind; rows come back as tuples.
+    """
+
+    # A float column's type: one word both kinds take (SQLite reads it as REAL).
+    NUMBER = "DOUBLE PRECISION"
+
+    def run(self, sql: str, params: tuple = ()) -> list[tuple]:
+        """One statement, committed at once; its rows (none for a statement without).
+
+        Raises:
+            OwnTablesError: the driver's error, in one line.
+        """
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Give back what the tables hold for the process (a connection); nothing by default."""
 
 
 @dataclass(frozen=True)
@@ -203,6 +250,16 @@ class Place:
             CheckpointDbError: the place has no store.
         """
         raise CheckpointDbError(f"{self.label}: a {self.kind} place has no store")
+
+    def own_tables(self, name: str) -> OwnTables:
+        """Where the playground keeps tables of its own beside this place (``name`` says which:
+        ``rooms``), through this place's connections and deadline.
+
+        Raises:
+            CheckpointDbError: this kind of place keeps none.
+        """
+        raise CheckpointDbError(f"{self.label}: a {self.kind} place keeps no tables of the "
+                                "playground's own")
 
     # -- lifecycle ------------------------------------------------------------------------
 

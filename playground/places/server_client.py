@@ -243,7 +243,7 @@ def _reason(body: Any) -> str | None:
 
 # What to do about a refusal the server will repeat, by its status.
 _REFUSAL_HINT = ("asking again will not change it: this server may lack what was asked (the "
-                 "README's compatibility table lists the servers tried)")
+                 "servers tried are listed in docs/servers.md)")
 _REFUSAL_HINTS = {
     404: "it does not know that thread, checkpoint or assistant: check the id",
     409: "a run is going on on this thread: wait for it to end, or stop it",

@@ -5,8 +5,8 @@ allocate without end: an endless recursive view, a ``pg_sleep`` view, a value ne
 of levels deep, a blob of millions of tiny extension values. Every read of untrusted data runs
 under these limits, and stops past one with a line that says which (never a hang, a traceback
 or an exhausted server). Each is an environment setting with a default sized for honest
-databases far larger than the benchmarks' 10,000-checkpoint thread; the README's Security
-section lists them.
+databases far larger than the benchmarks' 10,000-checkpoint thread; docs/security.md
+lists them.
 """
 
 from __future__ import annotations

@@ -614,12 +614,23 @@ class Storage:
             for write in self._with_nodes(thread_id, checkpoint_ns, writes))
 
     def saver(self, serde: Any) -> BaseCheckpointSaver:
-        """The official saver on this place with the graph's ``serde`` (for edits and
-        replays), when writable.
+        """The official saver on this place's connection with the graph's ``serde`` (for edits
+        and replays), when writable.
+
+        Args:
+            serde: the serializer of the graph that will run on it
+                (:func:`playground.serde.graph_serde`, never the permissive default).
 
         Raises:
-            CheckpointDbError: the place has no saver this tool can write with.
+            CheckpointDbError: the reads are open read-only, or the place has no saver this
+                tool can write with.
         """
+        if not self.writable:
+            raise CheckpointDbError(f"{self.label} is open read-only: reopen it writable to edit")
+        return self._saver_on_connection(serde)
+
+    def _saver_on_connection(self, serde: Any) -> BaseCheckpointSaver:
+        """The kind's official saver on the connection these reads hold."""
         raise CheckpointDbError(f"{self.label}: a {self.kind} place is read-only here")
 
     def close(self) -> None:

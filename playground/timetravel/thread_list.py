@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from itertools import islice
-from typing import Any
+from typing import Protocol
 
 from playground.timetravel.limits import ReadStopped, clip
 from playground.timetravel.records import ThreadSummary
@@ -184,17 +184,6 @@ def uuid6_moment(checkpoint_id: str) -> datetime | None:
     return datetime.fromtimestamp((ticks - _UUID_EPOCH) / 10_000_000, UTC)
 
 
-# What a SQL kind reads of every thread's status from its rows alone, one query each:
-# ``failed`` the threads whose head (newest root checkpoint) has an error write under it;
-# ``maybe_paused`` (thread -> head id) those whose head shows a step due: its newest write-bearing
-# checkpoint is the head itself (a step began there), or holds a write to a trigger channel
-# (``branch:to:``, ``join:``, a ``Send``; the step that made the head, or an update_state,
-# scheduled a node). Every paused thread LangGraph writes is among them but two rare shapes
-# (docs/architecture.md, "The thread list"); each is checked by the thread's own rule.
-FailedThreads = Callable[[], "frozenset[str]"]
-MaybePaused = Callable[[], "dict[str, str]"]
-
-
 @dataclass(frozen=True)
 class ThreadCount:
     """How many threads match a query, and how it was known.
@@ -253,26 +242,6 @@ def counted_cursor(after: str | None, mark: str) -> int:
     return int(after[len(mark):])
 
 
-def listed_at_newest(rows: Iterable[tuple[Any, str]], newest_of: Callable[[str], Any],
-                     holds: Callable[[str], bool] | None = None
-                     ) -> Iterator[tuple[str, Any]]:
-    """(thread id, position) of each thread once, from a place's rows walked newest first as
-    (position, thread id): a thread is listed at its newest row (one first met below it was
-    listed on an earlier page, by a walk that began higher up), and left out when ``holds``
-    (a metadata filter, asked of the database) says no. A kind's walk (SQLite's rowids,
-    Postgres's row places) gives the rows and ``newest_of`` a thread's newest position."""
-    seen: set[str] = set()
-    for at, thread_id in rows:
-        if thread_id in seen:
-            continue
-        seen.add(thread_id)
-        if newest_of(thread_id) != at:
-            continue  # listed on an earlier page, at its newest row
-        if holds is not None and not holds(thread_id):
-            continue
-        yield thread_id, at
-
-
 def metadata_holds(metadata: object, wanted: list[tuple[str, object, str]]) -> bool:
     """Whether ``metadata`` (a checkpoint's, decoded) holds every (key, typed, text) of
     :meth:`ThreadQuery.meta_values`: the key's value equals the JSON reading or the text."""
@@ -321,7 +290,32 @@ def _wanted(query: ThreadQuery, row: ThreadRow, moment: datetime | None) -> bool
     return True
 
 
-def thread_page(storage, query: ThreadQuery) -> ThreadPage:
+class ThreadSource(Protocol):
+    """What the thread list asks a place: every kind's
+    :class:`~playground.timetravel.storage.Storage` answers it (the SQL kinds through
+    :class:`~playground.timetravel.sql_thread_list.SqlThreadList`)."""
+
+    label: str
+    statuses: tuple[str, ...]
+    walks_in_time_order: bool
+
+    def thread_candidates(self, query: ThreadQuery) -> Iterator[tuple[str, str]]:
+        """(thread id, cursor after it) of the threads a page may hold, newest first."""
+
+    def thread_lines(self, thread_ids: list[str]
+                     ) -> Iterator[tuple[str, tuple[ThreadSummary, tuple[TaskSignal, ...],
+                                                    dict] | None]]:
+        """Each thread's summary, head signals and first metadata (None: gone)."""
+
+    def thread_status(self, summary: ThreadSummary, head_signals: tuple[TaskSignal, ...]
+                      ) -> tuple[str, str]:
+        """(status, reason) of a thread."""
+
+    def counted(self, query: ThreadQuery) -> int | None:
+        """The count, where the place's database can say it (None: walk the pages)."""
+
+
+def thread_page(storage: ThreadSource, query: ThreadQuery) -> ThreadPage:
     """One page of ``storage``'s threads for ``query``, newest first.
 
     The kind walks its threads from ``query.after`` (:meth:`Storage.thread_candidates`,
@@ -375,15 +369,7 @@ def thread_page(storage, query: ThreadQuery) -> ThreadPage:
         return ThreadPage(rows, cursor, scanned, cut=str(exc))
 
 
-def paused_at(storage, thread_id: str, head_id: str) -> bool:
-    """Whether a thread whose head is ``head_id`` is paused by the thread list's rule
-    (:func:`status_of`: no error under its head, and nodes left to run), from the head alone."""
-    detail = storage.details(thread_id, [head_id]).get(head_id)
-    return detail is not None and paused_head(
-        detail.next, storage.signals_at(thread_id, [head_id]).get(head_id, ()))
-
-
-def count_threads(storage, query: ThreadQuery,
+def count_threads(storage: ThreadSource, query: ThreadQuery,
                   progress: Callable[[int, int], None] | None = None) -> ThreadCount:
     """How many of ``storage``'s threads match ``query``, exactly where the database can say.
 
@@ -412,61 +398,10 @@ def count_threads(storage, query: ThreadQuery,
         after = page.next_cursor
 
 
-def counted_in_sql(query: ThreadQuery, every: Callable[[], set[str]],
-                   failed: FailedThreads, maybe_paused: MaybePaused,
-                   heads: Callable[[], dict[str, str]],
-                   holding: Callable[[list[tuple[str, object, str]]], set[str]],
-                   paused: Callable[[dict[str, str]], set[str]]) -> int | None:
-    """A count made of what a SQL kind reads in a few queries: ``every`` thread, the
-    ``failed`` ones, those that ``maybe_paused`` (checked by ``paused``, which takes thread ->
-    head and gives those paused by :func:`status_of`'s rule), each thread's ``heads`` (a time
-    filter reads the head's uuid6 id) and the threads ``holding`` some metadata. None when a
-    filter needs more (a head id that is not a uuid6)."""
-    # Each status reads only what it needs: the failed and the paused are few and found
-    # directly; the finished are every thread but those.
-    if query.status == "failed":
-        chosen = set(failed())
-    elif query.status == "paused":
-        chosen = paused(maybe_paused())
-    elif query.status:
-        chosen = every() - failed() - paused(maybe_paused())
-    else:
-        chosen = every()
-    if query.since or query.until:
-        moments = {thread: uuid6_moment(head) for thread, head in heads().items()}
-        if any(moment is None for thread, moment in moments.items() if thread in chosen):
-            return None
-        chosen = {thread for thread in chosen if thread in moments
-                  and (not query.since or moments[thread] >= query.since)
-                  and (not query.until or moments[thread] < query.until)}
-    wanted = query.meta_values()
-    if wanted:
-        chosen &= holding(wanted)
-    return len(chosen)
-
-
-def _check_status(storage, query: ThreadQuery) -> None:
+def _check_status(storage: ThreadSource, query: ThreadQuery) -> None:
     if query.status and query.status not in storage.statuses:
         if query.status == RUNNING:
             raise QueryRefused(f"{storage.label} cannot say which threads are running (only "
                                "an Agent Server can): ask for paused, failed or finished")
         raise QueryRefused(f"no status {query.status!r}: give one of "
                            f"{', '.join(storage.statuses)}")
-
-
-def by_status(query: ThreadQuery, failed: FailedThreads | None,
-              maybe_paused: MaybePaused | None,
-              walk: Callable[[], Iterator[tuple[str, str]]],
-              newest_first: Callable[[set[str]], Iterator[tuple[str, str]]]
-              ) -> Iterator[tuple[str, str]]:
-    """A SQL kind's candidates for a status filter: the failed or maybe-paused threads alone,
-    newest first from the cursor (``newest_first``), however rare; for ``finished``, the walk
-    with the failed left out. Without a status, or a kind without the queries, the walk."""
-    if not query.status or failed is None or maybe_paused is None:
-        return walk()
-    if query.status == "failed":
-        return newest_first(set(failed()))
-    if query.status == "paused":
-        return newest_first(set(maybe_paused()) - failed())
-    gone = failed()
-    return ((thread, at) for thread, at in walk() if thread not in gone)

@@ -253,16 +253,17 @@ def restart_process() -> None:
 
 
 def room_records_target() -> str:
-    """Where the rooms' records live: the shared Postgres database (every replica's rooms in
-    one place), or a SQLite file beside the checkpoint file."""
-    return database_url() or str(checkpoints_path().with_name("rooms.sqlite"))
+    """The place the rooms' records live beside: the shared Postgres database (every
+    replica's rooms in one place), or the SQLite checkpoint file (a ``rooms.sqlite`` beside
+    it), even when a run's threads live on an Agent Server."""
+    return database_url() or str(checkpoints_path())
 
 
 @st.cache_resource(show_spinner=False)
 def _room_records(target: str):
-    from playground.lessons.room_records import RoomRecords
+    from playground.lessons.room_records import ROOMS, RoomRecords
 
-    return RoomRecords(target)
+    return RoomRecords(_place(target).own_tables(ROOMS))
 
 
 def room_records():

@@ -168,7 +168,7 @@ def database(kind: str, folder: Path) -> Iterator[Database]:
         pytest.skip(postgres.SKIP_REASON)
     from langgraph.checkpoint.postgres import PostgresSaver
 
-    from playground.places.postgres_connections import setup_postgres_tables
+    from playground.places.postgres.connections import setup_postgres_tables
 
     with postgres.throwaway_database() as url:
         conn = _pg_connect(url)

@@ -10,6 +10,7 @@ same: it runs, and it can close a circle).
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,11 +28,9 @@ DRIVER_ALLOWED = {
     # the many-thread fixture: seed threads run on the real saver, then their rows copied in
     # the saver's own tables under new thread ids (INSERT ... SELECT)
     "playground.testing.many_threads",
-    # the rooms' records: a table of the playground's own (what each room did, for its tour
-    # and the board), not a place threads live
-    "playground.lessons.room_records",
 }
-# The kinds of place: only the door (and the package's own modules) import them.
+# The kinds of place (a module, or a package and its modules): only the door (and the
+# package's own modules) import them.
 KIND_MODULES = {"playground.places.sqlite", "playground.places.postgres",
                 "playground.places.saver_object", "playground.places.agent_server"}
 # Layers, lowest first: a module imports only from its own layer or below (docs/architecture.md).
@@ -141,7 +140,7 @@ def test_only_the_kinds_of_place_use_a_database_driver():
     }
     kinds = {name for name in users if name.startswith("playground.places.")}
 
-    assert kinds >= {"playground.places.sqlite", "playground.places.postgres"}
+    assert kinds >= {"playground.places.sqlite.reads", "playground.places.postgres.reads"}
     assert users - kinds == DRIVER_ALLOWED
 
 
@@ -173,23 +172,82 @@ def test_the_engine_imports_nothing_that_runs_a_graph():
 def test_no_caller_outside_the_door_imports_a_kind_of_place():
     callers = sorted(f"{name} -> {target}" for name, targets in graph().items()
                      if not name.startswith("playground.places") for target in targets
-                     if target in KIND_MODULES)
+                     if target in KIND_MODULES or target.startswith(
+                         tuple(f"{kind}." for kind in KIND_MODULES)))
     assert callers == []
+
+
+# A URL's scheme, however a comparison spells it: "postgresql://", "https:", "sqlite+x:", or
+# any text holding "://".
+SCHEME_TEXT = re.compile(r"^\s*(postgres(ql)?|https?|sqlite|file|wss?)(\+\w+)?:|://", re.I)
+# A text test (a prefix, a pattern) that starts with a scheme's name: "https", "postgres(ql)?:".
+SCHEME_START = re.compile(r"^\^?\s*(postgres|https?|sqlite|wss?)(?![a-z])", re.I)
+# Calls that compare or cut a text by a part of it.
+TEXT_TESTS = {"startswith", "endswith", "removeprefix", "partition", "split", "find", "index",
+              "match", "fullmatch", "search"}
+
+
+def scheme_comparisons(source: str) -> list[int]:
+    """The lines of ``source`` where a URL's scheme is compared: a comparison or a text test
+    holding scheme text, or comparing a ``.scheme`` (``urlsplit(url).scheme == "https"``) or a
+    split URL's first part (``urlsplit(url)[0]``)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call):
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if name not in TEXT_TESTS:
+                continue
+        elif not isinstance(node, ast.Compare):
+            continue
+        parts = list(ast.walk(node))
+        texts = [part.value for part in parts
+                 if isinstance(part, ast.Constant) and isinstance(part.value, str)]
+        starts = isinstance(node, ast.Call) and any(SCHEME_START.search(text) for text in texts)
+        if starts or any(SCHEME_TEXT.search(text) for text in texts) or (
+                isinstance(node, ast.Compare) and any(_names_a_scheme(part) for part in parts)):
+            found.append(node.lineno)
+    return found
+
+
+def _names_a_scheme(node: ast.AST) -> bool:
+    if isinstance(node, ast.Attribute) and node.attr == "scheme":
+        return True
+    return (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Call)
+            and getattr(node.value.func, "attr", getattr(node.value.func, "id", ""))
+            in {"urlsplit", "urlparse"})
 
 
 def test_no_caller_outside_the_door_branches_on_the_kind():
     # Picking a kind by looking at a target is the door's alone (places/door.py and each
-    # kind's ``claims``): no page, command, saver or store asks which database this is.
+    # kind's ``claims``): no page, command, lesson, saver or store asks which database this is,
+    # nor compares a URL's scheme, however it is spelt.
     branching = []
     for name, path in modules().items():
         if name.startswith("playground.places"):
             continue
         text = path.read_text(encoding="utf-8")
-        for word in ("is_postgres_url(", 'kind == "postgres"', 'kind == "sqlite"',
-                     "startswith((\"postgresql://", "startswith(\"postgresql://"):
+        for word in ("is_postgres_url(", 'kind == "postgres"', 'kind == "sqlite"'):
             if word in text:
                 branching.append(f"{name}: {word}")
+        branching += [f"{name}:{line}: compares a URL's scheme"
+                      for line in scheme_comparisons(text)]
     assert branching == []
+
+
+def test_the_scheme_check_sees_each_spelling():
+    # The test above is only worth something if each way of comparing a scheme is caught.
+    spellings = [
+        'ok = target.startswith(("postgres://", "postgresql://"))',
+        'ok = target[:13] == "postgresql://"',
+        'ok = "://" in target',
+        'ok = urlsplit(target).scheme == "https"',
+        'ok = urlsplit(target)[0] in ("http", "https")',
+        'ok = re.match(r"postgres(ql)?:", target)',
+        'ok = target.lower().startswith("HTTP:")',
+    ]
+    assert [bool(scheme_comparisons(line)) for line in spellings] == [True] * len(spellings)
+    assert scheme_comparisons('ok = kind == "file" and label.startswith("post")') == []
 
 
 def test_no_caller_reaches_into_a_storage_connection():

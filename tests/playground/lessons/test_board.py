@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from playground.lessons import tour
 from playground.lessons.board import PAUSED_LONG_S, board, stuck
-from playground.lessons.room_records import RoomRecords
+from playground.lessons.room_records import records_beside
 
 NOW = 100_000.0
 
 
 def _activity(tmp_path, *kinds: tuple[str, float], room: str = "r1", detail: str = ""):
-    records = RoomRecords(str(tmp_path / "rooms.sqlite"))
+    records = records_beside(str(tmp_path / "checkpoints.sqlite"))
     for kind, at in kinds:
         records.record(room, kind, detail, at=at)
     return records.room(room)
@@ -44,7 +44,7 @@ def test_repeated_412s_are_stuck_until_a_resume_writes(tmp_path):
 
 
 def test_the_board_counts_each_step_across_rooms_and_names_each_rooms_next(tmp_path):
-    records = RoomRecords(str(tmp_path / "rooms.sqlite"))
+    records = records_beside(str(tmp_path / "checkpoints.sqlite"))
     for room, kinds in {"ahead": (tour.PAUSED, tour.RESTARTED, tour.RESUMED, tour.MET_412),
                         "middle": (tour.PAUSED, tour.RESTARTED),
                         "start": (tour.PAUSED,)}.items():

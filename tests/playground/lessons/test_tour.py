@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from playground.lessons import tour
-from playground.lessons.room_records import RoomRecords
+from playground.lessons.room_records import RoomRecords, records_beside
 from tests.postgres import SKIP_REASON, database_url, throwaway_database
 
 
@@ -15,13 +15,13 @@ def _states(records: RoomRecords, room: str, steps=tour.TICKET_TOUR) -> list[str
 
 
 def test_a_new_room_has_its_first_step_next_and_the_rest_ahead(tmp_path):
-    records = RoomRecords(str(tmp_path / "rooms.sqlite"))
+    records = records_beside(str(tmp_path / "checkpoints.sqlite"))
 
     assert _states(records, "quiet-room") == ["current"] + ["ahead"] * 7
 
 
 def test_a_restart_counts_only_after_a_pause_and_a_resume_only_after_a_restart(tmp_path):
-    records = RoomRecords(str(tmp_path / "rooms.sqlite"))
+    records = records_beside(str(tmp_path / "checkpoints.sqlite"))
     records.record("r1", tour.RESTARTED, at=100.0)  # restarted before any turn paused
     records.record("r1", tour.RESUMED, at=101.0)  # and resumed something: not the tour's resume
     records.record("r1", tour.PAUSED, at=102.0)
@@ -34,7 +34,7 @@ def test_a_restart_counts_only_after_a_pause_and_a_resume_only_after_a_restart(t
 
 
 def test_steps_done_out_of_order_show_done_and_the_first_left_is_next(tmp_path):
-    records = RoomRecords(str(tmp_path / "rooms.sqlite"))
+    records = records_beside(str(tmp_path / "checkpoints.sqlite"))
     for kind in (tour.PAUSED, tour.FORKED, tour.COMPARED):
         records.record("r2", kind)
 
@@ -44,7 +44,7 @@ def test_steps_done_out_of_order_show_done_and_the_first_left_is_next(tmp_path):
 
 
 def test_the_own_graph_tour_counts_a_replay_or_a_fork_as_forking(tmp_path):
-    records = RoomRecords(str(tmp_path / "rooms.sqlite"))
+    records = records_beside(str(tmp_path / "checkpoints.sqlite"))
     records.record("r3", tour.RAN)
     records.record("r3", tour.REPLAYED)
 
@@ -73,14 +73,14 @@ def test_every_rooms_activity_is_read_at_once_newest_first(tmp_path, kind):
         assert [a.room for a in records.rooms()] == ["busy-room", "old-room"]
 
     if kind == "sqlite":
-        check(RoomRecords(str(tmp_path / "rooms.sqlite")))
+        check(records_beside(str(tmp_path / "checkpoints.sqlite")))
     else:
         with throwaway_database() as url:
-            check(RoomRecords(url))
+            check(records_beside(url))
 
 
 def test_the_step_the_facilitator_marks_is_read_back_and_is_never_a_room(tmp_path):
-    records = RoomRecords(str(tmp_path / "rooms.sqlite"))
+    records = records_beside(str(tmp_path / "checkpoints.sqlite"))
     assert records.focus() is None
 
     records.set_focus(4)

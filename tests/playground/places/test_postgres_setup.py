@@ -8,7 +8,7 @@ import threading
 import pytest
 
 from playground.places.door import open_place
-from playground.places.postgres_connections import SETUP_LOCK_KEY, setup_postgres_tables
+from playground.places.postgres.connections import SETUP_LOCK_KEY, setup_postgres_tables
 from tests import postgres
 
 

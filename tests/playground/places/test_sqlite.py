@@ -163,7 +163,7 @@ def test_records_read_with_times_carry_the_time_langgraph_gives_each_checkpoint(
 def test_reads_under_most_of_a_thread_give_what_reads_under_a_few_give(paused, monkeypatch):
     """Ids that are most of a namespace are read in one pass over it, a few through IN lists:
     the same rows either way."""
-    import playground.places.sqlite as sqlite_place
+    import playground.places.sqlite.reads as sqlite_place
 
     storage = open_storage(paused)
     ids = [record.checkpoint_id for record in storage.records("a")]

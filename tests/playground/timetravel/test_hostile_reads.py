@@ -181,7 +181,7 @@ def test_a_postgres_view_over_pg_sleep_is_refused_without_being_read(pg_url):
 def test_a_postgres_read_past_its_deadline_is_stopped_by_the_server(pg_url, limited):
     import psycopg
 
-    from playground.places.postgres_connections import setup_postgres_tables
+    from playground.places.postgres.connections import setup_postgres_tables
     from playground.places.settings import postgres_options
 
     with psycopg.connect(pg_url, **postgres_options()) as conn:

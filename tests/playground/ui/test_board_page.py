@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from playground.lessons import tour
-from playground.lessons.room_records import RoomRecords
+from playground.lessons.room_records import records_beside
 from tests.playground.ui.conftest import rendered
 
 SUBMIT = "FormSubmitter:board-sign-in-Open the board"
@@ -17,7 +17,7 @@ SUBMIT = "FormSubmitter:board-sign-in-Open the board"
 @pytest.fixture
 def rooms(tmp_path, monkeypatch):
     monkeypatch.setenv("PLAYGROUND_BIND_HOST", "0.0.0.0")
-    records = RoomRecords(str(tmp_path / "rooms.sqlite"))
+    records = records_beside(str(tmp_path / "checkpoints.sqlite"))
     records.record("attendee-one", tour.PAUSED, "a turn paused before write")
     return records
 

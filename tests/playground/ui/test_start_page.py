@@ -48,9 +48,9 @@ def test_the_start_page_of_a_graph_of_yours_speaks_of_that_graph(graph_app, ui):
 def test_a_room_whose_records_say_a_step_was_done_shows_it_done_and_the_next_as_next(
         app, ui, tmp_path):
     from playground.lessons import tour
-    from playground.lessons.room_records import RoomRecords
+    from playground.lessons.room_records import records_beside
 
-    RoomRecords(str(tmp_path / "rooms.sqlite")).record("monday-class", tour.PAUSED)
+    records_beside(str(tmp_path / "checkpoints.sqlite")).record("monday-class", tour.PAUSED)
 
     shown = ui.texts(app(room="monday-class"))
 
@@ -72,9 +72,9 @@ def test_records_that_cannot_be_read_leave_the_tour_drawn_and_say_so(app, ui, tm
 
 def test_the_step_the_room_is_on_is_marked_with_how_far_this_room_is_from_it(app, ui, tmp_path):
     from playground.lessons import tour
-    from playground.lessons.room_records import RoomRecords
+    from playground.lessons.room_records import records_beside
 
-    records = RoomRecords(str(tmp_path / "rooms.sqlite"))
+    records = records_beside(str(tmp_path / "checkpoints.sqlite"))
     records.record("monday-class", tour.PAUSED)
     records.set_focus(3)
 

@@ -1,8 +1,10 @@
 """Connecting to a Postgres place, and its tables' set-up: what every connection of the kind
-goes through, for reads (``postgres.py``), the saver graphs run on and the server processes.
+goes through, for reads (``reads.py``), the saver graphs run on, the playground's own tables
+(``own_tables.py``) and the server processes.
 
 - :func:`connect_within`: one connect deadline over every host a URL names;
-- :func:`read_pool`: the process's pool of read-only connections per database;
+- :func:`process_pool`: the process's small pool per database, with the read deadline on
+  every statement: the pages' shared reads and the playground's own tables;
 - :func:`bounded`: JSONB decoded with the bounded loader;
 - :func:`has_postgres_saver_tables`, :func:`setup_postgres_tables`: the saver's three tables,
   made or migrated one process at a time under an advisory lock (:func:`setup_lock`).
@@ -61,8 +63,9 @@ _POOLS: dict[str, Any] = {}
 _POOLS_LOCK = threading.Lock()
 
 
-def read_pool(url: str):
-    """The process's read pool for a database, made on first use and kept for the process."""
+def process_pool(url: str):
+    """The process's small pool for a database, made on first use and kept for the process:
+    every statement on it stops at the read deadline (``PLAYGROUND_READ_TIMEOUT``)."""
     with _POOLS_LOCK:
         pool = _POOLS.get(url)
         if pool is None:
@@ -184,8 +187,8 @@ def connect_within(seconds: float, *args, **kwargs):
     raise failure or psycopg.OperationalError(f"no host answered within {seconds:g} s")
 
 
-def close_read_pool(url: str) -> None:
-    """Close this process's read pool of a database, if it made one."""
+def close_process_pool(url: str) -> None:
+    """Close this process's pool of a database, if it made one."""
     with _POOLS_LOCK:
         pool = _POOLS.pop(url, None)
     if pool is not None:

@@ -1,5 +1,4 @@
-"""A SQLite file as a place threads live: SqliteSaver's tables, read with SQL; the savers and
-the store graphs run on in it.
+"""The engine's reads of a SQLite file (the read seam): SqliteSaver's tables, read with SQL.
 
 Ids, parent links and sizes come from SQL columns and aggregates; blobs are decoded only for what
 SQL cannot answer (next nodes, timestamps, values), always by the safe decoder, which never
@@ -13,7 +12,6 @@ import sqlite3
 import time
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
-from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -21,21 +19,50 @@ from urllib.parse import quote
 import orjson
 
 from playground.places.base import (
-    STORE_LOG_COLUMNS,
-    STORE_LOG_DDL,
-    STORE_LOG_TABLE,
-    OpenedStore,
-    Place,
-    StoreLog,
     written_by_another,
 )
 from playground.places.settings import sqlite_timeout
-from playground.places.sqlite_guard import interrupted, locked, stoppable
-from playground.places.sqlite_thread_list import SqliteThreadList, metadata_of
-from playground.places.sqlite_writes import SqliteWrites
+from playground.places.sqlite.guard import interrupted, locked, stoppable
+from playground.places.sqlite.sql import (
+    AND_CHANNEL_IN,
+    AND_CHECKPOINT_ID_IN,
+    CHECKPOINTS_OF_NAMESPACE,
+    COUNT_NAMESPACE_WRITES,
+    HAS_STORE_TABLE,
+    SELECT_ANCESTRY,
+    SELECT_BLOBS_AND_META_IN,
+    SELECT_BLOBS_IN,
+    SELECT_CHECKPOINT_BLOB,
+    SELECT_CHECKPOINT_WRITE_BYTES,
+    SELECT_COUNT_AND_NEWEST,
+    SELECT_HEAD_BLOB,
+    SELECT_NAMESPACES,
+    SELECT_ONE_THREAD_ROWS,
+    SELECT_ONE_THREAD_WRITE_BYTES,
+    SELECT_RECORDS,
+    SELECT_REQUIRED_TABLES,
+    SELECT_ROW_TYPES,
+    SELECT_STORE_ITEMS,
+    SELECT_TAILS,
+    SELECT_THREAD_ROWS,
+    SELECT_THREAD_WRITE_BYTES,
+    SELECT_TIME_HEADS,
+    SELECT_TIMES,
+    SELECT_TYPED_BLOB,
+    STORED_CHECKPOINTS,
+    TABLE_INFO,
+    THREAD_IDS,
+    TIME_HEAD,
+    TOUCH_CHECKPOINTS,
+    WITH_TASK_PATH,
+    WITHOUT_TASK_PATH,
+    WRITE_OWNERS,
+    WRITES,
+    WRITES_OF_NAMESPACE,
+)
+from playground.places.sqlite.thread_list import SqliteThreadList, metadata_of
+from playground.places.sqlite.writes import SqliteWrites
 from playground.timetravel.decode import (
-    RESUME_TAIL_BYTES,
-    TS_HEAD_BYTES,
     checkpoint_time,
     decode_checkpoint,
     decode_typed,
@@ -80,7 +107,7 @@ _REQUIRED = {
 }
 # Errors a file being written by another process gives for a moment: retried until the read's
 # deadline (docs/architecture.md, "Files in use").
-_TRANSIENT = ("database is locked", "disk i/o error", "database schema has changed",
+TRANSIENT = ("database is locked", "disk i/o error", "database schema has changed",
               "database table is locked")
 _RETRY_PAUSE_S = 0.05
 _SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -95,118 +122,8 @@ _ONE_PASS_SHARE = 0.25
 _PROGRESS_EVERY = 10_000  # SQLite VM instructions between two deadline checks
 
 
-_MAX_METADATA = 1024 * 1024  # metadata is a small JSON object; past this it is not parsed
-
-# -- SQL ------------------------------------------------------------------------------------------
-# Every statement this kind sends. A template's {placeholders} are filled with SQL the code builds
-# (? marks, a column list, an optional clause), never with data: values are always bound.
-
-# Opening: the file's tables, and a first touch of its data.
-_SELECT_REQUIRED_TABLES = "SELECT name, type, sql FROM sqlite_master WHERE name IN (?, ?)"
-_TABLE_INFO = "PRAGMA table_info({table})"
-_TOUCH_CHECKPOINTS = "SELECT checkpoint_id FROM checkpoints LIMIT 1"
-
-# Reads.
-_SELECT_THREAD_ROWS = (
-    "SELECT thread_id, checkpoint_id, parent_checkpoint_id, "
-    "length(checkpoint) + length(metadata) FROM checkpoints WHERE checkpoint_ns = '' "
-    "LIMIT ?")
-_SELECT_THREAD_WRITE_BYTES = "SELECT thread_id, sum(length(value)) FROM writes GROUP BY thread_id"
-# One thread's rows and write bytes for its line of the thread list (the list's own SQL is in
-# sqlite_thread_list.py).
-_SELECT_ONE_THREAD_ROWS = (
-    "SELECT thread_id, checkpoint_id, parent_checkpoint_id, "
-    "length(checkpoint) + length(metadata) FROM checkpoints WHERE thread_id = ? AND "
-    "checkpoint_ns = ''")
-_SELECT_ONE_THREAD_WRITE_BYTES = "SELECT sum(length(value)) FROM writes WHERE thread_id = ?"
-_SELECT_HEAD_BLOB = (
-    "SELECT type, checkpoint FROM checkpoints WHERE thread_id = ? AND "
-    "checkpoint_ns = '' AND checkpoint_id = ?")
-_SELECT_NAMESPACES = (
-    "SELECT DISTINCT checkpoint_ns FROM checkpoints WHERE thread_id = ? "
-    "ORDER BY checkpoint_ns")
-_SELECT_CHECKPOINT_WRITE_BYTES = (
-    "SELECT checkpoint_id, sum(length(value)) FROM writes "
-    "WHERE thread_id = ? AND checkpoint_ns = ? GROUP BY checkpoint_id")
-_SELECT_RECORDS = (
-    "SELECT checkpoint_id, parent_checkpoint_id, CASE WHEN length(metadata) > ? THEN "
-    "NULL ELSE metadata END, length(checkpoint), length(metadata), {head} "
-    "FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? ORDER BY checkpoint_id "
-    "LIMIT ?")
-_SELECT_COUNT_AND_NEWEST = (
-    "SELECT count(*), max(checkpoint_id) FROM checkpoints "
-    "WHERE thread_id = ? AND checkpoint_ns = ?")
-_SELECT_CHECKPOINT_BLOB = (
-    "SELECT checkpoint FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? "
-    "AND checkpoint_id = ?")
-_COUNT_NAMESPACE_WRITES = "SELECT count(*) FROM writes WHERE thread_id = ? AND checkpoint_ns = ?"
-_SELECT_BLOBS_IN = (
-    "SELECT checkpoint_id, parent_checkpoint_id, type, checkpoint FROM "
-    "checkpoints WHERE thread_id = ? AND checkpoint_ns = ? "
-    "AND checkpoint_id IN ({marks})")
-_SELECT_TYPED_BLOB = (
-    "SELECT type, checkpoint FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? "
-    "AND checkpoint_id = ?")
-# A checkpoint's next ancestors' ids, newest first, along the parent links: each step one
-# primary-key lookup that reads no blob (CROSS JOIN keeps the walk the outer loop, as
-# SqliteSaver's own walk does), at most ?4 steps at a time.
-_SELECT_ANCESTRY = (
-    "WITH RECURSIVE chain(checkpoint_id, parent_checkpoint_id, n) AS ("
-    "SELECT checkpoint_id, parent_checkpoint_id, 0 FROM checkpoints "
-    "WHERE thread_id = ?1 AND checkpoint_ns = ?2 AND checkpoint_id = ?3 "
-    "UNION ALL SELECT c.checkpoint_id, c.parent_checkpoint_id, a.n + 1 FROM chain a "
-    "CROSS JOIN checkpoints c ON c.thread_id = ?1 AND c.checkpoint_ns = ?2 "
-    "AND c.checkpoint_id = a.parent_checkpoint_id WHERE a.n < ?4) "
-    "SELECT checkpoint_id, parent_checkpoint_id FROM chain ORDER BY n")
-_SELECT_BLOBS_AND_META_IN = (
-    "SELECT checkpoint_id, parent_checkpoint_id, type, checkpoint, CASE WHEN length(metadata) "
-    "> ? THEN NULL ELSE metadata END FROM checkpoints WHERE thread_id = ? AND "
-    "checkpoint_ns = ? AND checkpoint_id IN ({marks})")
 _ANCESTRY_BATCH = 32  # blobs fetched at once on a walk up the parent links
-_THREAD_IDS = "SELECT DISTINCT thread_id FROM checkpoints WHERE checkpoint_ns = ''"
-_STORED_CHECKPOINTS = (
-    "SELECT checkpoint_id, parent_checkpoint_id, type, checkpoint, CASE WHEN length(metadata) "
-    "> ? THEN NULL ELSE metadata END FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? "
-    "ORDER BY checkpoint_id LIMIT ?")
-# {task_path} and {order} are the column and order a file has: task_path, or for a file without
-# that column the order rows were stored in.
-_WRITES = ("SELECT checkpoint_id, {task_path}, task_id, channel, type, value FROM writes "
-           "WHERE {where} ORDER BY checkpoint_id, {order}")
-# Who wrote what under which checkpoint, without the values (a timeline's writers), in the
-# primary key's order (ordering by task path too would cost a sort of every row).
-_WRITE_OWNERS = ("SELECT checkpoint_id, task_path, task_id, channel FROM writes "
-                 "WHERE {where} ORDER BY checkpoint_id")
-# Each checkpoint's ts, from its blob's head: first where Python's LangGraph puts it
-# (decode.ts_at_head), then, for the blobs that had none there, by reading the head
-# (decode.checkpoint_time); a JSON blob (LangGraph.js) comes whole, as JSON keeps no order of
-# keys to rely on.
-_TIME_HEAD = f"substr(checkpoint, 1, {TS_HEAD_BYTES})"
-_SELECT_TIME_HEADS = f"SELECT checkpoint_id, {_TIME_HEAD} FROM checkpoints WHERE {{where}}"
-_SELECT_TIMES = (
-    "SELECT checkpoint_id, CASE WHEN type = 'json' THEN checkpoint ELSE "
-    "substr(checkpoint, 1, 96) END, type FROM checkpoints WHERE {where}")
-# Each checkpoint's last bytes, where versions_seen sits (decode.interrupt_seen); JSON whole.
-_SELECT_TAILS = (
-    "SELECT checkpoint_id, type, CASE WHEN type = 'json' THEN checkpoint ELSE substr(checkpoint, "
-    f"max(1, length(checkpoint) - {RESUME_TAIL_BYTES - 1})) END FROM checkpoints WHERE {{where}}")
-_WITH_TASK_PATH = {"task_path": "task_path", "order": "task_path, idx"}
-_WITHOUT_TASK_PATH = {"task_path": "''", "order": "rowid"}
-_SELECT_ROW_TYPES = "SELECT DISTINCT type FROM (SELECT type FROM checkpoints LIMIT 50)"
-_WRITES_OF_NAMESPACE = "thread_id = ? AND checkpoint_ns = ?"
-_CHECKPOINTS_OF_NAMESPACE = _WRITES_OF_NAMESPACE  # the same columns lead both primary keys
-_AND_CHANNEL_IN = " AND channel IN ({marks})"
-_AND_CHECKPOINT_ID_IN = " AND checkpoint_id IN ({marks})"
-
-# The store: LangGraph's store table, if the file has one, and the change log.
-_HAS_STORE_TABLE = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'store'"
-_SELECT_STORE_ITEMS = (
-    "SELECT prefix, key, CASE WHEN length(value) > ? THEN NULL ELSE value END, "
-    "length(value), created_at, updated_at FROM store ORDER BY prefix, key LIMIT ?")
-_LOG_INSERT = (f"INSERT INTO {STORE_LOG_TABLE} ({STORE_LOG_COLUMNS}) "
-               "VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-_LOG_SELECT = (f"SELECT {STORE_LOG_COLUMNS} FROM {STORE_LOG_TABLE} WHERE thread_id = ? "
-               "{step} ORDER BY at LIMIT ?")
-_LOG_FROM_CHECKPOINT = "AND from_checkpoint = ?"
+_MAX_METADATA = 1024 * 1024  # metadata is a small JSON object; past this it is not parsed
 
 def _too_many(label: str, what: str) -> ReadStopped:
     cap = limits().max_rows
@@ -229,7 +146,7 @@ class SqliteStorage(SqliteThreadList, SqliteWrites, Storage):
     """
 
     kind = "sqlite"
-    _writes_sql = _WRITES.format(where="{where}", **_WITH_TASK_PATH)
+    _writes_sql = WRITES.format(where="{where}", **WITH_TASK_PATH)
 
     def __init__(self, path: str | Path, writable: bool = False, create: bool = False,
                  label: str | None = None) -> None:
@@ -290,7 +207,7 @@ class SqliteStorage(SqliteThreadList, SqliteWrites, Storage):
             try:
                 return read()
             except sqlite3.OperationalError as exc:
-                if not str(exc).lower().startswith(_TRANSIENT) or time.monotonic() > deadline:
+                if not str(exc).lower().startswith(TRANSIENT) or time.monotonic() > deadline:
                     raise
                 time.sleep(_RETRY_PAUSE_S)
 
@@ -326,7 +243,7 @@ class SqliteStorage(SqliteThreadList, SqliteWrites, Storage):
         # Only real tables are read: PRAGMA table_info answers for a view too, and a view can
         # be any query (an endless recursive one); a virtual table runs a module's code.
         kinds = {name: (kind, sql or "") for name, kind, sql in self.conn.execute(
-            _SELECT_REQUIRED_TABLES, tuple(_REQUIRED))}
+            SELECT_REQUIRED_TABLES, tuple(_REQUIRED))}
         for table, (kind, sql) in kinds.items():
             if kind != "table" or sql.lstrip().upper().startswith("CREATE VIRTUAL"):
                 what = "a virtual table" if kind == "table" else f"a {kind}"
@@ -335,7 +252,7 @@ class SqliteStorage(SqliteThreadList, SqliteWrites, Storage):
                     "a table; it is not read)")
         found = {}
         for table in _REQUIRED:
-            found[table] = {row[1] for row in self.conn.execute(_TABLE_INFO.format(table=table))}
+            found[table] = {row[1] for row in self.conn.execute(TABLE_INFO.format(table=table))}
         absent = [table for table in _REQUIRED if not found[table]]
         if absent:
             raise CheckpointDbError(
@@ -349,27 +266,20 @@ class SqliteStorage(SqliteThreadList, SqliteWrites, Storage):
                     f"{self.label}: not a checkpoint file this tool knows (its {table} table "
                     f"has no {', '.join(lacking)} column)")
         # Touch the data: a damaged file often passes the schema read and fails here.
-        self.conn.execute(_TOUCH_CHECKPOINTS).fetchone()
+        self.conn.execute(TOUCH_CHECKPOINTS).fetchone()
         self.keeps_task_paths = "task_path" in found["writes"]
-        self._writes_sql = _WRITES.format(
-            where="{where}", **(_WITH_TASK_PATH if self.keeps_task_paths else _WITHOUT_TASK_PATH))
-        types = {row[0] for row in self.conn.execute(_SELECT_ROW_TYPES)}
+        self._writes_sql = WRITES.format(
+            where="{where}", **(WITH_TASK_PATH if self.keeps_task_paths else WITHOUT_TASK_PATH))
+        types = {row[0] for row in self.conn.execute(SELECT_ROW_TYPES)}
         if self.keeps_task_paths:
             self.writer = PYTHON
         else:
             self.writer = JAVASCRIPT if types == {"json"} else OLDER_PYTHON
 
-    def saver(self, serde):
-        """A SqliteSaver on this file (for edits and replays, which need a graph too).
-
-        Args:
-            serde: the serializer of the graph that will run on it
-                (:func:`playground.serde.graph_serde`, never the permissive default).
-        """
-        if not self.writable:
-            raise CheckpointDbError(f"{self.label} is open read-only: reopen it writable to edit")
-        # Imported here: reading a file needs none of LangGraph, and a CLI that only reads
-        # should not pay for importing it.
+    def _saver_on_connection(self, serde):
+        """A SqliteSaver on this connection (the storage base checks it is writable)."""
+        # Imported here: reading needs none of LangGraph, and a CLI that only reads should
+        # not pay for importing it.
         from langgraph.checkpoint.sqlite import SqliteSaver
 
         return SqliteSaver(self.conn, serde=serde)
@@ -383,10 +293,10 @@ class SqliteStorage(SqliteThreadList, SqliteWrites, Storage):
     @stoppable
     def threads(self) -> list[ThreadSummary]:
         """Every thread (root namespace), newest first."""
-        rows = self.conn.execute(_SELECT_THREAD_ROWS, (limits().max_rows + 1,)).fetchall()
+        rows = self.conn.execute(SELECT_THREAD_ROWS, (limits().max_rows + 1,)).fetchall()
         if len(rows) > limits().max_rows:
             raise _too_many(self.label, "its threads hold")
-        writes = dict(self.conn.execute(_SELECT_THREAD_WRITE_BYTES))
+        writes = dict(self.conn.execute(SELECT_THREAD_WRITE_BYTES))
         by_thread: dict[str, list[tuple]] = defaultdict(list)
         for row in rows:
             by_thread[row[0]].append(row)
@@ -401,7 +311,7 @@ class SqliteStorage(SqliteThreadList, SqliteWrites, Storage):
         """A thread's line from its rows (thread, id, parent, bytes) and its writes' bytes."""
         parents = {row[2] for row in items}
         head_id = max(row[1] for row in items)
-        type_, blob = self.conn.execute(_SELECT_HEAD_BLOB, (thread_id, head_id)).fetchone()
+        type_, blob = self.conn.execute(SELECT_HEAD_BLOB, (thread_id, head_id)).fetchone()
         head, _problem = decode_checkpoint(type_, blob)
         return ThreadSummary(
             thread_id=thread_id, checkpoints=len(items), newest_at=head.get("ts"),
@@ -412,10 +322,10 @@ class SqliteStorage(SqliteThreadList, SqliteWrites, Storage):
     @stoppable
     def thread_summary(self, thread_id: str) -> ThreadSummary:
         """One thread's line of the thread list, from its own rows only."""
-        items = self.conn.execute(_SELECT_ONE_THREAD_ROWS, (thread_id,)).fetchall()
+        items = self.conn.execute(SELECT_ONE_THREAD_ROWS, (thread_id,)).fetchall()
         if not items:
             raise UnknownThread(f"no thread {thread_id!r} in {self.label}")
-        writes = self.conn.execute(_SELECT_ONE_THREAD_WRITE_BYTES, (thread_id,)).fetchone()[0]
+        writes = self.conn.execute(SELECT_ONE_THREAD_WRITE_BYTES, (thread_id,)).fetchone()[0]
         return self._summary(thread_id, items, writes or 0)
 
     @stoppable
@@ -423,7 +333,7 @@ class SqliteStorage(SqliteThreadList, SqliteWrites, Storage):
         """Checkpoint namespaces of a thread: "" for the root, then subgraphs."""
         return [
             row[0]
-            for row in self.conn.execute(_SELECT_NAMESPACES, (thread_id,))
+            for row in self.conn.execute(SELECT_NAMESPACES, (thread_id,))
         ]
 
     # -- checkpoints ---------------------------------------------------------------------
@@ -441,13 +351,13 @@ class SqliteStorage(SqliteThreadList, SqliteWrites, Storage):
         """
         # Two plain queries merged here: a LEFT JOIN on the grouped writes is several times slower.
         writes = dict(
-            self.conn.execute(_SELECT_CHECKPOINT_WRITE_BYTES, (thread_id, checkpoint_ns))
+            self.conn.execute(SELECT_CHECKPOINT_WRITE_BYTES, (thread_id, checkpoint_ns))
         )
         # Metadata is parsed with orjson here (SQLite's json_extract is several times slower),
         # and rows are streamed, not fetched whole, so a long thread's metadata is never all held.
         # The heads cost a tenth of the pass (measured): read only for a page that shows times.
         rows = self.conn.execute(
-            _SELECT_RECORDS.format(head=_TIME_HEAD if times else "NULL"),
+            SELECT_RECORDS.format(head=TIME_HEAD if times else "NULL"),
             (_MAX_METADATA, thread_id, checkpoint_ns, limits().max_rows + 1)
         )
         records = []
@@ -480,15 +390,15 @@ class SqliteStorage(SqliteThreadList, SqliteWrites, Storage):
         primary-key index, so it stays fast on long threads.
         """
         count, newest = self.conn.execute(
-            _SELECT_COUNT_AND_NEWEST, (thread_id, checkpoint_ns)
+            SELECT_COUNT_AND_NEWEST, (thread_id, checkpoint_ns)
         ).fetchone()
         if not count:
             return None
         head = self.conn.execute(
-            _SELECT_CHECKPOINT_BLOB, (thread_id, checkpoint_ns, newest)
+            SELECT_CHECKPOINT_BLOB, (thread_id, checkpoint_ns, newest)
         ).fetchone()[0]
         writes = self.conn.execute(
-            _COUNT_NAMESPACE_WRITES, (thread_id, checkpoint_ns)
+            COUNT_NAMESPACE_WRITES, (thread_id, checkpoint_ns)
         ).fetchone()[0]
         return (count, newest, hashlib.blake2b(head or b"", digest_size=16).digest(), writes)
 
@@ -497,18 +407,18 @@ class SqliteStorage(SqliteThreadList, SqliteWrites, Storage):
                          checkpoint_ns: str = "") -> dict[str, str | None]:
         """Each checkpoint's ``ts``, read from the head of its blob (its values not decoded;
         a blob that does not begin as LangGraph writes one is decoded whole)."""
-        where, params = _CHECKPOINTS_OF_NAMESPACE, (thread_id, checkpoint_ns)
+        where, params = CHECKPOINTS_OF_NAMESPACE, (thread_id, checkpoint_ns)
         # First each blob's first bytes, where Python's LangGraph puts the time; then the rest
         # (a LangGraph.js file's JSON, whole; another layout's longer head).
         found: dict[str, str | None] = {cid: ts_at_head(head) for cid, head in self._rows_under(
-            _SELECT_TIME_HEADS, where, params, checkpoint_ids)}
+            SELECT_TIME_HEADS, where, params, checkpoint_ids)}
         elsewhere = [cid for cid, time in found.items() if time is None]
         if not elsewhere:
             return found
-        for cid, head, type_ in self._rows_under(_SELECT_TIMES, where, params, elsewhere):
+        for cid, head, type_ in self._rows_under(SELECT_TIMES, where, params, elsewhere):
             time = checkpoint_time(type_, head)
             if time is None:  # not where LangGraph puts it: the whole blob, decoded
-                whole = self.conn.execute(_SELECT_TYPED_BLOB,
+                whole = self.conn.execute(SELECT_TYPED_BLOB,
                                           (thread_id, checkpoint_ns, cid)).fetchone()
                 ts = decode_checkpoint(*whole)[0].get("ts") if whole else None
                 time = ts if isinstance(ts, str) else None
@@ -521,7 +431,7 @@ class SqliteStorage(SqliteThreadList, SqliteWrites, Storage):
         """Each checkpoint's ``versions_seen["__interrupt__"]``, read from its blob's last
         bytes, values not decoded (:func:`~playground.timetravel.decode.interrupt_seen`)."""
         return {cid: interrupt_seen(type_, tail) for cid, type_, tail in self._rows_under(
-            _SELECT_TAILS, _CHECKPOINTS_OF_NAMESPACE, (thread_id, checkpoint_ns),
+            SELECT_TAILS, CHECKPOINTS_OF_NAMESPACE, (thread_id, checkpoint_ns),
             checkpoint_ids)}
 
     @stoppable
@@ -534,7 +444,7 @@ class SqliteStorage(SqliteThreadList, SqliteWrites, Storage):
         found = []
         append, nodes = found.append, {}  # a long thread repeats a few paths: each read once
         for cid, path, task_id, channel in self._rows_under(
-                _WRITE_OWNERS, _WRITES_OF_NAMESPACE, (thread_id, checkpoint_ns),
+                WRITE_OWNERS, WRITES_OF_NAMESPACE, (thread_id, checkpoint_ns),
                 checkpoint_ids):
             node = nodes.get(path)
             if node is None:
@@ -556,7 +466,7 @@ class SqliteStorage(SqliteThreadList, SqliteWrites, Storage):
             return self._rows_of(select.format(where=where), params)
         ids = list(dict.fromkeys(checkpoint_ids))
         if len(ids) > _CHUNK:
-            stored = self.conn.execute(_SELECT_COUNT_AND_NEWEST, params[:2]).fetchone()[0]
+            stored = self.conn.execute(SELECT_COUNT_AND_NEWEST, params[:2]).fetchone()[0]
             if len(ids) >= stored * _ONE_PASS_SHARE:
                 wanted = frozenset(ids)
                 kept = [row for row in self.conn.execute(select.format(where=where), params)
@@ -573,7 +483,7 @@ class SqliteStorage(SqliteThreadList, SqliteWrites, Storage):
                        ) -> Iterator[tuple]:
         for start in range(0, len(ids), _CHUNK):
             part = ids[start : start + _CHUNK]
-            clause = where + _AND_CHECKPOINT_ID_IN.format(marks=",".join("?" * len(part)))
+            clause = where + AND_CHECKPOINT_ID_IN.format(marks=",".join("?" * len(part)))
             yield from self.conn.execute(select.format(where=clause), (*params, *part))
             self._tick()
 
@@ -591,7 +501,7 @@ class SqliteStorage(SqliteThreadList, SqliteWrites, Storage):
                 part = ids[start : start + _CHUNK]
                 marks = ",".join("?" * len(part))
                 for cid, parent, type_, blob in self.conn.execute(
-                    _SELECT_BLOBS_IN.format(marks=marks), (thread_id, checkpoint_ns, *part)
+                    SELECT_BLOBS_IN.format(marks=marks), (thread_id, checkpoint_ns, *part)
                 ):
                     blobs[cid] = (parent, *decode_checkpoint(type_, blob))
                 self._tick()
@@ -637,36 +547,36 @@ class SqliteStorage(SqliteThreadList, SqliteWrites, Storage):
     @stoppable
     def _links(self, thread_id: str, checkpoint_id: str, checkpoint_ns: str
                ) -> list[tuple[str, str | None]]:
-        return self.conn.execute(_SELECT_ANCESTRY, (
+        return self.conn.execute(SELECT_ANCESTRY, (
             thread_id, checkpoint_ns, checkpoint_id, _ANCESTRY_BATCH - 1)).fetchall()
 
     @stoppable
     def _blob_rows(self, thread_id: str, checkpoint_ns: str, ids: list[str]) -> list[tuple]:
         marks = ",".join("?" * len(ids))
-        return self.conn.execute(_SELECT_BLOBS_AND_META_IN.format(marks=marks), (
+        return self.conn.execute(SELECT_BLOBS_AND_META_IN.format(marks=marks), (
             _MAX_METADATA, thread_id, checkpoint_ns, *ids)).fetchall()
 
     @stoppable
     def store_items(self, limit: int = SHOWN_STORE_ITEMS) -> list[StoreItem] | None:
         """The items of the file's LangGraph store table, if it has one (None when not)."""
-        if self.conn.execute(_HAS_STORE_TABLE).fetchone() is None:
+        if self.conn.execute(HAS_STORE_TABLE).fetchone() is None:
             return None
         rows = self.conn.execute(
-            _SELECT_STORE_ITEMS, (MAX_STORE_VALUE_BYTES, int(limit))
+            SELECT_STORE_ITEMS, (MAX_STORE_VALUE_BYTES, int(limit))
         ).fetchall()
         return [store_item(*row) for row in rows]
 
     @stoppable
     def thread_ids(self) -> list[str]:
         """Every thread with a root checkpoint."""
-        return [row[0] for row in self.conn.execute(_THREAD_IDS)]
+        return [row[0] for row in self.conn.execute(THREAD_IDS)]
 
     @stoppable
     def stored_checkpoints(self, thread_id: str, checkpoint_ns: str = "") -> list[StoredCheckpoint]:
         """A thread's checkpoints in a namespace, oldest first, each blob decoded safely."""
         found = []
         for cid, parent, type_, blob, metadata in self.conn.execute(
-                _STORED_CHECKPOINTS, (_MAX_METADATA, thread_id, checkpoint_ns,
+                STORED_CHECKPOINTS, (_MAX_METADATA, thread_id, checkpoint_ns,
                                       limits().max_rows + 1)):
             checkpoint, problem = decode_checkpoint(type_, blob)
             found.append(StoredCheckpoint(cid, parent, metadata_of(metadata), checkpoint,
@@ -681,10 +591,10 @@ class SqliteStorage(SqliteThreadList, SqliteWrites, Storage):
                       channels: Iterable[str] | None = None) -> list[StoredWrite]:
         """Pending writes of a thread's namespace (or under some checkpoints, or on some
         channels), ordered by checkpoint, task and index."""
-        where, params = _WRITES_OF_NAMESPACE, [thread_id, checkpoint_ns]
+        where, params = WRITES_OF_NAMESPACE, [thread_id, checkpoint_ns]
         if channels is not None:
             names = list(channels)
-            where += _AND_CHANNEL_IN.format(marks=",".join("?" * len(names)))
+            where += AND_CHANNEL_IN.format(marks=",".join("?" * len(names)))
             params += names
         found = []
         for cid, path, task_id, channel, type_, value in self._rows_under(
@@ -694,156 +604,3 @@ class SqliteStorage(SqliteThreadList, SqliteWrites, Storage):
         return found
 
 
-# -- the place ----------------------------------------------------------------------------------
-
-
-class SqliteFile(Place):
-    """A SQLite file: SqliteSaver's checkpoints, and the store in a sibling file.
-
-    Claims any path (the door asks it last). A process restart (:meth:`Place.restart`) makes
-    the next saver a new one on a new connection: resuming then reads the file alone.
-    """
-
-    kind = "sqlite"
-
-    def __init__(self, target: str | Path, typed: bool = False, label: str | None = None
-                 ) -> None:
-        super().__init__(str(target), typed, label)
-        self.path = Path(target)
-
-    @classmethod
-    def claims(cls, target: object) -> bool:
-        """Any path (a ``str`` or ``Path`` no other kind claimed)."""
-        return isinstance(target, (str, Path))
-
-    @classmethod
-    def is_busy(cls, exc: BaseException) -> bool:
-        """SQLITE_BUSY past :func:`~playground.places.settings.sqlite_timeout`."""
-        # getattr: an error raised by Python code rather than by SQLite has no error name.
-        return isinstance(exc, sqlite3.OperationalError) and (
-            getattr(exc, "sqlite_errorname", None) or "").startswith(
-            ("SQLITE_BUSY", "SQLITE_LOCKED"))
-
-    @classmethod
-    def is_transient(cls, exc: BaseException) -> bool:
-        """A lock, or a page another process was writing ("disk I/O error")."""
-        return cls.is_busy(exc) or (isinstance(exc, sqlite3.OperationalError)
-                                    and str(exc).lower().startswith(_TRANSIENT))
-
-    @classmethod
-    def errors(cls) -> tuple[type[Exception], ...]:
-        """sqlite3's errors (a damaged file, a lock held too long)."""
-        return (sqlite3.Error,)
-
-    def exists(self) -> bool:
-        """Whether the file is there."""
-        return self.path.exists()
-
-    def discard(self) -> None:
-        """Delete the file and SQLite's side files (only call it for a file this process
-        created: the door's callers check :meth:`exists` first)."""
-        for leftover in (self.path, *(Path(f"{self.path}{end}")
-                                      for end in ("-wal", "-shm", "-journal"))):
-            leftover.unlink(missing_ok=True)
-
-    def reads(self, writable: bool = False, create: bool = False, shared: bool = False
-              ) -> SqliteStorage:
-        """The file's reads (a file costs nothing to open: ``shared`` changes nothing)."""
-        return SqliteStorage(self.path, writable=writable, create=create, label=self.label)
-
-    def check_runnable(self) -> None:
-        """Refuse a file another writer made (LangGraph.js, an older LangGraph). A file that
-        is not there yet, is empty, or holds no checkpoint tables is fine: the saver makes
-        them, as SqliteSaver.setup() does."""
-        if not self.path.is_file() or self.path.stat().st_size == 0:
-            return
-        try:
-            with closing(self.reads()) as reads:
-                writer = reads.writer
-        except CheckpointDbError:
-            return  # not a checkpoint file yet: the saver's setup() makes its tables
-        if writer != PYTHON:
-            raise CheckpointDbError(written_by_another(self.label, writer))
-
-    def _connect(self) -> sqlite3.Connection:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        # Other threads may use it: one SqliteSaver serializes every call through its lock.
-        return sqlite3.connect(str(self.path), check_same_thread=False,
-                               timeout=sqlite_timeout())
-
-    @contextmanager
-    def saver(self, serde=None) -> Iterator:
-        """SqliteSaver on the file (created if needed), tables set up, closed afterwards. A
-        write waits up to ``sqlite_timeout()`` for another writer's lock, then raises
-        ``sqlite3.OperationalError`` ("database is locked": :meth:`is_busy`)."""
-        from langgraph.checkpoint.sqlite import SqliteSaver
-
-        from playground.serde import graph_serde
-
-        self.check_runnable()
-        conn = self._connect()
-        try:
-            saver = SqliteSaver(conn, serde=serde or graph_serde())
-            saver.setup()
-            yield saver
-        finally:
-            conn.close()
-
-    async def open_saver(self, serde, max_size: int = 10):
-        """AsyncSqliteSaver on aiosqlite: one connection for every session of the process
-        (the saver serializes its calls with its lock)."""
-        import asyncio
-
-        import aiosqlite
-        from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
-
-        # Off the loop every graph runs on: a file another process holds may make it wait.
-        await asyncio.to_thread(self.check_runnable)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        conn = await aiosqlite.connect(str(self.path), timeout=sqlite_timeout())
-        saver = AsyncSqliteSaver(conn, serde=serde)
-        await saver.setup()
-        return saver
-
-    def store_place(self) -> str:
-        """A sibling file (``app.sqlite`` -> ``app.store.sqlite``), not the checkpoint file
-        itself: SQLite lets one writer in at a time, and a store transaction that reads
-        before it writes (a TTL refresh, a put logged with its old value) fails at once with
-        "database is locked" when the saver's connection wrote in between."""
-        return str(self.path.with_name(f"{self.path.stem}.store{self.path.suffix or '.sqlite'}"))
-
-    async def open_store(self, options):
-        """AsyncSqliteStore in :meth:`store_place`, with its change log table."""
-        import aiosqlite
-        from langgraph.store.sqlite.aio import AsyncSqliteStore
-
-        path = Path(self.store_place())
-        path.parent.mkdir(parents=True, exist_ok=True)
-        # isolation_level=None: AsyncSqliteStore opens its own transactions
-        # (docs/architecture.md, "LangGraph facts").
-        conn = await aiosqlite.connect(str(path), isolation_level=None, timeout=sqlite_timeout())
-        store = AsyncSqliteStore(conn, **options)
-        await store.setup()
-        await conn.execute(STORE_LOG_DDL)
-        return OpenedStore(store, _SqliteStoreLog(store))
-
-
-class _SqliteStoreLog(StoreLog):
-    """The change log in the store's file, on the store's own connection and lock (never
-    inside one of the store's transactions)."""
-
-    def __init__(self, store) -> None:
-        self._store = store
-
-    async def insert(self, rows: list[tuple]) -> None:
-        async with self._store.lock:
-            await self._store.conn.executemany(_LOG_INSERT, rows)  # autocommit
-
-    async def select(self, thread_id: str, from_checkpoint: str | None, limit: int
-                     ) -> list[tuple]:
-        step = _LOG_FROM_CHECKPOINT if from_checkpoint else ""
-        params = (thread_id, from_checkpoint, int(limit)) if from_checkpoint else (
-            thread_id, int(limit))
-        sql = _LOG_SELECT.format(step=step)
-        async with self._store.lock, self._store.conn.execute(sql, params) as cursor:
-            return [tuple(row) for row in await cursor.fetchall()]

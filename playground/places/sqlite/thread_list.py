@@ -1,4 +1,4 @@
-"""The thread list of a SQLite file: its SQL, and the walk and counts built on it.
+"""The thread list of a SQLite file: its SQL, and the reads the shared walk and counts use.
 
 A page walks the checkpoint rows from the newest written (a SqliteSaver table has a rowid, and
 the saver's ``INSERT OR REPLACE`` gives each write the next one), listing a thread at its newest
@@ -20,19 +20,13 @@ own ``list(filter=...)`` does. Every read stops at the read's deadline.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 import orjson
 
-from playground.places.sqlite_guard import stoppable
-from playground.timetravel.thread_list import (
-    QueryRefused,
-    ThreadQuery,
-    by_status,
-    counted_in_sql,
-    listed_at_newest,
-    paused_at,
-)
+from playground.places.sqlite.guard import stoppable
+from playground.timetravel.sql_thread_list import SqlThreadList
+from playground.timetravel.thread_list import QueryRefused
 
 _WALK_BATCH = 512  # rows read per step of the walk
 _CHUNK = 500  # ids per IN (...) list, well under SQLite's variable limit
@@ -108,46 +102,25 @@ def _held(wanted: list[tuple[str, object, str]]) -> tuple[str, list]:
     return held, params
 
 
-class SqliteThreadList:
-    """The thread list's reads of :class:`~playground.places.sqlite.SqliteStorage` (a mixin:
-    the storage holds the connection, the label and the retry)."""
+class SqliteThreadList(SqlThreadList):
+    """The thread list's reads of :class:`~playground.places.sqlite.reads.SqliteStorage` (a
+    mixin: the storage holds the connection, the label and the retry); the walk and the
+    counts built on them are :class:`~playground.timetravel.sql_thread_list.SqlThreadList`'s.
 
-    # By rowid: the order the rows were written, which is not always the order of their
-    # times (a thread imported or copied in later keeps its old times).
-    walks_in_time_order = False
+    The walk goes by rowid, from the cursor's rowid down: a cursor is ``r`` and a rowid. A
+    metadata filter asks SQL (``json_extract``, as SqliteSaver's ``list`` does) whether one of
+    a thread's checkpoints holds it.
+    """
 
-    def thread_candidates(self, query: ThreadQuery) -> Iterator[tuple[str, str]]:
-        """Threads newest first by the rows' rowid (the order they were written), from the cursor's
-        rowid down: a thread is met first at its newest row, and listed there (one met lower
-        down was listed on an earlier page). A status filter takes its threads from
-        :meth:`failed_threads` or :meth:`maybe_paused`; a metadata filter asks each
-        candidate in SQL (``json_extract``, as SqliteSaver's ``list`` does) whether one of
-        its checkpoints holds it. A cursor is ``r`` and the rowid the walk stopped at.
+    def _cursor_position(self, after: str | None) -> int:
+        if not after:
+            return 2 ** 63 - 1
+        if not re.fullmatch(r"r\d{1,19}", after):
+            raise QueryRefused(f"{after[:80]!r} is not a cursor of this thread list")
+        return int(after[1:])
 
-        Raises:
-            QueryRefused: ``query.after`` is not a cursor of this list.
-        """
-        below = 2 ** 63 - 1
-        if query.after:
-            if not re.fullmatch(r"r\d{1,19}", query.after):
-                raise QueryRefused(f"{query.after[:80]!r} is not a cursor of this thread list")
-            below = int(query.after[1:])
-        held, params = _held(query.meta_values())
-        holds = (lambda thread_id: self._holds(thread_id, held, params)) if held else None
-
-        def walk() -> Iterator[tuple[str, str]]:
-            for thread_id, rowid in listed_at_newest(self._rows_from_end(below),
-                                                     self._newest_rowid, holds):
-                yield thread_id, f"r{rowid}"
-
-        def newest_first(ids: set[str]) -> Iterator[tuple[str, str]]:
-            placed = sorted(((rowid, thread) for thread, rowid in self._newest_rowids(ids)
-                             if rowid is not None and rowid < below), reverse=True)
-            for rowid, thread_id in placed:
-                if holds is None or holds(thread_id):
-                    yield thread_id, f"r{rowid}"
-
-        yield from by_status(query, self.failed_threads, self.maybe_paused, walk, newest_first)
+    def _cursor_text(self, at: int) -> str:
+        return f"r{at}"
 
     def _rows_from_end(self, below: int) -> Iterator[tuple[int, str]]:
         """(rowid, thread id) of the root namespace's rows below ``below``, newest first."""
@@ -163,16 +136,17 @@ class SqliteThreadList:
         return self.conn.execute(_SELECT_ROWS_BEFORE, (below, _WALK_BATCH)).fetchall()
 
     @stoppable
-    def _holds(self, thread_id: str, held: str, params: list) -> bool:
+    def _thread_holds(self, thread_id: str, wanted: list) -> bool:
+        held, params = _held(wanted)
         return self.conn.execute(_SELECT_HAS_META.format(held=held),
                                  (thread_id, *params)).fetchone() is not None
 
     @stoppable
-    def _newest_rowid(self, thread_id: str) -> int | None:
+    def _newest_position(self, thread_id: str) -> int | None:
         return self.conn.execute(_SELECT_NEWEST_ROWID, (thread_id,)).fetchone()[0]
 
     @stoppable
-    def _newest_rowids(self, ids: set[str]) -> list[tuple[str, int]]:
+    def _newest_positions(self, ids: Iterable[str]) -> list[tuple[str, int]]:
         listed = sorted(ids)
         found = []
         for start in range(0, len(listed), _CHUNK):
@@ -193,14 +167,6 @@ class SqliteThreadList:
         """Thread -> head of the threads whose head may have a step due (failed ones among
         them), in one query over the primary keys and the writes' channels."""
         return dict(self.conn.execute(_SELECT_MAYBE_PAUSED).fetchall())
-
-    def counted(self, query: ThreadQuery) -> int | None:
-        """The count of ``query``'s threads from a few queries
-        (:func:`~playground.timetravel.thread_list.counted_in_sql`)."""
-        return counted_in_sql(query, self._every_thread, self.failed_threads,
-                              self.maybe_paused, self._heads, self._holding,
-                              lambda heads: {thread for thread, head in heads.items()
-                                             if paused_at(self, thread, head)})
 
     @stoppable
     def _every_thread(self) -> set[str]:

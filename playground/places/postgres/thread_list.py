@@ -1,12 +1,14 @@
-"""The thread list of a Postgres database: its SQL, and the walk and counts built on it.
+"""The thread list of a Postgres database: its SQL, and the reads the shared walk and counts
+use (:mod:`playground.timetravel.sql_thread_list`).
 
 A page walks the checkpoint rows from the table's physical end (a TID range scan, a window of
 blocks at a time), listing a thread at its newest row; the cursor is ``t`` and the row's place
 (block.offset). A status filter is answered from the rows alone, in one query each, whatever the
-status's rarity, by the same rules as SQLite's (``sqlite_thread_list.py``; docs/architecture.md,
-"The thread list"): failed is an ``__error__`` write under the head; maybe paused a write under
-the head or a trigger write under its parent, each checked by the thread's own rule; finished
-the walk with the failed left out. A metadata filter is ``metadata->>key = value``.
+status's rarity, by the same rules as SQLite's (``places/sqlite/thread_list.py``;
+docs/architecture.md, "The thread list"): failed is an ``__error__`` write under the head;
+maybe paused a write under the head or a trigger write under its parent, each checked by the
+thread's own rule; finished the walk with the failed left out. A metadata filter is
+``metadata->>key = value``.
 
 Nothing here adds an index or a table; every query runs under the read's
 ``statement_timeout``.
@@ -20,15 +22,9 @@ from collections.abc import Iterable, Iterator
 
 from playground.timetravel.limits import ReadStopped
 from playground.timetravel.records import ThreadSummary
+from playground.timetravel.sql_thread_list import SqlThreadList
 from playground.timetravel.storage import Storage
-from playground.timetravel.thread_list import (
-    QueryRefused,
-    ThreadQuery,
-    by_status,
-    counted_in_sql,
-    listed_at_newest,
-    paused_head,
-)
+from playground.timetravel.thread_list import QueryRefused, paused_head
 
 # The walk: the checkpoint rows from the table's physical end, a window of blocks at a time (a
 # TID range scan reads only those blocks), a thread listed at its newest row.
@@ -118,55 +114,30 @@ def _held(wanted: list[tuple[str, object, str]]) -> tuple[str, dict]:
     return held, params
 
 
-class PostgresThreadList:
-    """The thread list's reads of :class:`~playground.places.postgres.PostgresStorage` (a
-    mixin: the storage holds the connection or pool, and ``_rows``)."""
+class PostgresThreadList(SqlThreadList):
+    """The thread list's reads of :class:`~playground.places.postgres.reads.PostgresStorage`
+    (a mixin: the storage holds the connection or pool, and ``_rows``); the walk and the counts
+    built on them are :class:`~playground.timetravel.sql_thread_list.SqlThreadList`'s.
 
-    walks_in_time_order = False  # by the rows' place in the table: the order of writing
+    The walk reads the table from its physical end: windows of blocks walked backwards (a TID
+    range scan, so a page costs the blocks its threads fill, whatever the table's size). A
+    cursor is ``t`` and the row (block.offset) the walk stopped at. PostgreSQL puts a new row
+    version where it finds room: at the end, until a VACUUM frees room in older blocks. So this
+    is the order of writing since the last VACUUM, which is the newest first on a database an
+    app appends to; no index is added to keep it exact. A metadata filter asks SQL
+    (``metadata->>``) whether one of a thread's checkpoints holds it.
+    """
 
-    def thread_candidates(self, query: ThreadQuery) -> Iterator[tuple[str, str]]:
-        """Threads newest first in the order their rows were written, read from the table's physical
-        end: windows of blocks walked backwards (a TID range scan, so a page costs the
-        blocks its threads fill, whatever the table's size), a thread met first at its
-        newest row and listed there (one met lower down was listed on an earlier page). A
-        status filter takes its threads from :meth:`failed_threads` or :meth:`maybe_paused`;
-        a metadata filter asks each candidate in SQL whether one of its checkpoints holds
-        it. A cursor is ``t`` and the row (block.offset) the walk stopped at.
+    def _cursor_position(self, after: str | None) -> tuple[int, int]:
+        if not after:
+            return ((self._rows(_SELECT_BLOCKS)[0]["blocks"] or 0) + 1, 0)
+        found = re.fullmatch(r"t(\d{1,10})\.(\d{1,5})", after)
+        if not found:
+            raise QueryRefused(f"{after[:80]!r} is not a cursor of this thread list")
+        return (int(found[1]), int(found[2]))
 
-        PostgreSQL puts a new row version where it finds room: at the end, until a VACUUM frees
-        room in older blocks. So this is the order of writing since the last VACUUM, which is
-        the newest first on a database an app appends to; no index is added to keep it exact.
-
-        Raises:
-            QueryRefused: ``query.after`` is not a cursor of this list.
-        """
-        top = self._rows(_SELECT_BLOCKS)[0]["blocks"] or 0
-        below = (top + 1, 0)
-        if query.after:
-            found = re.fullmatch(r"t(\d{1,10})\.(\d{1,5})", query.after)
-            if not found:
-                raise QueryRefused(f"{query.after[:80]!r} is not a cursor of this thread list")
-            below = (int(found[1]), int(found[2]))
-        held, params = _held(query.meta_values())
-        holds = (lambda thread_id: bool(self._rows(_SELECT_HAS_META.format(held=held),
-                                                    {**params, "thread": thread_id}))
-                 ) if held else None
-
-        def walk() -> Iterator[tuple[str, str]]:
-            for thread_id, at in listed_at_newest(self._rows_from_end(below), self._newest_row,
-                                                  holds):
-                yield thread_id, f"t{at[0]}.{at[1]}"
-
-        def newest_first(ids: set[str]) -> Iterator[tuple[str, str]]:
-            rows = self._rows(_SELECT_NEWEST_ROWS, {"ids": sorted(ids)}) if ids else []
-            placed = sorted(((row_place(row["at"]), row["thread_id"]) for row in rows
-                             if row["at"] is not None and row_place(row["at"]) < below),
-                            reverse=True)
-            for at, thread_id in placed:
-                if holds is None or holds(thread_id):
-                    yield thread_id, f"t{at[0]}.{at[1]}"
-
-        yield from by_status(query, self.failed_threads, self.maybe_paused, walk, newest_first)
+    def _cursor_text(self, at: tuple[int, int]) -> str:
+        return f"t{at[0]}.{at[1]}"
 
     def _rows_from_end(self, below: tuple[int, int]) -> Iterator[tuple[tuple[int, int], str]]:
         """(row place, thread id) of the root namespace's rows before ``below``, the last
@@ -182,9 +153,19 @@ class PostgresThreadList:
             high = low
             window = min(window * 2, _LAST_WINDOW)
 
-    def _newest_row(self, thread_id: str) -> tuple[int, int] | None:
+    def _newest_position(self, thread_id: str) -> tuple[int, int] | None:
         newest = self._rows(_SELECT_NEWEST_ROW, {"thread": thread_id})[0]["at"]
         return None if newest is None else row_place(newest)
+
+    def _newest_positions(self, ids: Iterable[str]) -> list[tuple[str, tuple[int, int] | None]]:
+        listed = sorted(ids)
+        rows = self._rows(_SELECT_NEWEST_ROWS, {"ids": listed}) if listed else []
+        return [(row["thread_id"], None if row["at"] is None else row_place(row["at"]))
+                for row in rows]
+
+    def _thread_holds(self, thread_id: str, wanted: list[tuple[str, object, str]]) -> bool:
+        held, params = _held(wanted)
+        return bool(self._rows(_SELECT_HAS_META.format(held=held), {**params, "thread": thread_id}))
 
     def thread_lines(self, thread_ids: list[str]) -> Iterator[tuple[str, tuple | None]]:
         """A page's rows read together, in six queries whatever their number: the threads'
@@ -228,20 +209,17 @@ class PostgresThreadList:
         them), in one query over the primary keys and the writes' channels."""
         return {row["thread_id"]: row["head"] for row in self._rows(_SELECT_MAYBE_PAUSED)}
 
-    def counted(self, query: ThreadQuery) -> int | None:
-        """The count of ``query``'s threads from a few queries
-        (:func:`~playground.timetravel.thread_list.counted_in_sql`)."""
-        return counted_in_sql(
-            query, lambda: {row["thread_id"] for row in self._rows(_SELECT_THREADS)},
-            self.failed_threads, self.maybe_paused,
-            lambda: {row["thread_id"]: row["head"] for row in self._rows(_SELECT_HEADS)},
-            self._holding, self._paused_of)
-
-    def _paused_of(self, heads: dict[str, str]) -> set[str]:
+    def paused_among(self, heads: dict[str, str]) -> set[str]:
         """Which of these threads (thread -> head) are paused by the thread list's rule: no
         error under the head, nodes left to run; their heads read together."""
         return {thread for thread, (detail, signals) in self.heads_read(heads).items()
                 if paused_head(detail.next, signals)}
+
+    def _every_thread(self) -> set[str]:
+        return {row["thread_id"] for row in self._rows(_SELECT_THREADS)}
+
+    def _heads(self) -> dict[str, str]:
+        return {row["thread_id"]: row["head"] for row in self._rows(_SELECT_HEADS)}
 
     def _holding(self, wanted: list[tuple[str, object, str]]) -> set[str]:
         held, params = _held(wanted)
