@@ -15,6 +15,7 @@ import dataclasses
 import json
 import types
 import typing
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -157,6 +158,29 @@ def _first_problem(exc: Exception) -> str:
     return lines[0] if lines else type(exc).__name__
 
 
+def _parse_fields(filled: Iterable[tuple[InputField, str]]
+                  ) -> tuple[dict[str, Any], list[str]]:
+    """The values of a form's fields and what is wrong with them, for each field and the text
+    it holds: a text field as typed, any other parsed as JSON and checked against its hint.
+
+    The two forms leave out different fields (an empty input field; a blank context JSON field,
+    left to the schema's default), so each caller passes only the fields it parses.
+    """
+    values: dict[str, Any] = {}
+    problems: list[str] = []
+    for field, text in filled:
+        if field.is_text:
+            values[field.name] = text
+            continue
+        try:
+            values[field.name] = parse_json(text, field.name)
+        except JsonRefused as exc:
+            problems.append(str(exc))
+            continue
+        problems.extend(misfits(field.name, values[field.name], field.hint))
+    return values, problems
+
+
 def parse_settings(fields: list[InputField], typed: dict[str, str],
                    schema: type | None = None) -> dict[str, Any]:
     """The context a filled context form gives: text as typed, JSON fields parsed and checked,
@@ -167,21 +191,9 @@ def parse_settings(fields: list[InputField], typed: dict[str, str],
         InputRefused: a value that is not valid JSON, does not fit its type, or that the
             schema refuses; one line naming the key.
     """
-    values: dict[str, Any] = {}
-    problems = []
-    for field in fields:
-        text = typed.get(field.name, field.default)
-        if field.is_text:
-            values[field.name] = text
-            continue
-        if text.strip() == "":
-            continue
-        try:
-            values[field.name] = parse_json(text, field.name)
-        except JsonRefused as exc:
-            problems.append(str(exc))
-            continue
-        problems.extend(misfits(field.name, values[field.name], field.hint))
+    filled = ((field, typed.get(field.name, field.default)) for field in fields)
+    values, problems = _parse_fields(
+        (field, text) for field, text in filled if field.is_text or text.strip() != "")
     if not problems and schema is not None and (
             dataclasses.is_dataclass(schema) or hasattr(schema, "model_validate")):
         try:
@@ -200,21 +212,8 @@ def parse_input(fields: list[InputField], typed: dict[str, str]) -> dict[str, An
     Raises:
         InputRefused: a field that is not valid JSON or does not fit its type, or no field set.
     """
-    values: dict[str, Any] = {}
-    problems = []
-    for field in fields:
-        text = typed.get(field.name, "")
-        if text == "":
-            continue
-        if field.is_text:
-            values[field.name] = text
-            continue
-        try:
-            values[field.name] = parse_json(text, field.name)
-        except JsonRefused as exc:
-            problems.append(str(exc))
-            continue
-        problems.extend(misfits(field.name, values[field.name], field.hint))
+    filled = ((field, typed.get(field.name, "")) for field in fields)
+    values, problems = _parse_fields((field, text) for field, text in filled if text != "")
     if problems:
         raise InputRefused("; ".join(problems))
     if not values:

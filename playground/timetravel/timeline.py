@@ -374,7 +374,7 @@ def _messages_in(value: Any) -> list:
     return value if isinstance(value, list) else [value]
 
 
-class _Under:
+class _WritesUnder:
     """The writes under one checkpoint, as a timeline needs them: what was asked (an
     interrupt's node), each node's tasks in order, and whether a task's path named no node."""
 
@@ -404,6 +404,21 @@ class _Under:
             held = owned.setdefault(owner, [])
             held.extend(task for task in ids if task not in held)
         return owned
+
+
+@dataclass(frozen=True)
+class _BranchWrites:
+    """Who wrote under each checkpoint of a branch.
+
+    Most checkpoints of a long thread have one task's plain writes under them: those keep just
+    ``(node, task id)`` in ``one_task``, a lean row for the common step. Any other has its whole
+    account in ``accounts``. ``with_messages`` lists the checkpoints with a write on the
+    messages channel (the only values a timeline reads).
+    """
+
+    one_task: dict[str, tuple[str, str]]
+    accounts: dict[str, _WritesUnder]
+    with_messages: list[str]
 
 
 def _run_changes(storage: Storage, tree: CheckpointTree, branch: list[str] | tuple[str, ...],
@@ -475,71 +490,119 @@ def timeline(storage: Storage, tree: CheckpointTree, tip: str | None = None) -> 
 
 
 def _timeline(storage: Storage, tree: CheckpointTree, tip: str | None) -> Timeline:
+    """:func:`timeline`: read the branch's times and writes, then tell its steps apart."""
     tip = tip or tree.head
     branch = tree.current_branch if tip == tree.head else tree.path_to(tip)
-    ns, nodes, details = tree.checkpoint_ns, tree.nodes, tree.details
+    stored_times = _stored_times(storage, tree, branch)
+    writes = _branch_writes(storage, tree, branch)
+    messages = _messages_by_task(storage, tree, writes.with_messages)
+    _read_unnamed_writers(storage, tree, branch, writes)
+    times = parse_times(stored_times.get(cid) for cid in branch)
+    zero, offsets = _offsets(times)
+    crossed, run_starts = _run_changes(storage, tree, branch, zero, offsets)
+    steps = _steps(tree, branch, offsets, writes, messages, crossed, run_starts)
+    started = times[0] if branch else None
+    return Timeline(tree.thread_id, branch, started.isoformat() if started else None,
+                    tuple(steps))
+
+
+def _stored_times(storage: Storage, tree: CheckpointTree, branch: list[str] | tuple[str, ...]
+                  ) -> dict[str, Any]:
+    """Each checkpoint's time as stored (not parsed yet), by checkpoint id."""
+    nodes = tree.nodes
     # Times come with the records where the kind reads them there; the rest are read now.
     unread = [cid for cid in branch if nodes[cid].created_at is None]
-    stamps = {} if len(unread) == len(branch) else {cid: nodes[cid].created_at for cid in branch}
+    stored = {} if len(unread) == len(branch) else {cid: nodes[cid].created_at for cid in branch}
     if unread:
-        stamps.update(storage.checkpoint_times(tree.thread_id, unread, ns))
-    # Who wrote under each checkpoint, gathered in one pass over the writes' owners. Most
-    # checkpoints of a long thread have one task's plain writes under them: those keep just
-    # (node, task). Any other gets the whole account: what was asked (an interrupt), each
-    # node's tasks in order, whether a task's path named no node.
-    plain: dict[str, tuple[str, str]] = {}
-    unders: dict[str, _Under] = {}
-    spoke: list[str] = []  # checkpoints with a write on the messages channel
-    for cid, node, task_id, channel in storage.write_owners(tree.thread_id, branch[:-1], ns):
+        stored.update(storage.checkpoint_times(tree.thread_id, unread, tree.checkpoint_ns))
+    return stored
+
+
+def _branch_writes(storage: Storage, tree: CheckpointTree, branch: list[str] | tuple[str, ...]
+                   ) -> _BranchWrites:
+    """Who wrote under each checkpoint of the branch but its tip, gathered in one pass over the
+    writes' owners (no value decoded)."""
+    one_task: dict[str, tuple[str, str]] = {}
+    accounts: dict[str, _WritesUnder] = {}
+    with_messages: list[str] = []
+    for cid, node, task_id, channel in storage.write_owners(tree.thread_id, branch[:-1],
+                                                            tree.checkpoint_ns):
         if channel not in _NOTED and node != UNKNOWN_NODE:
-            one = plain.get(cid)
-            if one is None and cid not in unders:
-                plain[cid] = (node, task_id)
+            only_task = one_task.get(cid)
+            if only_task is None and cid not in accounts:
+                one_task[cid] = (node, task_id)
                 continue
-            if one is not None and one[1] == task_id and one[0] == node:
+            if only_task is not None and only_task[1] == task_id and only_task[0] == node:
                 continue  # the same task's next channel
-        under = unders.get(cid)
-        if under is None:
-            under = unders[cid] = _Under()
-            one = plain.pop(cid, None)
-            if one is not None:
-                under.tasks[one[0]] = [one[1]]
+        account = accounts.get(cid)
+        if account is None:
+            # Another task, a signal, a message or a task whose path names no node: the
+            # checkpoint gets the whole account.
+            account = accounts[cid] = _WritesUnder()
+            only_task = one_task.pop(cid, None)
+            if only_task is not None:
+                account.tasks[only_task[0]] = [only_task[1]]
         if channel == INTERRUPT:
-            under.asked = under.asked or node
+            account.asked = account.asked or node
             continue
         if channel in SIGNALS:
             continue
         if channel == MESSAGES:
-            spoke.append(cid)
+            with_messages.append(cid)
         if node == UNKNOWN_NODE:
-            under.nameless = True
-        ids = under.tasks.get(node)
-        if ids is None:
-            under.tasks[node] = [task_id]
-        elif task_id not in ids:
-            ids.append(task_id)
-    # The messages written are the only values read (their usage), under the checkpoints that
-    # have some; by task.
-    said: dict[tuple[str, str], list] = defaultdict(list)
-    if spoke:
-        for write in storage.stored_writes(tree.thread_id, ns, spoke, channels=[MESSAGES]):
-            said[(write.checkpoint_id, write.task_id)].extend(_messages_in(write.value))
-    # Writers come from the writes' task paths; where a path does not name its node (a Send's
-    # task, a file without task paths), from the checkpoint itself (decoded, for those only).
+            account.nameless = True
+        task_ids = account.tasks.get(node)
+        if task_ids is None:
+            account.tasks[node] = [task_id]
+        elif task_id not in task_ids:
+            task_ids.append(task_id)
+    return _BranchWrites(one_task, accounts, with_messages)
+
+
+def _messages_by_task(storage: Storage, tree: CheckpointTree, with_messages: list[str]
+                      ) -> dict[tuple[str, str], list]:
+    """The messages each task wrote, by ``(checkpoint id, task id)``: the only values read
+    (for their usage), under the checkpoints that have some."""
+    written: dict[tuple[str, str], list] = defaultdict(list)
+    if with_messages:
+        for write in storage.stored_writes(tree.thread_id, tree.checkpoint_ns, with_messages,
+                                           channels=[MESSAGES]):
+            written[(write.checkpoint_id, write.task_id)].extend(_messages_in(write.value))
+    return written
+
+
+def _read_unnamed_writers(storage: Storage, tree: CheckpointTree,
+                          branch: list[str] | tuple[str, ...], writes: _BranchWrites) -> None:
+    """Decode the checkpoints whose writers the writes' task paths do not name (a Send's task,
+    a file without task paths), for those only: their details then name the writers."""
+    nodes, one_task, accounts = tree.nodes, writes.one_task, writes.accounts
     unnamed = [child for parent, child in itertools.pairwise(branch)
-               if parent not in plain and (parent not in unders or unders[parent].nameless)
+               if parent not in one_task and (parent not in accounts or accounts[parent].nameless)
                and nodes[child].source not in _NO_WRITERS]
     ensure_details(storage, tree, unnamed)
-    times = parse_times(stamps.get(cid) for cid in branch)
+
+
+def _offsets(times: list[dt.datetime | None]) -> tuple[float | None, list[float | None]]:
+    """The branch's first known time (a timestamp, None when no time is known), and each
+    checkpoint's time in seconds after it (None where unknown)."""
     origin = next((moment for moment in times if moment is not None), None)
     zero = origin.timestamp() if origin is not None else 0.0
     offsets = [None if moment is None else moment.timestamp() - zero for moment in times]
-    crossed, run_starts = _run_changes(storage, tree, branch, zero if origin else None,
-                                       offsets)
-    ordinals = tree.ordinals
+    return (zero if origin is not None else None), offsets
+
+
+def _steps(tree: CheckpointTree, branch: list[str] | tuple[str, ...],
+           offsets: list[float | None], writes: _BranchWrites,
+           messages: dict[tuple[str, str], list], crossed: set[int],
+           run_starts: dict[int, float]) -> list[Step]:
+    """The rows of the branch's steps, oldest first: the wait before each new input, an edit's
+    idle time and instant, and a row per task of each node that ran (after a wait, where the
+    step began a run whose start falls inside it)."""
+    nodes, details, ordinals = tree.nodes, tree.details, tree.ordinals
+    one_task, accounts = writes.one_task, writes.accounts
     shown_as: dict[tuple[str, ...], tuple[str, ...]] = {}  # writers -> as a person reads them
     label_of: dict[str, str] = {}  # the same, for one node
-    nobody = _Under()
+    nothing_written = _WritesUnder()  # the account of a checkpoint with no writes under it
     steps: list[Step] = []
     append = steps.append  # the loop runs once per step of a long thread: kept lean
     for at in range(1, len(branch)):
@@ -559,21 +622,22 @@ def _timeline(storage: Storage, tree: CheckpointTree, tip: str | None) -> Timeli
                         note="between two turns"))
             continue
         detail = details.get(child)
-        one = plain.get(parent)
-        if one is not None and detail is None and source not in _EDITS and at not in crossed:
+        only_task = one_task.get(parent)
+        if (only_task is not None and detail is None and source not in _EDITS
+                and at not in crossed):
             # The common step: one node ran one task, asked nothing, wrote no messages.
-            node, task_id = one
+            node, task_id = only_task
             label = label_of.get(node)
             if label is None:
                 label = label_of[node] = step_nodes((node,))[0]
             append(Step(child, parent, ordinal, step, label, RUN, start, end, unknown,
                         _NO_USAGE, "", task_id))
             continue
-        under = unders.get(parent, nobody)
-        if one is not None:  # a leaf, decoded: the general way below, with its writers
-            under = _Under()
-            under.tasks[one[0]] = [one[1]]
-        writers = tuple(detail.writers) if detail else under.named()
+        account = accounts.get(parent, nothing_written)
+        if only_task is not None:  # a leaf, decoded: the general way below, with its writers
+            account = _WritesUnder()
+            account.tasks[only_task[0]] = [only_task[1]]
+        writers = tuple(detail.writers) if detail else account.named()
         if source in _EDITS or not writers:
             # An instant at the moment it was made; the time before it is idle.
             name = "update_state" if source == "update" else source or "?"
@@ -586,32 +650,42 @@ def _timeline(storage: Storage, tree: CheckpointTree, tip: str | None) -> Timeli
         shown = shown_as.get(writers)
         if shown is None:  # __start__ writing a run's input reads as "input"
             shown = shown_as[writers] = step_nodes(writers)
-        kind, note, maybe, split = RUN, "", False, False
-        if at in crossed:  # the step began a new run: it was paused before
-            began = run_starts.get(at)
-            if began is not None and start is not None and start < began <= end:
-                # The run's start is known: before it, a wait; from it, running.
-                why = (f"waited for an answer to {under.asked}" if under.asked
-                       else "waiting between runs" if nodes[parent].source in _EDITS
-                       else f"paused before {', '.join(shown)}")
-                append(Step(child, parent, ordinal, step, under.asked or shown[0], WAIT,
-                            start, began, unknown, note=why))
-                start, split = began, True
-            elif start is not None and (began is None or began > end):
-                maybe = True  # a start not recorded (or not believable): never plain running
-        if under.asked and not split:
-            # After a question was answered the node ran again, and the run's start is not
-            # known: the gap is mostly the wait.
-            kind, note, maybe = WAIT, f"waited for an answer to {under.asked}", False
-        elif maybe:
-            note = f"{MAY_INCLUDE_PAUSE}: it began a new run whose start is not recorded"
-        tasks = under.tasks_of(writers)
+        waited_until, kind, note, may_include_pause = _how_it_ran(
+            at in crossed, run_starts.get(at), start, end, account.asked)
+        if waited_until is not None:
+            why = (f"waited for an answer to {account.asked}" if account.asked
+                   else "waiting between runs" if nodes[parent].source in _EDITS
+                   else f"paused before {', '.join(shown)}")
+            append(Step(child, parent, ordinal, step, account.asked or shown[0], WAIT,
+                        start, waited_until, unknown, note=why))
+            start = waited_until
+        tasks = account.tasks_of(writers)
         for node, label in zip(writers, shown, strict=True):
             for task_id in tasks.get(node) or ("",):
-                messages = said.get((parent, task_id)) if said else None
+                written = messages.get((parent, task_id)) if messages else None
                 append(Step(child, parent, ordinal, step, label, kind, start, end, unknown,
-                            usage_of(messages) if messages else _NO_USAGE, note, task_id,
-                            maybe))
-    started = times[0] if branch else None
-    return Timeline(tree.thread_id, branch, started.isoformat() if started else None,
-                    tuple(steps))
+                            usage_of(written) if written else _NO_USAGE, note, task_id,
+                            may_include_pause))
+    return steps
+
+
+def _how_it_ran(began_run: bool, run_start: float | None, start: float | None,
+                end: float | None, asked: str | None) -> tuple[float | None, str, str, bool]:
+    """How a step that is not an edit counts its time: when the wait before it ends (the
+    recorded start of the new run it began, where that falls inside the step; else None), the
+    kind and note of its rows, and whether their running time may include a pause."""
+    waited_until, may_include_pause = None, False
+    if began_run:  # the step began a new run: it was paused before
+        if run_start is not None and start is not None and start < run_start <= end:
+            waited_until = run_start  # the run's start is known: a wait before, running after
+        elif start is not None and (run_start is None or run_start > end):
+            # A start not recorded (or not believable): never counted as plain running.
+            may_include_pause = True
+    if asked and waited_until is None:
+        # After a question was answered the node ran again, and the run's start is not
+        # known: the gap is mostly the wait.
+        return None, WAIT, f"waited for an answer to {asked}", False
+    if may_include_pause:
+        note = f"{MAY_INCLUDE_PAUSE}: it began a new run whose start is not recorded"
+        return None, RUN, note, True
+    return waited_until, RUN, "", False
