@@ -55,15 +55,19 @@ $(AEGRA_VENV)/.installed: $(AEGRA_REQS)
 	$(AEGRA_VENV)/bin/pip install --quiet -r $(AEGRA_REQS)
 	touch $@
 
+# Both spread the tests over every core (pytest-xdist): a module's tests stay on one worker,
+# and the tests on a real Agent Server share one (tests/conftest.py groups them).
+XDIST := -n auto --dist loadgroup
+
 test: $(STAMP) $(JS_STAMP) $(SERVER_VENV)/.installed $(AEGRA_STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(XDIST)
 
 # The lane without the slow kinds: lint and every test that needs no browser, no Agent Server,
 # no Node and no nginx (pytest markers; tests/conftest.py marks each test by what it uses).
 check: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -m "not browser and not server and not node and not replicas"
+	$(BIN)/python -m pytest $(XDIST) -m "not browser and not server and not node and not replicas"
 
 # The playground's drawings (the history tree, the timeline): d3, built by Vite into
 # playground/ui/components/assets/drawings.js (committed, so installing the playground needs no

@@ -32,7 +32,21 @@ def _local_throwaway() -> str | None:
     return LOCAL_SERVER.rsplit("/", 1)[0] + f"/{name}"
 
 
+def _scan_installed_components_once() -> None:
+    """Streamlit scans every installed distribution's metadata for v2 components each time an
+    AppTest starts (0.3 s of CPU, more than most page runs): a server does it once per process,
+    and nothing is installed while the tests run, so the tests' process does it once too. The
+    list is the real scan's."""
+    import functools
+
+    from streamlit.components.v2 import manifest_scanner
+
+    manifest_scanner.scan_component_manifests = functools.cache(
+        manifest_scanner.scan_component_manifests)
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    _scan_installed_components_once()
     if not os.environ.get(URL_ENV):
         url = _local_throwaway()
         if url:
@@ -46,12 +60,21 @@ def pytest_configure(config: pytest.Config) -> None:
 SLOW_BY_FIXTURE = {"browser": "browser", "agent_server": "server", "aegra": "server"}
 
 
+# Tests that share a real Agent Server (a session fixture that takes 10-20 s to start) run on
+# one worker when the suite is spread over cores (pytest-xdist's loadgroup); every other test
+# runs on the worker its module went to, so a module's fixtures are made once.
+SHARED_SERVERS = {"agent_server", "aegra"}
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         used = set(getattr(item, "fixturenames", ()))
         for fixture, marker in SLOW_BY_FIXTURE.items():
             if fixture in used:
                 item.add_marker(marker)
+        group = "agent-servers" if used & SHARED_SERVERS else item.nodeid.split("::")[0]
+        item.add_marker(pytest.mark.xdist_group(group))
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
