@@ -28,7 +28,7 @@ _COUNT_SAVER_TABLES = (
     "SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = "
     "current_schema() AND table_type = 'BASE TABLE' AND table_name IN ('checkpoints', "
     "'checkpoint_blobs', 'checkpoint_writes')")
-# The tables' set-up lock (the write primitives' SQL is in postgres_writes.py).
+# The tables' set-up lock (the write primitives' SQL is in writes.py).
 _TRY_SETUP_LOCK = "SELECT pg_try_advisory_lock(%s) AS taken"
 _SETUP_UNLOCK = "SELECT pg_advisory_unlock(%s)"
 

@@ -505,7 +505,7 @@ class PostgresStorage(PostgresThreadList, PostgresWrites, Storage):
         return (row["n"], row["newest"], row["head"], row["writes"]) if row["n"] else None
 
     # The saver's tables: whether they are here, and made by the saver itself (an import's
-    # target). The primitives of prune, migrate and transfer are postgres_writes.py's.
+    # target). The primitives of prune, migrate and transfer are writes.py's.
 
     def has_saver_tables(self) -> bool:
         """True when the current schema has all three PostgresSaver tables."""

@@ -67,7 +67,7 @@ _SELECT_MAYBE_PAUSED = (
     "channel LIKE 'branch:to:%%' OR channel LIKE 'join:%%' OR channel = '__pregel_tasks') "
     "AS triggered FROM checkpoint_writes WHERE checkpoint_ns = '' GROUP BY thread_id) w "
     "ON w.thread_id = h.thread_id WHERE w.wrote = h.head OR w.triggered = w.wrote")
-# A page's rows read together: the threads' own aggregates (as one thread's, postgres.py), their
+# A page's rows read together: the threads' own aggregates (as one thread's, reads.py), their
 # blobs' and writes' bytes, their first checkpoints' metadata.
 # (A leaf is a checkpoint no other names as parent: counted by joining the threads' distinct
 # parent ids, not by a NOT EXISTS per checkpoint, which scans the thread's rows for each: 8 ms

@@ -1,5 +1,5 @@
 """What every read of a SQLite place is wrapped in: a deadline said in words, and another
-process's passing lock tried again (``places/sqlite.py``'s reads and its thread list share it)."""
+process's passing lock tried again (the kind's reads and its thread list share it)."""
 
 from __future__ import annotations
 
