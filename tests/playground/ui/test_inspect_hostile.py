@@ -5,6 +5,7 @@ database reaches the page as markup."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import tempfile
 from pathlib import Path
@@ -101,9 +102,11 @@ def test_a_ten_megabyte_thread_id_is_listed_cut_short(inspect):
 
 
 def _upload_copies() -> set:
+    """This process's upload copies (a copy's folder is named for the process that made it:
+    another test process, running beside this one, makes and deletes its own)."""
     from playground.ui.inspect_access import _UPLOAD_PREFIX
 
-    return set(Path(tempfile.gettempdir()).glob(f"{_UPLOAD_PREFIX}*"))
+    return set(Path(tempfile.gettempdir()).glob(f"{_UPLOAD_PREFIX}{os.getpid()}-*"))
 
 
 def test_an_upload_of_a_view_is_refused_and_its_copy_deleted(app, inspect_dir, tmp_path):
