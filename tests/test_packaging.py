@@ -22,4 +22,5 @@ def test_wheel_holds_every_module_page_and_the_sample_database(tmp_path):
                for p in (ROOT / package).rglob("*.py")}
     assert sources - shipped == set()
     assert "playground/samples/sample-app.sqlite" in shipped
+    assert "playground/ui/assets/favicon.png" in shipped  # the pages' icon, served locally
     assert "playground/ui/app.py" in shipped

@@ -20,10 +20,11 @@ from playground.ui.session import (
 from playground.ui.workspace import new_room, normalize_room, remember_room
 
 PAGES = Path(__file__).parent / "views"
+# A file of the package, served by this server: a Material or emoji icon would make every
+# browser fetch it from a public font host, and a workshop offline shows a broken icon.
+FAVICON = Path(__file__).parent / "assets" / "favicon.png"
 
-st.set_page_config(
-    page_title="Time-travel playground", page_icon=":material/history:", layout="wide"
-)
+st.set_page_config(page_title="Time-travel playground", page_icon=str(FAVICON), layout="wide")
 
 # Served beyond this machine, every page asks for the room URL's token once per session.
 _token = required_token()
