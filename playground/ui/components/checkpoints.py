@@ -23,7 +23,7 @@ from playground.timetravel.tree import CheckpointTree, ensure_details
 from playground.ui import resources
 from playground.ui.components.conversation import conversation
 from playground.ui.components.tables import arrow_rows
-from playground.ui.components.text_block import fields_block, text_block
+from playground.ui.components.text_block import fields_block, state_block, text_block
 from playground.ui.markup import md_escape
 
 SELECTED_KEY = "selected_checkpoint"
@@ -213,11 +213,7 @@ def inspector(source: Storage, tree: CheckpointTree, selected: str) -> None:
         if values is None:
             st.caption("Nothing to show: the blob could not be decoded.")
         else:
-            # each field on a line as a person writes it (an ETag as "v1"), then the whole
-            # structure to unfold (the JSON viewer quotes a string's own quotes again: ""v1"")
-            fields_block(values, ordinal=tree.ordinals.get)
-            with st.expander("As JSON", icon=":material/data_object:"):
-                st.json(to_jsonable(values), expanded=2)
+            state_block(values, ordinal=tree.ordinals.get)
     with tabs["Diff vs parent"]:
         before = _values(source, tree, parent) if parent else None
         if parent is None:

@@ -14,6 +14,7 @@ from typing import Any
 
 import streamlit as st
 
+from playground.timetravel.decode import to_jsonable
 from playground.timetravel.delta import describe_unfolded, is_unfolded
 from playground.timetravel.messages import describe
 
@@ -38,3 +39,14 @@ def fields_block(values: Mapping[str, Any], empty: str = "(empty)", limit: int =
     text_block("\n".join(
         f"{key}: {describe_unfolded(value, ordinal, limit)}" if is_unfolded(value)
         else f"{key}: {describe(value, limit)}" for key, value in values.items()))
+
+
+def state_block(values: Mapping[str, Any], empty: str = "(empty)",
+                ordinal: Callable[[str], int | None] = lambda _: None) -> None:
+    """A state, read-only, the one way every page shows one: its fields as a person writes
+    them (:func:`fields_block`: an ETag as ``"v1"``), then the whole structure to unfold in the
+    **As JSON** viewer, the one place a string's own quotes are escaped (``"\\"v1\\""``)."""
+    fields_block(values, empty=empty, ordinal=ordinal)
+    if values:
+        with st.expander("As JSON", icon=":material/data_object:"):
+            st.json(to_jsonable(values), expanded=2)

@@ -43,7 +43,6 @@ from playground.runtime.run import (
     resume_command,
 )
 from playground.runtime.time_travel import edit_state
-from playground.timetravel.decode import to_jsonable
 from playground.timetravel.errors import UnknownThread
 from playground.timetravel.messages import ChatTurn, conversations
 from playground.timetravel.signals import AnsweredQuestion, answered_questions
@@ -56,7 +55,7 @@ from playground.ui.components.review import review_controls
 from playground.ui.components.run_settings import settings_form
 from playground.ui.components.stale import refused_as_stale, unseen_thread
 from playground.ui.components.store_changes import store_changes_panel
-from playground.ui.components.text_block import text_block
+from playground.ui.components.text_block import state_block, text_block
 from playground.ui.markup import md_escape
 from playground.ui.session import (
     THREAD_KEY,
@@ -564,8 +563,7 @@ def _chat_and_state(page: _Page) -> None:
             st.caption("No messages yet: say something below.")
     with state_col:
         st.markdown("**State**")
-        rest = {k: v for k, v in thread.values.items() if k != "messages"}
-        st.json(to_jsonable(rest), expanded=1)
+        state_block({k: v for k, v in thread.values.items() if k != "messages"})
         st.caption(f"messages: {len(chats.get('messages', [])):,}, shown as the chat")
 
 
@@ -588,7 +586,7 @@ def _input_form_and_state(page: _Page) -> None:
         else:
             go(page, payload, "Run")
     st.markdown("**State**")
-    st.json(to_jsonable(values) if values else {"(empty)": "no run yet"}, expanded=2)
+    state_block(values, empty="(empty: no run yet)")
 
 
 def _last_run_log(last_log: tuple[str, ...]) -> None:
