@@ -115,11 +115,16 @@ def literal(value: Any) -> str:
     """A plain scalar as a person reads it in JSON: ``"high"``, ``12``, ``true``, ``null``.
 
     A string that already carries its own double quotes and holds no other (an HTTP ETag,
-    ``"v1"``) is shown as written, not quoted again as ``"\"v1\""``.
+    ``"v1"``) is shown as written, not quoted again as ``"\"v1\""``. Any other string holding
+    a double quote is put in single quotes, as YAML writes one (``'priority is high at "v2"'``,
+    a single quote in it doubled): a backslash before a quote is JSON's notation, for the JSON
+    viewer, not for a person reading a line.
     """
     if isinstance(value, str):
         if len(value) >= 2 and value[0] == value[-1] == '"' and '"' not in value[1:-1]:
             return value
+        if '"' in value:
+            return "'" + value.replace("'", "''") + "'"
         return json.dumps(value, ensure_ascii=False)
     if value is None or isinstance(value, bool):
         return json.dumps(value)

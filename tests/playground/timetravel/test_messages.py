@@ -81,3 +81,14 @@ def test_diff_of_two_states_lists_message_changes():
         "+ tool lookup_order: shipped with DHL",
         "+ ai: Your order A17 has shipped",
     ]
+
+
+def test_a_value_holding_double_quotes_reads_without_a_backslash():
+    state = {"etag": '"v2"', "priority": "high",
+             "outcome": 'priority is high at "v2"', "note": """it's "done\""""}
+
+    shown = describe(state, 300)
+
+    assert shown == ('{"etag": "v2", "priority": "high", '
+                     """"outcome": 'priority is high at "v2"', "note": 'it''s "done"'}""")
+    assert "\\" not in shown
