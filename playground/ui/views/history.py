@@ -229,7 +229,8 @@ def _actions(graph, source, tree: CheckpointTree, selected: str) -> None:
 
     fields = state_fields(graph)
     values = resources.values_cache().get(source, tree, selected)
-    with st.form("fork_form", border=True):
+    # Enter in a field does not fork: only the button writes a checkpoint.
+    with st.form("fork_form", border=True, enter_to_submit=False):
         st.markdown("**Edit this state and fork**: change any value (as JSON), then run on.")
         for key, hint in fields.items():
             if _is_conversation(hint, values.get(key)):

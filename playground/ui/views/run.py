@@ -483,7 +483,7 @@ def _held_edit(page: _Page) -> None:
     st.warning(f"**{md_escape(question.node)}** paused the run: {md_escape(question.text)}. "
                "An answer does not get past this pause (NodeInterrupt): edit the state, "
                "then Continue.", icon=":material/front_hand:")
-    with st.form(PREFIX + "held", border=True):
+    with st.form(PREFIX + "held", border=True, enter_to_submit=False):  # only its button writes
         edit_text = st.text_area("State changes (JSON)", value="{}", key=PREFIX + "held-edit",
                                  help="The keys to change, such as {\"text\": \"shorter\"}.")
         as_node = st.selectbox(

@@ -207,7 +207,7 @@ with st.container(border=True):
     )
     found = stranded_threads(checkpoints, f"{room}/")
     if found:
-        st.markdown(f"**Threads of this room the {NEW} schema cannot resume** (find_stranded)")
+        st.markdown(f"**Threads of this room the {NEW} schema cannot resume**")
         st.dataframe(
             [{"thread": workspace.thread_name(t.thread_id),
               "stuck": "now (paused)" if t.paused else "at its next resume",
@@ -222,8 +222,7 @@ with st.container(border=True):
                    f"means: {OLD} holds a value and {NEW} is the one schema key "
                    "the checkpoint never set.")
     elif stranded.exists:
-        st.caption(f"find_stranded: no thread of this room holds channels the {NEW} schema "
-                   "lacks.")
+        st.caption(f"No thread of this room holds channels the {NEW} schema lacks.")
     preview_ok = (report is not None and not report.applied and stranded.stranded
                   and report.checkpoint_id == stranded.checkpoint_id)
     preview_col, apply_col, resume_col = st.columns(3)
