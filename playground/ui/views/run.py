@@ -119,15 +119,25 @@ class _Page:
 
 
 def _header(app: App) -> None:
-    """The page's title, and what the app is and where its checkpoints go."""
+    """The page's title, and in words what the app is and where its checkpoints go."""
     st.title(f":material/play_circle: Run · {md_escape(app.name)}")
-    where = (": every run, edit and fork goes through the server's API" if app.runs_on_server
-             else f", checkpoints in {md_escape(resources.checkpoints_target())}")
     st.caption(
         (f"{md_escape(app.description)}. " if app.description else "")
-        + f"{md_escape(app.spec)}{where}. Run it, pause it, answer its questions, edit and fork "
-        "its threads; every run lands in History."
+        + f"{_origin_in_words(app)} Run it, pause it, answer its questions, edit and fork its "
+        "threads; every run lands in History."
     )
+
+
+def _origin_in_words(app: App) -> str:
+    """Where the graph comes from and where its checkpoints are kept, as sentences."""
+    if app.runs_on_server:
+        return (f"It is served by {md_escape(app.spec)}: every run, edit and fork goes through "
+                "the server's API.")
+    source, _, attr = app.spec.rpartition(":")
+    made = ("It comes with the playground." if app.builtin
+            else f"It is the graph {md_escape(attr)} of {md_escape(source)}." if source
+            else f"It is {md_escape(app.spec)}.")
+    return f"{made} Its checkpoints are kept in {md_escape(resources.place().label)}."
 
 
 # -- threads ------------------------------------------------------------------------------
