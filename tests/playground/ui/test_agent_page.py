@@ -52,6 +52,16 @@ def test_resume_after_restart_works_from_the_checkpoint_file_alone(app, ui):
     assert 'resumed with ticket t7: priority is high at "v2"' in ui.texts(at)
 
 
+def test_the_outcome_in_the_state_reads_its_quotes_without_a_backslash(app, ui):
+    at = _agent(app)
+    ui.button(at, "Run turn").click().run()
+    ui.button(at, "Resume").click().run()
+
+    state = ui.blocks(at)
+    assert """outcome: 'priority is high at "v2"'""" in state, state
+    assert 'etag: "v2"' in state and '\\"' not in state
+
+
 def test_resume_after_someone_else_edited_explains_the_412(app, ui, client_for):
     at = _agent(app)
     ui.button(at, "Run turn").click().run()
