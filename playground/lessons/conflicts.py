@@ -323,11 +323,12 @@ def write_timeline(
             ))
         elif attempt.outcome.startswith("not "):
             rows.append(WriteRow(attempt.at, who, sent, "not sent", "not sent", changes,
-                                 explain_outcome(attempt.outcome, ticket_id, history)))
+                                 explain_outcome(attempt.outcome, ticket_id, history, "")))
         else:
             answer = "412" if _STALE.match(attempt.outcome) else attempt.outcome[:3]
+            # The way out is said once, on the agent's card, beside its button.
             rows.append(WriteRow(attempt.at, who, sent, answer, "refused", changes,
-                                 explain_outcome(attempt.outcome, ticket_id, history)))
+                                 explain_outcome(attempt.outcome, ticket_id, history, "")))
     for version, entry in accepted.items():
         attempt = claimed.get(version)
         actor = str(entry.get("actor") or "someone")

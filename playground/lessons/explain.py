@@ -11,13 +11,20 @@ import re
 _STALE = re.compile(r'^412: ticket is at v(?P<now>\d+), you read "?(?P<read>[^"]*)"?')
 
 
-def explain_outcome(outcome: str | None, ticket_id: str | None, history: list[dict]) -> str:
+RUN_AGAIN = ("Next: run a new turn so the agent re-reads the ticket and plans again from the "
+             "current version.")
+
+
+def explain_outcome(outcome: str | None, ticket_id: str | None, history: list[dict],
+                    next_step: str = RUN_AGAIN) -> str:
     """Explain an outcome in one or two plain sentences.
 
     Args:
         outcome: the state's ``outcome`` value (``412: ticket is at v3, you read "v2"``, ...).
         ticket_id: the ticket the thread works on.
         history: the ticket's accepted writes, oldest first (``GET /tickets/{id}/history``).
+        next_step: the way out of a 412, said after it; a page that says it once elsewhere
+            (beside the button that does it) passes "".
     """
     if not outcome:
         return "Nothing has happened yet on this thread."
@@ -31,8 +38,7 @@ def explain_outcome(outcome: str | None, ticket_id: str | None, history: list[di
         return (
             f"Refused with 412: {who} changed {ticket_id} after the agent read it{what}. "
             f"The agent read {read}; the ticket is now at v{now}. The API kept their edit and "
-            "wrote nothing for the agent. Next: run a new turn so the agent re-reads the ticket "
-            "and plans again from the current version."
+            "wrote nothing for the agent." + (f" {next_step}" if next_step else "")
         )
     if outcome.startswith("428"):
         return "Refused with 428: the write carried no If-Match, so the API would not risk it."

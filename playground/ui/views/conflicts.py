@@ -25,6 +25,7 @@ from playground.lessons.conflicts import (
     timeline_dot,
     write_timeline,
 )
+from playground.lessons.explain import explain_outcome
 from playground.lessons.race import RACE_THREAD, RaceResult, race_resumes
 from playground.ui import resources
 from playground.ui.components.tables import arrow_rows
@@ -39,6 +40,9 @@ from playground.ui.session import (
 )
 
 RACE_KEY = "conflict_race"
+# The one way out of a 412, said on the refused agent's card beside the button that does it.
+_RE_PLAN = ("Next: press **Re-read and re-plan**: a new turn reads the ticket as it is now and "
+            "plans from there, instead of retrying the stale write.")
 _STATUS = {
     "new": ":gray-badge[no turn yet]",
     "paused": ":orange-badge[paused before write]",
@@ -146,6 +150,9 @@ def _act(context: PageContext, ticket_id: str, graphs: dict, thread_ids: dict[st
             note(tour.MET_412, done.text)
         elif done.kind == "success":
             note(tour.RESUMED, done.text)
+        if done.kind != "warning":
+            return  # a write or a refusal is said once, on the agent's card
+
     elif kind == "replan":
         done = replan(graphs[name], thread_ids[name], first_request(name, ticket_id))
     else:  # colleague
@@ -156,10 +163,10 @@ def _act(context: PageContext, ticket_id: str, graphs: dict, thread_ids: dict[st
     flash(done.kind, done.text)
 
 
-def _cards(context: PageContext, ticket: ApiResult, ticket_id: str, graphs: dict,
-           thread_ids: dict[str, str], places: _Places) -> None:
+def _cards(context: PageContext, ticket: ApiResult, ticket_id: str, history: list[dict],
+           graphs: dict, thread_ids: dict[str, str], places: _Places) -> None:
     """Each agent thread's status, the ETag it holds against the ticket's, and the colleague's
-    view of the ticket."""
+    view of the ticket. A refused write is explained here, and only here, with the way out."""
     etags: dict[str, str | None] = {ticket_id: ticket.etag}
 
     def current_etag(tid: str) -> str | None:
@@ -182,8 +189,8 @@ def _cards(context: PageContext, ticket: ApiResult, ticket_id: str, graphs: dict
                 st.warning("Stale: someone wrote since it read. Resume will be refused with "
                            "412.", icon=":material/warning:")
             elif card.status == "refused" and card.outcome:
-                st.caption(f"Last write: {md_escape(card.outcome, 300)}. Re-read and re-plan "
-                           "to recover.")
+                st.error(md_escape(explain_outcome(card.outcome, card.ticket_id, history, ""),
+                                   900) + " " + _RE_PLAN, icon=":material/block:")
             elif card.status == "written" and card.outcome:
                 st.caption(f"Last write: {md_escape(card.outcome, 300)}.")
 
@@ -225,14 +232,15 @@ def _timeline(rows: tuple[WriteRow, ...], ticket_id: str) -> None:
         },
     )
     chosen = [i for i in picked.selection.rows if i < len(rows)]
-    refused = [r for r in rows if r.result == "refused"]
-    row = rows[chosen[0]] if chosen else (refused[-1] if refused else rows[-1])
+    if not chosen:
+        # Nothing repeated unasked: a refusal is already said on its agent's card.
+        st.caption("Click a row to read its why whole here.")
+        return
+    row = rows[chosen[0]]
     show = {"refused": st.error, "replayed": st.warning, "written": st.success}.get(
         row.result, st.info)
-    show(f"**{row.clock} · {row.who} · {row.result}.** {row.why}",
+    show(f"**{row.clock} · {md_escape(row.who, 80)} · {row.result}.** {md_escape(row.why, 900)}",
          icon=":material/block:" if row.result == "refused" else ":material/info:")
-    st.caption("Click a row to read its explanation here"
-               + ("; shown: the last refusal." if not chosen and refused else "."))
 
 
 def _race(race: RaceResult) -> None:
@@ -278,8 +286,8 @@ def lab(context: PageContext, ticket_id: str) -> None:
         show_flash()
 
     ticket = context.client.get_ticket(ticket_id)
-    _cards(context, ticket, ticket_id, graphs, thread_ids, places)
     history = context.client.history(ticket_id) if ticket.status == 200 else []
+    _cards(context, ticket, ticket_id, history, graphs, thread_ids, places)
     with places.timeline:
         _timeline(write_timeline(graphs[THREADS[0]], thread_ids, ticket_id, history), ticket_id)
 

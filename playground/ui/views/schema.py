@@ -3,8 +3,6 @@ renaming the key inside the thread's newest checkpoint repairs it."""
 
 from __future__ import annotations
 
-import json
-
 import streamlit as st
 
 from playground.lessons import tour
@@ -28,6 +26,7 @@ from playground.lessons.schema_lesson import (
     schema_keys,
     stranded_threads,
 )
+from playground.timetravel.messages import describe
 from playground.timetravel.migrate import MigrationRefused
 from playground.ui import resources
 from playground.ui.markup import md_escape
@@ -65,8 +64,8 @@ def _flash_step(result: StepResult) -> None:
 
 
 def _shown(value: object) -> str:
-    # ETags carry their own quotes ("v1"); other strings read best bare.
-    return value if isinstance(value, str) else json.dumps(value)
+    # The one way every page writes a value (an ETag as "v1"), cut to fit a cell.
+    return describe(value, 200)
 
 
 def _channels_table(seen: ThreadLook) -> list[dict]:
@@ -205,8 +204,14 @@ with st.container(border=True):
         f"{NEW} inside that one blob (values, versions, what each node has seen) lets the new "
         "graph resume it. Preview the change first; older checkpoints stay as they were."
     )
-    found = stranded_threads(checkpoints, f"{room}/")
-    if found:
+    # Each step's result shows once its step is done: before the rename is deployed (step
+    # 2), no thread is stranded by it yet, so the list waits for it.
+    deployed = steps[1].status != "to do"
+    found = stranded_threads(checkpoints, f"{room}/") if deployed else []
+    if not deployed:
+        st.caption(f"Deploy the rename in step 2 first: this step then lists the threads of "
+                   f"this room the {NEW} schema cannot resume.")
+    elif found:
         st.markdown(f"**Threads of this room the {NEW} schema cannot resume**")
         st.dataframe(
             [{"thread": workspace.thread_name(t.thread_id),

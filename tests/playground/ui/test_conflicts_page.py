@@ -41,9 +41,8 @@ def test_colleague_edit_between_turns_is_refused_with_412_and_explained(page, ui
 
     assert not at.exception
     shown = ui.texts(at)
-    assert '412: ticket is at v2, you read "v1"' in shown
     assert "colleague changed t7 after the agent read it (priority -> urgent)" in shown
-    assert "agent conflict-a · refused.**" in shown  # the refusal, explained under the table
+    assert "Re-read and re-plan" in shown
     rows = timeline(at)
     assert list(rows["who"]) == ["colleague", "agent conflict-a"]
     assert list(rows["result"]) == ["written", "refused"]
@@ -87,3 +86,17 @@ def test_start_over_resets_the_ticket_and_empties_the_timeline(page, ui):
 
     assert not at.exception
     assert "No write attempts yet" in ui.texts(at)
+
+
+def test_a_refused_resume_is_said_once_with_one_way_out(page, ui):
+    at = click(page, "Run turn", "run-conflict-a")
+    at = click(at, "Simulate concurrent edit")
+    at = click(at, "Resume", "resume-conflict-a")
+
+    shown = ui.texts(at)
+    assert shown.count("Refused with 412") == 1, shown  # on conflict-a's card, nowhere else
+    assert shown.count("Next:") == 1, shown
+    assert [e.value for e in at.error if "412" in str(e.value)] != [], "said as a refusal"
+    assert "Click a row to read its why whole here." in shown
+    assert "why" in timeline(at).columns  # the reason stays in the table, without the way out
+    assert not any("Next:" in why for why in timeline(at)["why"])

@@ -28,6 +28,16 @@ def test_schema_page_renders_on_an_empty_workspace(page):
     assert next(b for b in page.button if b.label == "Deploy the rename and resume").disabled
 
 
+def test_the_stranded_list_waits_until_the_rename_is_deployed(page, ui):
+    at = click(page, "Pause a thread under etag")
+    at = click(at, "Pause a thread and resume with both keys")
+
+    assert statuses(at)[:2] == ["done", "to do"]
+    assert len(at.dataframe) == 2  # step 1's and step 3's channels, no stranded list yet
+    assert "Deploy the rename in step 2 first" in ui.texts(at)
+    assert "cannot resume**" not in ui.texts(at)
+
+
 def test_deploying_the_rename_leaves_the_paused_thread_stuck_and_explains_why(page, ui):
     at = click(page, "Pause a thread under etag")
     assert statuses(at)[0] == "done"
@@ -39,7 +49,7 @@ def test_deploying_the_rename_leaves_the_paused_thread_stuck_and_explains_why(pa
     shown = ui.texts(at)
     assert "ran nothing and raised nothing" in shown
     assert "no: unknown to the new graph" in at.dataframe[0].value.to_csv()
-    stranded = at.dataframe[1].value  # find_stranded's table
+    stranded = at.dataframe[1].value  # the threads the version schema cannot resume
     assert list(stranded["thread"]) == ["schema-stranded"]
     assert "etag -> version" in stranded["suggested repair"][0]
 
