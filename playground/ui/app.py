@@ -54,8 +54,9 @@ except AppLoadError as exc:  # the graph's file changed since `playground run` c
     st.error(f"The graph does not load: {md_escape(exc, 2000)}", icon=":material/error:")
     st.caption("Fix the file and reload this page.")
     st.stop()
+run_page = _page("run.py", "Run", ":material/play_circle:", default=not builtin)
 graph_pages = [
-    _page("run.py", "Run", ":material/play_circle:", default=not builtin),
+    run_page,
     _page("history.py", "History", ":material/account_tree:"),
     *([] if builtin else [_page("memory.py", "Memory", ":material/memory:")]),
     _page("sizes.py", "Sizes", ":material/database:"),
@@ -135,7 +136,10 @@ with st.sidebar:
         # This browser goes back to this room when a page is opened without one (not a room
         # the facilitator only looks at).
         remember_room(context.workspace.room)
-    thread = st.text_input(
+    # The Run page has its own Thread picker (its threads listed, and New thread) beside what
+    # it runs: one control for one choice, so the sidebar's stays off there.
+    on_run = navigation is run_page
+    thread = None if on_run else st.text_input(
         "Thread", key=THREAD_KEY, help="A conversation with the graph; each has its own "
         "history. Start with / to open a thread the app wrote itself (/abc is thread abc)."
     )

@@ -52,7 +52,7 @@ from playground.ui import resources
 from playground.ui.components.conversation import conversation
 from playground.ui.components.missing_nodes import missing_nodes_warning
 from playground.ui.components.review import review_controls
-from playground.ui.components.run_settings import settings_form
+from playground.ui.components.run_settings import settings_form, value_field
 from playground.ui.components.stale import refused_as_stale, unseen_thread
 from playground.ui.components.store_changes import store_changes_panel
 from playground.ui.components.text_block import state_block, text_block
@@ -279,7 +279,9 @@ def draw(drawing: DeltaGenerator, graph: DrivenGraph, options: _Options, outcome
     failed = outcome.failure.node if outcome.failure else None
     waiting = () if running else outcome.next
     drawing.graphviz_chart(
-        graph_dot(graph, waiting_at=waiting, interrupt_before=options.pause_before,
+        # No pause picked here: the run pauses where the graph was compiled to (LangGraph
+        # takes a call's interrupt_before over the compiled one only when it names nodes).
+        graph_dot(graph, waiting_at=waiting, interrupt_before=options.pause_before or None,
                   interrupt_after=options.pause_after, xray=options.xray, running=running,
                   failed=failed),
         width="content",
@@ -583,8 +585,9 @@ def _input_form_and_state(page: _Page) -> None:
     fields = input_fields(app.template, app.input_schema, app.managed_keys)
     with st.form(PREFIX + "input", border=True):
         st.markdown("**Input**")
-        typed = {f.name: st.text_input(f"{f.name} · {f.kind[:60]}", value=f.default,
-                                       help=f.description or None, key=f"{PREFIX}in-{f.name}")
+        typed = {f.name: value_field(st, f"{f.name} · {f.kind[:60]}", f.default,
+                                     f"{PREFIX}in-{f.name}", nullable=f.nullable,
+                                     help=f.description or None, in_form=True)
                  for f in fields}
         submitted = st.form_submit_button("Run", icon=":material/play_arrow:", type="primary",
                                           **guarded(page, "Run"))

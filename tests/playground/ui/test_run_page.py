@@ -307,3 +307,21 @@ def test_stop_is_offered_only_while_a_run_streams(graph_app):
     _say(at, "Where is my order A17?")
 
     assert "Stop" not in {b.label for b in at.button}  # the run finished: nothing to stop
+
+
+def test_the_run_page_has_one_thread_control_and_other_pages_keep_the_sidebars(graph_app):
+    at = graph_app(CHAT)
+
+    assert [s.label for s in at.selectbox if s.label == "Thread"] == ["Thread"]
+    assert not [t for t in at.sidebar.text_input if t.label == "Thread"]
+    at.switch_page("views/history.py").run()
+    assert [t.label for t in at.sidebar.text_input if t.label == "Thread"] == ["Thread"]
+
+
+def test_the_ticket_agents_graph_on_run_shows_its_pause_before_write(app):
+    at = app()
+    at.switch_page("views/run.py").run()
+
+    assert not at.exception
+    drawing = at.get("graphviz_chart")[0].proto.spec
+    assert "pause before" in drawing and "write" in drawing
