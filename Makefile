@@ -9,11 +9,11 @@ STAMP := $(VENV)/.installed
 REPLICAS ?= 3
 PORT ?= 8500
 
-# -qq on the editable install: setuptools warns on every one of a flat layout that a folder
+# -qq: setuptools warns on every one of a flat layout that a folder
 # named as the package may shadow it (here that folder is the package itself); errors still print.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install -qq --upgrade pip
 	$(BIN)/pip install -qq -e '.[test]'
 	touch $(STAMP)
 
