@@ -9,8 +9,8 @@ STAMP := $(VENV)/.installed
 REPLICAS ?= 3
 PORT ?= 8500
 
-# -qq: setuptools warns on every one of a flat layout that a folder
-# named as the package may shadow it (here that folder is the package itself); errors still print.
+# -qq (errors still print): setuptools warns on every editable install of a flat layout that a
+# folder named as the package may shadow it, and here that folder is the package itself.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -qq --upgrade pip
