@@ -8,11 +8,14 @@ paused before a step, between turns) is grey; the idle time before an edit or a 
 dashed; an edit or a fork is an instant, drawn as a tick at its moment; the slowest running steps
 are outlined red; every kind is in the legend. A range brushed across the chart is shown alone
 (**Whole branch** gives the rest back); "Fold long waits" folds each wait or idle stretch longer
-than the running time to a short gap, marked with its real length, by shifting the later bars
-(here, not in the browser). Selecting a bar selects its checkpoint in the tree. Past
-:data:`MAX_MARKS` steps the chart draws buckets of steps per lane instead of one mark each (the
-table still counts every step). Everything shown comes from the database: the drawing sets it as
-text, never as markup.
+than the running time to a short gap, drawn as a break marked with its real length, by shifting
+the later bars (here, not in the browser). It starts on where the waits and idle time outweigh
+the running time (after a replay made minutes later the steps would be slivers beside one long
+idle bar), off otherwise; a click on a break, or on the toggle, unfolds. The axis' ticks carry
+their unit and, after a break, read real time. Selecting a bar selects its checkpoint in the
+tree. Past :data:`MAX_MARKS` steps the chart draws buckets of steps per lane instead of one mark
+each (the table still counts every step). Everything shown comes from the database: the drawing
+sets it as text, never as markup.
 """
 
 from __future__ import annotations
@@ -144,23 +147,40 @@ def fold_long_waits(rows: list[dict], running: float) -> tuple[list[dict], list[
 
     folded = [{**row, "from": round(moved(row["from"]), 6), "to": round(moved(row["to"]), 6)}
               for row in rows]
-    labels = [{"at": round(moved(start) + gap / 2, 6),
-               "label": f"⋯ {_length(end - start)} {'idle' if what == WHAT[IDLE] else 'wait'} "
-                        "folded"} for start, end, what in merged]
-    return folded, labels
+    return folded, [_fold_label(moved(start), gap, end - start, what)
+                     for start, end, what in merged]
+
+
+def _fold_label(at: float, gap: float, seconds: float, what: str) -> dict:
+    """One fold as the drawing marks it: where its gap is drawn (``from``, ``to``, its middle
+    ``at``), how many seconds it cut from the axis (the ticks after it add them back, so they
+    read real time), and its real length in words."""
+    return {"at": round(at + gap / 2, 6), "from": round(at, 6), "to": round(at + gap, 6),
+            "cut": round(seconds - gap, 6), "seconds": round(seconds, 6),
+            "label": f"{_length(seconds)} {'idle' if what == WHAT[IDLE] else 'wait'} folded"}
+
+
+def long_waits_start_folded(found: Timeline, rows: list[dict]) -> bool:
+    """Whether the chart opens with its long waits folded: when the branch waited and sat idle
+    longer than it ran (at real scale its steps would be slivers beside one long grey bar), and
+    at least one stretch is long enough to fold. Where running time dominates, the chart opens
+    at real scale."""
+    if found.wait_seconds + found.idle_seconds <= found.run_seconds:
+        return False
+    return bool(fold_long_waits(rows, found.run_seconds)[1])
 
 
 def _axis_title(folded: bool) -> str:
-    return ("seconds since the branch's first checkpoint" +
-            (" (long waits folded)" if folded else ""))
+    # The ticks carry their unit (s, min, h): the title says what is counted, not in what.
+    return "time since the branch's first checkpoint" + (" (long waits folded)" if folded else "")
 
 
 def chart_data(rows: list[dict], labels: Iterable[dict] = (), folded: bool = False,
                span: tuple[float, float] | None = None, selected: str | None = None) -> dict:
     """What the timeline drawing is given: its bars (steps, or buckets of steps), its lanes in
     the order of their first step, every kind with its colour (the legend names each), the
-    fold labels, the axis' title, the range shown (None: the whole branch) and the selected
-    checkpoint, whose bars are outlined."""
+    folds (each drawn as a break with its label), the axis' title, the range shown (None: the
+    whole branch) and the selected checkpoint, whose bars are outlined."""
     lanes = list(dict.fromkeys(row["lane"] for row in rows))
     return {
         "drawing": "timeline",
@@ -171,6 +191,7 @@ def chart_data(rows: list[dict], labels: Iterable[dict] = (), folded: bool = Fal
                   for what, colour in zip(_DOMAIN, _RANGE, strict=True)],
         "instant": EDIT,
         "folds": list(labels),
+        "folded": folded,
         "axis": _axis_title(folded),
         "span": list(span) if span else None,
         "end": max((row["to"] for row in rows), default=0.0),
@@ -217,10 +238,8 @@ def timeline_panel(storage: Storage, tree: CheckpointTree, selected: str, key: s
     rows, unknown = _bars(found)
     labels: list[dict] = []
     if rows:
-        fold = st.toggle("Fold long waits", key=f"{key}-fold",
-                         help="Draw each wait or idle stretch longer than the running time as "
-                              "a short gap marked with its real length.")
-        if fold:
+        toggle = f"{key}-fold-{tip}"
+        if _fold_toggle(toggle, found, rows):
             rows, labels = fold_long_waits(rows, found.run_seconds)
         span = _zoomed(key, tip, bool(labels))
         drawing = f"{key}-chart"
@@ -228,8 +247,29 @@ def timeline_panel(storage: Storage, tree: CheckpointTree, selected: str, key: s
         data["nodes"] = node_table(found)
         TIMELINE(data=data, key=drawing,
                  on_pick_change=partial(select_drawn_pick, tree, drawing, key_prefix),
-                 on_zoom_change=partial(_zoom_to, drawing, key, tip, bool(labels)))
+                 on_zoom_change=partial(_zoom_to, drawing, key, tip, bool(labels)),
+                 on_unfold_change=partial(_unfold, toggle))
     st.caption(md_escape(" · ".join(_notes(found, unknown, labels))))
+
+
+def _fold_toggle(toggle: str, found: Timeline, rows: list[dict]) -> bool:
+    """The "Fold long waits" toggle (widget key ``toggle``, one per branch drawn): on at first
+    where :func:`long_waits_start_folded` says so; a person's click then holds while that
+    branch is drawn."""
+    if toggle not in st.session_state:
+        # Set before the widget is made, not passed as its value: a break clicked on the chart
+        # sets it too (:func:`_unfold`), and Streamlit warns of a widget given both.
+        st.session_state[toggle] = long_waits_start_folded(found, rows)
+    return st.toggle("Fold long waits", key=toggle,
+                     help="Draw each wait or idle stretch longer than the running time as a "
+                          "break marked with its real length. On at first when the waits and "
+                          "idle time outweigh the running time.")
+
+
+def _unfold(toggle: str) -> None:
+    """A break clicked on the chart (the drawing's callback): the long waits are drawn at their
+    real length from the page's next run, and the toggle shows it."""
+    st.session_state[toggle] = False
 
 
 def node_table(found: Timeline) -> dict:
@@ -259,7 +299,9 @@ def _notes(found: Timeline, unknown: int, labels: list[dict]) -> list[str]:
         notes.append(f"{found.maybe_paused} step{'s' if found.maybe_paused != 1 else ''} may "
                      "include a pause (dashed: a new run whose start is not recorded)")
     if labels:
-        notes.append(f"{len(labels)} long wait{'s' if len(labels) != 1 else ''} folded")
+        notes.append(f"{len(labels)} long wait{'s' if len(labels) != 1 else ''} folded (click "
+                     "a break on the chart, or Fold long waits, to draw "
+                     f"{'them' if len(labels) != 1 else 'it'} at real length)")
     usage = found.usage
     if usage.without:
         notes.append(f"{usage.without} AI messages carry no usage: their tokens are unknown, "

@@ -62,11 +62,20 @@ def test_a_turn_resumed_after_two_seconds_shows_write_running_briefly_after_a_wa
         assert len(waiting) == 1 and waiting[0][0] >= 1.5 and waiting[0][1] == \
             "paused before write", write
 
-        # Folding the long wait keeps its real length in the label drawn at the fold.
-        before = tab.runs
-        tab.page.get_by_text("Fold long waits").first.click()
-        tab._wait_for_run_after(before, "folding long waits")
+        # The wait outweighs the running time: it starts folded, its real length in the label
+        # drawn at its break; the toggle shows it, unfolds it, and folds it again.
+        toggle = tab.page.get_by_role("switch", name="Fold long waits")
+        assert toggle.is_checked()
         assert "1 long wait folded" in tab.text()
+        assert re.fullmatch(r"\d+(\.\d)? s wait folded",
+                            chart.locator(".tl-break-label").text_content())
+        for folded in (False, True):
+            before = tab.runs
+            tab.page.get_by_text("Fold long waits").first.click()
+            tab._wait_for_run_after(before, "folding long waits" if folded else "unfolding")
+            assert toggle.is_checked() is folded
+            assert ("1 long wait folded" in tab.text()) is folded
+            assert chart.locator(".tl-break-label").count() == int(folded)
         chart.scroll_into_view_if_needed()
         tab.page.mouse.move(0, 0)
         shots.mkdir(parents=True, exist_ok=True)

@@ -1,5 +1,6 @@
 """The timeline chart's rows and the data its drawing is given: every kind drawn apart and in
-the legend, long waits folded server-side, a brushed range shown alone."""
+the legend, long waits folded server-side (and folded at first where they outweigh the running
+time), a brushed range shown alone."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from playground.ui.components.timeline_chart import (
     _notes,
     chart_data,
     fold_long_waits,
+    long_waits_start_folded,
     node_table,
 )
 
@@ -52,8 +54,7 @@ def test_folding_long_waits_shifts_the_later_bars_and_says_how_long_each_was():
     rows, _ = _bars(FOUND)
     folded, labels = fold_long_waits(rows, FOUND.run_seconds)
 
-    assert [label["label"] for label in labels] == ["⋯ 2 min wait folded",
-                                                    "⋯ 1 h idle folded"]
+    assert [label["label"] for label in labels] == ["2 min wait folded", "1 h idle folded"]
     by_what = [(row["what"], row["to"] - row["from"]) for row in folded]
     running = FOUND.run_seconds
     assert all(width <= running for _, width in by_what)  # nothing longer than the running
@@ -63,8 +64,54 @@ def test_folding_long_waits_shifts_the_later_bars_and_says_how_long_each_was():
     write = folded[2]
     assert write["to"] - write["from"] == rows[2]["to"] - rows[2]["from"]  # a run keeps width
     data = chart_data(folded, labels, True)
-    assert "(long waits folded)" in data["axis"]
-    assert data["folds"] == labels  # a rule and a label per fold
+    assert "(long waits folded)" in data["axis"] and data["folded"]
+    assert data["folds"] == labels  # a break and a label per fold
+
+
+def test_each_fold_says_where_its_break_is_drawn_and_how_much_time_it_cut():
+    rows, _ = _bars(FOUND)
+    folded, labels = fold_long_waits(rows, FOUND.run_seconds)
+
+    wait, idle = labels
+    assert wait["seconds"] == 120.0 and idle["seconds"] == 3600.0  # the real lengths
+    for fold in labels:  # the gap drawn plus what was cut is the real length
+        assert fold["from"] < fold["at"] < fold["to"]
+        assert round(fold["to"] - fold["from"] + fold["cut"], 6) == fold["seconds"]
+    # The bar after each fold starts where its break ends: the axis' ticks after a break add
+    # the seconds cut before it back, and read real time.
+    write = next(row for row in folded if row["what"] == WHAT[RUN] and row["lane"] == "write")
+    assert write["from"] == wait["to"]
+    assert round(write["from"] + wait["cut"], 6) == 121.0
+
+
+def test_long_waits_start_folded_when_they_outweigh_the_running_time():
+    rows, _ = _bars(FOUND)  # ran 2 s, waited 2 min, idle an hour
+
+    assert long_waits_start_folded(FOUND, rows)
+
+
+def test_the_chart_starts_at_real_scale_when_the_running_time_dominates():
+    busy = Timeline("t", ("root", "a", "b"), None, (
+        _step("a", "read", RUN, 0.0, 30.0),
+        _step("b", "write", WAIT, 30.0, 50.0, note="paused before write"),
+        _step("b", "write", RUN, 50.0, 60.0),
+    ))
+    rows, _ = _bars(busy)
+
+    assert not long_waits_start_folded(busy, rows)
+
+
+def test_many_short_waits_do_not_start_folded_when_none_is_long_enough_to_fold():
+    steps = []
+    for turn in range(5):  # five turns of 1 s, each after a 1.5 s wait: 7.5 s waited, 5 s ran
+        at = turn * 2.5
+        steps += [_step(f"w{turn}", "(next input)", WAIT, at, at + 1.5),
+                  _step(f"r{turn}", "read", RUN, at + 1.5, at + 2.5)]
+    chatty = Timeline("t", ("root", *(s.checkpoint_id for s in steps)), None, tuple(steps))
+    rows, _ = _bars(chatty)
+
+    assert chatty.wait_seconds > chatty.run_seconds
+    assert not long_waits_start_folded(chatty, rows)  # no wait outlasts the running time
 
 
 def test_short_waits_are_not_folded():
@@ -78,6 +125,13 @@ def test_the_caption_counts_steps_that_may_include_a_pause_and_no_longer_hides_p
     assert "1 step may include a pause" in said
     assert "counts as its step's time" not in said
 
+
+def test_the_caption_says_how_to_unfold_a_folded_wait():
+    rows, _ = _bars(FOUND)
+    _, labels = fold_long_waits(rows, FOUND.run_seconds)
+
+    said = " · ".join(_notes(FOUND, 0, labels))
+    assert "2 long waits folded (click a break on the chart, or Fold long waits" in said
 
 
 def test_the_table_per_node_lists_each_node_once_with_its_running_time_slowest_first():
