@@ -14,7 +14,7 @@ untouched. The saver's serializer allows the classes the graph's state declares
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +30,9 @@ START, END = "__start__", "__end__"
 # (saver, context) -> the graph on that saver; context carries what the built-in agent needs
 # from the page (its room's ticket client) and is ignored by user graphs.
 Builder = Callable[[BaseCheckpointSaver | None, Any], Pregel]
+# A checkpoint's decoded values -> how the step that wrote them ended, in words, or None
+# (playground.timetravel.tree_layout.Ending: the history tree says it at a branch's tip).
+StepEnding = Callable[[Mapping[str, Any]], str | None]
 
 
 class App:
@@ -45,6 +48,10 @@ class App:
         store_config: langgraph.json's ``store`` section (``index``, ``ttl``), if any.
         warnings: what the person starting the server should know (a missing env file).
         folders: where the app's own source files are (what a reload imports again).
+        step_ending: how a step ended, in words, read from a checkpoint's values (the ticket
+            agent's ``412 refused``); None for a graph whose values say nothing the
+            playground can read (its finished tips say ``finished``). It reads fields of
+            values from a database: it must never run or import anything they name.
     """
 
     # True for a graph an Agent Server runs (playground.apps.server_app): no local saver or
@@ -54,10 +61,11 @@ class App:
     def __init__(self, name: str, spec: str, template: Pregel, build: Builder | None = None,
                  builtin: bool = False, description: str = "",
                  store_config: dict | None = None, warnings: tuple[str, ...] = (),
-                 folders: tuple[Path, ...] = ()) -> None:
+                 folders: tuple[Path, ...] = (), step_ending: StepEnding | None = None) -> None:
         self.name, self.spec, self.template = name, spec, template
         self.builtin, self.description = builtin, description
         self.store_config, self.warnings, self.folders = store_config, warnings, folders
+        self.step_ending = step_ending
         self._build = build
         self._copies: dict[tuple, tuple] = {}
         self._lock = threading.Lock()

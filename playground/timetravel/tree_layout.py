@@ -11,16 +11,24 @@ Every branch tip carries a label a person reads (``head``, ``paused: approve ask
 holds: sources, signals and the leaves' decoded details. Which node wrote each checkpoint comes
 from the writes' owners (task paths, no values decoded), in one pass for the whole thread.
 
+A finished tip says ``finished`` unless the caller hands in an :data:`Ending`: the app's own
+reading of a checkpoint's values that says how its last step ended (the ticket agent's
+``412 refused`` or ``written v3``). The engine knows no app: it only calls what it is given, on
+the values the safe decoder gave, and keeps what comes back as short, plain text.
+
 Plain data only: :mod:`playground.ui.components.history_tree` turns a layout into a chart.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from playground.timetravel.bulk import paused_gc
+from playground.timetravel.errors import CheckpointDbError
+from playground.timetravel.limits import clip
 from playground.timetravel.records import UNKNOWN_NODE, step_nodes
 from playground.timetravel.signals import SIGNAL_CHANNELS
 from playground.timetravel.storage import Storage
@@ -32,8 +40,14 @@ STEP, INPUT, EDIT, REPLAY, PAUSED, FAILED, BROKEN = (
     "failed", "broken parent link")
 KINDS = (STEP, INPUT, EDIT, REPLAY, PAUSED, FAILED, BROKEN)
 QUESTION_CHARS = 32  # of a paused tip's question in its label; the inspector has it whole
+ENDING_CHARS = 32  # of what an Ending says, in a tip's label
 _ROW_BYTES = 400  # a laid-out row in memory, for the tree cache's budget
 _SIGNALS = frozenset(SIGNAL_CHANNELS)
+
+# How a step ended, in words (``412 refused``), read from a checkpoint's decoded values; None
+# when the values do not say. An app offers one (``App.step_ending``); it reads fields and
+# nothing else, for the values come from a database.
+Ending = Callable[[Mapping[str, Any]], str | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,25 +142,33 @@ def along_branch(layout: TreeLayout, tree: CheckpointTree, checkpoint_id: str,
     return same or (children[0] if children else None)
 
 
-def kept_layout(cache: TreeCache, storage: Storage, tree: CheckpointTree) -> TreeLayout:
+def kept_layout(cache: TreeCache, storage: Storage, tree: CheckpointTree,
+                ending: Ending | None = None) -> TreeLayout:
     """:func:`tree_layout`, kept in the tree cache while the thread is unchanged."""
-    return cache.derived(storage, tree, ("layout",), lambda: tree_layout(storage, tree),
+    # The ending is part of the key: one page's tips in the app's words, another's plain.
+    return cache.derived(storage, tree, ("layout", ending),
+                         lambda: tree_layout(storage, tree, ending),
                          lambda found: len(found.rows) * _ROW_BYTES)
 
 
-def tree_layout(storage: Storage | None, tree: CheckpointTree) -> TreeLayout:
+def tree_layout(storage: Storage | None, tree: CheckpointTree,
+                ending: Ending | None = None) -> TreeLayout:
     """Lay ``tree`` out as a git graph.
 
     Args:
         storage: where the tree was read; each checkpoint's writer is read from it (the
             writes' owners, no values). Without it, rows name sources only.
         tree: the thread's tree.
+        ending: how a step ended, in words, from a checkpoint's values: said instead of
+            ``finished`` at the tip of a branch a node ran to the end (its values read from
+            ``storage``). None labels every finished tip ``finished``.
     """
     with paused_gc():  # a row per checkpoint, none in a cycle
-        return _layout(storage, tree)
+        return _layout(storage, tree, ending)
 
 
-def _layout(storage: Storage | None, tree: CheckpointTree) -> TreeLayout:
+def _layout(storage: Storage | None, tree: CheckpointTree, ending: Ending | None
+            ) -> TreeLayout:
     ordinals = tree.ordinals
     branches = _branches(tree)
     lanes = _assign_lanes(tree, branches, ordinals)
@@ -157,7 +179,10 @@ def _layout(storage: Storage | None, tree: CheckpointTree) -> TreeLayout:
             lane_of[cid] = lane
             branch_of[cid] = index
     writers = _writers(storage, tree) if storage is not None else {}
-    labels = {tip: branch_label(tree, members, fork) for tip, members, fork in branches}
+    endings = (_endings(storage, tree, [tip for tip, _members, _fork in branches], ending)
+               if storage is not None and ending is not None else {})
+    labels = {tip: branch_label(tree, members, fork, endings.get(tip))
+              for tip, members, fork in branches}
     errors = {cid for cid, signals in tree.signals.items()
               if any(signal.kind == "error" for signal in signals)}
     rows = []
@@ -257,6 +282,27 @@ def _writers(storage: Storage, tree: CheckpointTree) -> dict[str, tuple[str, ...
     return found
 
 
+def _endings(storage: Storage, tree: CheckpointTree, tips: list[str], ending: Ending
+             ) -> dict[str, str]:
+    """What ``ending`` says of each finished tip a node wrote (a failed, asking or paused tip
+    says so itself; an edit's values hold what the step before it left, not how a step
+    ended). A tip whose values cannot be read says ``finished``."""
+    found = {}
+    for tip in tips:
+        stopped = any(signal.kind in ("error", "interrupt") for signal in tree.signals.get(tip, ()))
+        if stopped or tip in tree.paused or tree.nodes[tip].source != "loop":
+            continue
+        try:
+            values = storage.values(tree.thread_id, tip, tree.checkpoint_ns)
+        except CheckpointDbError:  # unreadable: the inspector says why
+            continue
+        said = ending(values)
+        if isinstance(said, str) and said.strip():
+            # one short line whatever the values held: the label is a row of the picture
+            found[tip] = clip(" ".join(said.split()), ENDING_CHARS)
+    return found
+
+
 def _node_of(source: str | None, writers: tuple[str, ...] | None) -> str:
     if source == "input":
         return "new input"
@@ -285,13 +331,16 @@ def _kind(tree: CheckpointTree, cid: str, source: str | None, failed: bool) -> s
     return STEP
 
 
-def branch_label(tree: CheckpointTree, members: list[str], fork_point: str | None) -> str:
+def branch_label(tree: CheckpointTree, members: list[str], fork_point: str | None,
+                 ending: str | None = None) -> str:
     """What a branch is, in words: ``head · paused: approve asks "..." · replay of #3``.
 
     Args:
         tree: the thread's tree.
         members: the branch's checkpoints, newest (its tip) first.
         fork_point: the checkpoint the branch leaves, or None for one that runs to a root.
+        ending: how the tip's step ended, in words (``412 refused``), said instead of
+            ``finished`` when the tip neither failed nor waits.
     """
     tip = members[0]
     parts = []
@@ -311,7 +360,7 @@ def branch_label(tree: CheckpointTree, members: list[str], fork_point: str | Non
         waiting = ", ".join(detail.next) if detail and detail.next else ""
         parts.append(f"paused before {waiting}" if waiting else "paused")
     else:
-        parts.append("finished")
+        parts.append(ending or "finished")
     origin = _origin(tree, members, fork_point)
     if origin:
         parts.append(origin)

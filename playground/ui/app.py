@@ -24,7 +24,11 @@ PAGES = Path(__file__).parent / "views"
 # browser fetch it from a public font host, and a workshop offline shows a broken icon.
 FAVICON = Path(__file__).parent / "assets" / "favicon.png"
 
+# The playground's own few style rules (a file of the package, never text from data).
+STYLE = Path(__file__).parent / "assets" / "app.css"
+
 st.set_page_config(page_title="Time-travel playground", page_icon=str(FAVICON), layout="wide")
+st.html(f"<style>{STYLE.read_text(encoding='utf-8')}</style>")
 
 # Served beyond this machine, every page asks for the room URL's token once per session.
 _token = required_token()

@@ -19,6 +19,7 @@ const GAP = 12; // px from the list's left edge to lane 0
 const STRIP = 40; // px: the overview strip's width
 const OVERSCAN = 6; // rows drawn beyond each edge of the view, so a scroll never shows a gap
 const MAX_STRIP_LANES = 6; // lanes past this share the strip's last column
+const CARD_GAP = 8; // px between the hover card and what it sits beside
 
 // One row of the data Python sends (see playground/ui/components/history_tree.py, _data).
 const F = {
@@ -60,6 +61,7 @@ function build(parent) {
   };
   root.node().__view = view;
   list.on("scroll", () => {
+    hideTooltip(view); // its row moves away under it
     if (!view.frame) view.frame = requestAnimationFrame(() => { view.frame = 0; drawRows(view); });
   });
   // The strip scrolls the list: a press centres the view on the rows under the pointer, and
@@ -179,8 +181,11 @@ function drawRows(view) {
     .call((div) => div.select(".ht-name").text((row) => label(row)))
     .call((div) => div.select(".ht-tip").text((row) => row[F.tip] ?? ""))
     .on("click", (event, row) => { if (data.pickable) view.pick("pick", row[F.id]); })
-    .on("mouseenter", (event, row) => showTooltip(view, event.currentTarget, row))
-    .on("mouseleave", () => view.tooltip.style("display", "none"));
+    // a pointer that hovers; a finger's tap opens the checkpoint, whose inspector says it all
+    .on("pointerenter", (event, row) => {
+      if (event.pointerType !== "touch") showTooltip(view, event.currentTarget, row);
+    })
+    .on("pointerleave", () => hideTooltip(view));
   moveWindow(view);
 }
 
@@ -205,11 +210,41 @@ function showTooltip(view, target, row) {
     ["its branch", data.branches[row[F.branch]]],
   ];
   fillCard(view.tooltip, facts, "ht-tooltip-key");
-  const box = target.getBoundingClientRect();
+  view.tooltip.style("display", null);
+  placeCard(view, target);
+}
+
+function hideTooltip(view) {
+  view.tooltip.style("display", "none");
+}
+
+// The card sits beside the hovered row, outside the drawing: to its right where the window
+// has room, else to its left, its top level with the row's. Over the drawing it would hide the
+// rows below the row and the legend, which a person reads next. A window too narrow for either
+// side (a phone held upright) gets it above the row, or, with no room there either, under the
+// legend.
+function placeCard(view, target) {
+  const card = view.tooltip.node();
   const home = view.root.node().getBoundingClientRect();
-  view.tooltip.style("display", null)
-    .style("left", `${Math.min(view.graphWidth + 8, Math.max(home.width - 320, 0))}px`)
-    .style("top", `${box.bottom - home.top + 2}px`);
+  const row = target.getBoundingClientRect();
+  const width = card.offsetWidth;
+  const height = card.offsetHeight;
+  const room = document.documentElement.clientWidth;
+  const rowTop = row.top - home.top;
+  // level with the row, moved up only as far as keeps it in the window
+  const beside = Math.max(Math.min(rowTop, window.innerHeight - home.top - height - CARD_GAP),
+    rowTop + row.height - height);
+  let left;
+  let top = beside;
+  if (home.right + CARD_GAP + width <= room) {
+    left = home.width + CARD_GAP;
+  } else if (home.left - CARD_GAP - width >= 0) {
+    left = -width - CARD_GAP;
+  } else {
+    left = Math.max(Math.min(view.graphWidth, room - home.left - width - CARD_GAP), 0);
+    top = row.top - height - CARD_GAP >= 0 ? rowTop - height - CARD_GAP : home.height + CARD_GAP;
+  }
+  view.tooltip.style("left", `${left}px`).style("top", `${top}px`);
 }
 
 // The strip: every checkpoint of the thread in one column per lane, a pixel row holding the

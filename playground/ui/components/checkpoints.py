@@ -174,9 +174,11 @@ def inspector(source: Storage, tree: CheckpointTree, selected: str) -> None:
         "Next": ", ".join(detail.next) or "— (done)",
         "Stored": f"{record.stored_bytes:,} B",
     }
-    for column, (label, value) in zip(st.columns(4), facts.items(), strict=True):
-        column.caption(label)
-        column.markdown(f"**{md_escape(value, 200)}**")
+    # keyed: at phone width the four sit two by two, not in one long column (assets/app.css)
+    with st.container(key="checkpoint-facts"):
+        for column, (label, value) in zip(st.columns(4), facts.items(), strict=True):
+            column.caption(label)
+            column.markdown(f"**{md_escape(value, 200)}**")
     # Ids, writers and times come from the database: escaped, as every text from it.
     st.caption(
         f"id {md_escape(selected, 200)} · parent "

@@ -21,6 +21,7 @@ from playground.timetravel.limits import clip
 from playground.timetravel.messages import describe
 from playground.timetravel.storage import Storage
 from playground.timetravel.tree import CheckpointTree
+from playground.timetravel.tree_layout import Ending
 from playground.ui.components.history_tree import history_tree
 from playground.ui.components.tables import arrow_rows
 from playground.ui.components.text_block import text_block
@@ -91,13 +92,15 @@ def _rows(comparison: BranchComparison) -> list[dict]:
     return rows
 
 
-def compare_view(storage: Storage, tree: CheckpointTree, key: str) -> BranchComparison | None:
+def compare_view(storage: Storage, tree: CheckpointTree, key: str,
+                 ending: Ending | None = None) -> BranchComparison | None:
     """Two pickers (the heads of the two newest branches by default), then the comparison.
 
     Args:
         storage: the database the tree was read from (open for this page run).
         tree: the thread's tree.
         key: a prefix for the widgets' keys (History and Inspect each have their own).
+        ending: the app's words for how a branch's last step ended (History's own app).
 
     Returns:
         The comparison drawn, or None when there was nothing to compare.
@@ -127,7 +130,7 @@ def compare_view(storage: Storage, tree: CheckpointTree, key: str) -> BranchComp
                 f"{_waiting(comparison.right_next)}")
     # The two branches in the thread's picture: each line its colour, the ancestor marked.
     history_tree(storage, tree, None, f"{key}-tree",
-                 compare=(left, right, comparison.ancestor))
+                 compare=(left, right, comparison.ancestor), ending=ending)
     line = comparison.difference_line()
     if comparison.identical:
         st.success(md_escape(line.capitalize()), icon=":material/check_circle:")

@@ -30,6 +30,7 @@ from playground.timetravel.tree_layout import (
     PAUSED,
     REPLAY,
     STEP,
+    Ending,
     TreeLayout,
     along_branch,
     kept_layout,
@@ -49,6 +50,7 @@ _RAREST_FIRST = (FAILED, BROKEN, PAUSED, EDIT, REPLAY, INPUT, STEP)
 SELECTED_BRANCH, LEFT_BRANCH, RIGHT_BRANCH, OTHER = (
     "selected branch", "left branch", "right branch", "other branches")
 SELECTED, COMMON = "selected", "common ancestor"
+KEY_HINT = "key-hint"  # ends the key of the element holding a keyboard hint (touch hides it)
 # A row's fields, in the order tree_data sends them (the drawing's ``F`` names the same).
 ROW_FIELDS = ("ordinal", "lane", "parent", "parent_lane", "kind", "line", "ring", "node", "tip",
               "id", "step", "source", "time", "bytes", "branch")
@@ -123,7 +125,8 @@ def _highlights(tree: CheckpointTree, layout: TreeLayout, selected: str | None,
 
 def history_tree(storage: Storage, tree: CheckpointTree, selected: str | None, key: str,
                  key_prefix: str = "",
-                 compare: tuple[str, str, str | None] | None = None) -> None:
+                 compare: tuple[str, str, str | None] | None = None,
+                 ending: Ending | None = None) -> None:
     """Draw the thread's history tree; a clicked checkpoint is selected (the page reruns).
 
     Args:
@@ -134,8 +137,10 @@ def history_tree(storage: Storage, tree: CheckpointTree, selected: str | None, k
         key_prefix: the page's selection prefix (see :func:`select`).
         compare: (left tip, right tip, common ancestor) to highlight two branches instead;
             the tree is then read-only.
+        ending: the app's words for how a step ended (``App.step_ending``), said at finished
+            tips; only for the app's own threads (another graph's values mean other things).
     """
-    layout = kept_layout(resources.tree_cache(), storage, tree)
+    layout = kept_layout(resources.tree_cache(), storage, tree, ending)
     data = tree_data(tree, layout, selected, compare)
     # the list opens on the selection, or on Compare's right branch
     data["at"] = tree.ordinal(selected or (compare[1] if compare else tree.head))
@@ -147,12 +152,16 @@ def history_tree(storage: Storage, tree: CheckpointTree, selected: str | None, k
     facts = [f"{len(tree):,} checkpoint{'s' if len(tree) != 1 else ''}",
              f"{len(layout.branches):,} branch{'es' if len(layout.branches) != 1 else ''}"]
     if pickable:
-        facts.append("click a checkpoint to open it; Newer and Older (the Up and Down keys) "
-                     "move along its branch")
+        facts.append("click a checkpoint to open it; Newer and Older move along its branch")
     if len(tree) > VISIBLE:
         facts.append("the strip at the left is the whole thread: press or drag in it to scroll "
                      "there")
     st.caption(" · ".join(facts))
+    if pickable:
+        # Its own element: a touch screen has no keys to press, and the stylesheet
+        # (history_tree.css, KEY_HINT) hides it there.
+        with st.container(key=f"{key}-{KEY_HINT}"):
+            st.caption(":material/keyboard: The Up and Down keys do the same as Newer and Older.")
 
 
 def _go_to(tree: CheckpointTree, key: str, key_prefix: str) -> None:
@@ -181,9 +190,12 @@ def _go_to(tree: CheckpointTree, key: str, key_prefix: str) -> None:
 
 
 def tree_navigation(storage: Storage, tree: CheckpointTree, selected: str,
-                    key_prefix: str = "") -> None:
-    """Older/Newer along the selected checkpoint's branch (Down/Up keys) and a jump box."""
-    layout = kept_layout(resources.tree_cache(), storage, tree)
+                    key_prefix: str = "", ending: Ending | None = None) -> None:
+    """Older/Newer along the selected checkpoint's branch (Down/Up keys) and a jump box.
+
+    ``ending`` is the one :func:`history_tree` is given (the same layout, read once).
+    """
+    layout = kept_layout(resources.tree_cache(), storage, tree, ending)
     older = along_branch(layout, tree, selected, newer=False)
     newer = along_branch(layout, tree, selected, newer=True)
     down_col, up_col, jump_col = st.columns([1, 1, 2], vertical_alignment="bottom")

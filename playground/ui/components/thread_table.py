@@ -156,16 +156,21 @@ def thread_table(source: Storage, prefix: str, thread_key: str, on_pick=None,
     # a table per page and filter: its row selection belongs to the rows it showed
     said = tuple(st.session_state.get(f"{prefix}filter-{name}") for name in FILTERS)
     table = f"{prefix}threads-{len(pages)}-{abs(hash(said))}"
+    # The key columns first, so a phone's narrow table shows them; "why" only when a thread of
+    # the page has one (an empty column as wide as the rest cost a phone its checkpoints).
+    said_why = any(r.reason for r in rows)
     event = st.dataframe(
         [{"thread": clip(r.summary.thread_id, 200), "status": r.status,
+          **({"why": clip(r.reason, 200)} if said_why else {}),
           **{label: metadata_text(r.metadata.get(key)) for key, label in columns.items()},
-          "why": clip(r.reason, 200), "checkpoints": r.summary.checkpoints,
-          "branches": r.summary.branches, "bytes": r.summary.stored_bytes,
-          "newest": (r.summary.newest_at or "")[:19].replace("T", " ")} for r in rows],
+          "checkpoints": r.summary.checkpoints,
+          "newest": (r.summary.newest_at or "")[:19].replace("T", " "),
+          "branches": r.summary.branches, "bytes": r.summary.stored_bytes} for r in rows],
         hide_index=True, width="stretch", on_select="rerun", selection_mode="single-row",
         key=table,
-        column_config={"bytes": st.column_config.NumberColumn(format="localized"),
-                       "why": st.column_config.TextColumn(width="large")},
+        column_config={"thread": st.column_config.TextColumn(width="medium"),
+                       "bytes": st.column_config.NumberColumn(format="localized"),
+                       "why": st.column_config.TextColumn(width="medium")},
     )
     ids = [r.summary.thread_id for r in rows]
     picked = (getattr(event, "selection", None) or {}).get("rows") or []

@@ -1,4 +1,4 @@
-// built from src/*.js sha256:73e6539700c2f5f11e820f034970be677658238359049854338159e85bc5224b
+// built from src/*.js sha256:6e324806fb11ad99cc057a757f661cc28c1dacb74cd485000b56e988d83dfb2b
 // node_modules/d3-selection/dist/d3-selection.mjs
 var e = "http://www.w3.org/1999/xhtml", t = {
 	svg: "http://www.w3.org/2000/svg",
@@ -595,7 +595,7 @@ function kt(e, t, n, [r, i], a) {
 	});
 }
 // src/history_tree.js
-var k = 24, At = 18, jt = 12, Mt = 40, Nt = 6, A = {
+var k = 24, At = 18, jt = 12, Mt = 40, Nt = 6, A = 8, j = {
 	ordinal: 0,
 	lane: 1,
 	parent: 2,
@@ -638,7 +638,7 @@ function Ft(e) {
 		pick: null
 	};
 	t.node().__view = s, i.on("scroll", () => {
-		s.frame ||= requestAnimationFrame(() => {
+		Ht(s), s.frame ||= requestAnimationFrame(() => {
 			s.frame = 0, Rt(s);
 		});
 	});
@@ -656,7 +656,7 @@ function It(e, t) {
 	let n = e.data === null;
 	e.data = t;
 	let r = t.rows.length, i = Math.min(r, t.visible) * k, a = r > t.visible;
-	e.graphWidth = jt + Math.max(t.lanes - 1, 0) * At + jt, e.root.classed("ht-pickable", t.pickable), e.list.style("height", `${i}px`), e.spacer.style("height", `${r * k}px`), e.graph.attr("width", e.graphWidth), e.strip.style("display", a ? null : "none").attr("width", Mt).attr("height", i), Ht(e, i), Wt(e);
+	e.graphWidth = jt + Math.max(t.lanes - 1, 0) * At + jt, e.root.classed("ht-pickable", t.pickable), e.list.style("height", `${i}px`), e.spacer.style("height", `${r * k}px`), e.graph.attr("width", e.graphWidth), e.strip.style("display", a ? null : "none").attr("width", Mt).attr("height", i), Wt(e, i), Kt(e);
 	let o = e.list.node(), s = r - t.at, c = o.scrollTop / k, l = s >= c + 1 && s <= c + t.visible - 2;
 	(n || !l) && (o.scrollTop = Math.max(s - t.visible / 2 + .5, 0) * k), Rt(e);
 }
@@ -666,22 +666,24 @@ function Rt(e) {
 	for (let e = a; e <= o; e++) l.push(n[r - 1 - e]);
 	let u = [];
 	for (let e of n) {
-		let t = e[A.parent];
+		let t = e[j.parent];
 		if (t === null) continue;
-		let n = s(e[A.ordinal]), r = s(t);
+		let n = s(e[j.ordinal]), r = s(t);
 		n > o || r < a || u.push(e);
 	}
-	u.sort((e, t) => (e[A.line] > 0) - (t[A.line] > 0)), e.graph.style("top", `${a * k}px`).attr("height", (o - a + 1) * k), e.graph.select(".ht-lines").selectAll("path").data(u, (e) => e[A.id]).join("path").attr("d", (e) => {
-		let t = s(e[A.ordinal]), n = s(e[A.parent]), r = e[A.parentLane] === e[A.lane] ? c(n) : c(n) - k / 2;
-		return `M${Lt(e[A.lane])},${c(t)}V${r}L${Lt(e[A.parentLane])},${c(n)}`;
-	}).attr("stroke", (e) => t.lines[e[A.line]][1]), e.graph.select(".ht-points").selectAll("circle").data(l, (e) => e[A.id]).join("circle").attr("data-id", (e) => e[A.id]).attr("cx", (e) => Lt(e[A.lane])).attr("cy", (e) => c(s(e[A.ordinal]))).attr("r", 5.5).attr("fill", (e) => t.kinds[e[A.kind]][1]), e.graph.select(".ht-rings").selectAll("path").data(l.filter((e) => e[A.ring] !== null), (e) => e[A.id]).join("path").attr("d", (e) => Bt(t.rings[e[A.ring]][1], Lt(e[A.lane]), c(s(e[A.ordinal])))).attr("stroke", (e) => t.rings[e[A.ring]][2]), e.rows.selectAll("div.ht-row").data(l, (e) => e[A.id]).join((e) => {
+	u.sort((e, t) => (e[j.line] > 0) - (t[j.line] > 0)), e.graph.style("top", `${a * k}px`).attr("height", (o - a + 1) * k), e.graph.select(".ht-lines").selectAll("path").data(u, (e) => e[j.id]).join("path").attr("d", (e) => {
+		let t = s(e[j.ordinal]), n = s(e[j.parent]), r = e[j.parentLane] === e[j.lane] ? c(n) : c(n) - k / 2;
+		return `M${Lt(e[j.lane])},${c(t)}V${r}L${Lt(e[j.parentLane])},${c(n)}`;
+	}).attr("stroke", (e) => t.lines[e[j.line]][1]), e.graph.select(".ht-points").selectAll("circle").data(l, (e) => e[j.id]).join("circle").attr("data-id", (e) => e[j.id]).attr("cx", (e) => Lt(e[j.lane])).attr("cy", (e) => c(s(e[j.ordinal]))).attr("r", 5.5).attr("fill", (e) => t.kinds[e[j.kind]][1]), e.graph.select(".ht-rings").selectAll("path").data(l.filter((e) => e[j.ring] !== null), (e) => e[j.id]).join("path").attr("d", (e) => Bt(t.rings[e[j.ring]][1], Lt(e[j.lane]), c(s(e[j.ordinal])))).attr("stroke", (e) => t.rings[e[j.ring]][2]), e.rows.selectAll("div.ht-row").data(l, (e) => e[j.id]).join((e) => {
 		let t = e.append("div").attr("class", "ht-row");
 		return t.append("span").attr("class", "ht-name"), t.append("span").attr("class", "ht-tip"), t;
-	}).style("top", (e) => `${s(e[A.ordinal]) * k}px`).style("padding-left", `${e.graphWidth}px`).attr("role", "option").attr("aria-label", (e) => zt(e)).attr("aria-selected", (e) => String(e[A.id] === t.selected)).attr("data-id", (e) => e[A.id]).classed("ht-selected", (e) => e[A.id] === t.selected).call((e) => e.select(".ht-name").text((e) => zt(e))).call((e) => e.select(".ht-tip").text((e) => e[A.tip] ?? "")).on("click", (n, r) => {
-		t.pickable && e.pick("pick", r[A.id]);
-	}).on("mouseenter", (t, n) => Vt(e, t.currentTarget, n)).on("mouseleave", () => e.tooltip.style("display", "none")), Ut(e);
+	}).style("top", (e) => `${s(e[j.ordinal]) * k}px`).style("padding-left", `${e.graphWidth}px`).attr("role", "option").attr("aria-label", (e) => zt(e)).attr("aria-selected", (e) => String(e[j.id] === t.selected)).attr("data-id", (e) => e[j.id]).classed("ht-selected", (e) => e[j.id] === t.selected).call((e) => e.select(".ht-name").text((e) => zt(e))).call((e) => e.select(".ht-tip").text((e) => e[j.tip] ?? "")).on("click", (n, r) => {
+		t.pickable && e.pick("pick", r[j.id]);
+	}).on("pointerenter", (t, n) => {
+		t.pointerType !== "touch" && Vt(e, t.currentTarget, n);
+	}).on("pointerleave", () => Ht(e)), Gt(e);
 }
-var zt = (e) => `#${e[A.ordinal]} ${e[A.node]}`;
+var zt = (e) => `#${e[j.ordinal]} ${e[j.node]}`;
 function Bt(e, t, n) {
 	if (e === "diamond") return `M${t},${n - 9}L${t + 9},${n}L${t},${n + 9}L${t - 9},${n}Z`;
 	let r = 8.5;
@@ -690,26 +692,31 @@ function Bt(e, t, n) {
 function Vt(e, t, n) {
 	let r = e.data, i = [
 		["checkpoint", zt(n)],
-		["id", n[A.id]],
-		["node", n[A.node]],
-		["step", n[A.step] ?? "?"],
-		["source", n[A.source]],
-		["time", n[A.time]],
-		["stored bytes", n[A.bytes].toLocaleString("en-US")],
-		["its branch", r.branches[n[A.branch]]]
+		["id", n[j.id]],
+		["node", n[j.node]],
+		["step", n[j.step] ?? "?"],
+		["source", n[j.source]],
+		["time", n[j.time]],
+		["stored bytes", n[j.bytes].toLocaleString("en-US")],
+		["its branch", r.branches[n[j.branch]]]
 	];
-	Ot(e.tooltip, i, "ht-tooltip-key");
-	let a = t.getBoundingClientRect(), o = e.root.node().getBoundingClientRect();
-	e.tooltip.style("display", null).style("left", `${Math.min(e.graphWidth + 8, Math.max(o.width - 320, 0))}px`).style("top", `${a.bottom - o.top + 2}px`);
+	Ot(e.tooltip, i, "ht-tooltip-key"), e.tooltip.style("display", null), Ut(e, t);
 }
-function Ht(e, t) {
+function Ht(e) {
+	e.tooltip.style("display", "none");
+}
+function Ut(e, t) {
+	let n = e.tooltip.node(), r = e.root.node().getBoundingClientRect(), i = t.getBoundingClientRect(), a = n.offsetWidth, o = n.offsetHeight, s = document.documentElement.clientWidth, c = i.top - r.top, l = Math.max(Math.min(c, window.innerHeight - r.top - o - A), c + i.height - o), u, d = l;
+	r.right + A + a <= s ? u = r.width + A : r.left - A - a >= 0 ? u = -a - A : (u = Math.max(Math.min(e.graphWidth, s - r.left - a - A), 0), d = i.top - o - A >= 0 ? c - o - A : r.height + A), e.tooltip.style("left", `${u}px`).style("top", `${d}px`);
+}
+function Wt(e, t) {
 	let { data: n } = e, r = n.rows.length, i = [];
 	if (r > n.visible) {
 		let e = /* @__PURE__ */ new Map();
 		for (let i of n.rows) {
-			let a = Math.min(i[A.lane], 5), o = Math.floor((r - i[A.ordinal]) / r * t);
+			let a = Math.min(i[j.lane], 5), o = Math.floor((r - i[j.ordinal]) / r * t);
 			e.has(a) || e.set(a, /* @__PURE__ */ new Map());
-			let s = e.get(a), c = i[A.kind], l = s.get(o);
+			let s = e.get(a), c = i[j.kind], l = s.get(o);
 			(l === void 0 || n.kinds[c][2] < n.kinds[l][2]) && s.set(o, c);
 		}
 		for (let [t, n] of e) {
@@ -733,13 +740,13 @@ function Ht(e, t) {
 	}
 	e.strip.select(".ht-strip-ground").attr("x", 2).attr("y", 0).attr("width", 36).attr("height", t).attr("rx", 3), e.strip.select(".ht-strip-marks").selectAll("rect").data(i).join("rect").attr("x", (e) => 7 + e.lane * 5).attr("width", 4).attr("y", (e) => e.start).attr("height", (e) => e.end - e.start + 1).attr("fill", (e) => n.kinds[e.kind][1]);
 }
-function Ut(e) {
+function Gt(e) {
 	let t = e.data.rows.length;
 	if (t <= e.data.visible) return;
 	let n = e.list.node(), r = n.clientHeight, i = n.scrollTop / k / t * r, a = Math.max(r / k / t * r, 3);
 	e.strip.select(".ht-strip-window").attr("x", 1).attr("width", 38).attr("y", Math.min(i, r - a)).attr("height", a);
 }
-function Wt(e) {
+function Kt(e) {
 	let { data: t } = e, n = [
 		["checkpoints", t.kinds.map(([e, t]) => ({
 			name: e,
@@ -767,37 +774,37 @@ function Wt(e) {
 	});
 }
 // node_modules/d3-axis/dist/d3-axis.mjs
-function Gt(e) {
+function qt(e) {
 	return e;
 }
-var Kt = 1, qt = 2, Jt = 3, Yt = 4, Xt = 1e-6;
-function Zt(e) {
+var Jt = 1, Yt = 2, Xt = 3, Zt = 4, Qt = 1e-6;
+function $t(e) {
 	return "translate(" + e + ",0)";
 }
-function Qt(e) {
+function en(e) {
 	return "translate(0," + e + ")";
 }
-function $t(e) {
+function tn(e) {
 	return (t) => +e(t);
 }
-function en(e, t) {
+function nn(e, t) {
 	return t = Math.max(0, e.bandwidth() - t * 2) / 2, e.round() && (t = Math.round(t)), (n) => +e(n) + t;
 }
-function tn() {
+function rn() {
 	return !this.__axis;
 }
-function nn(e, t) {
-	var n = [], r = null, i = null, a = 6, o = 6, s = 3, c = typeof window < "u" && window.devicePixelRatio > 1 ? 0 : .5, l = e === Kt || e === Yt ? -1 : 1, u = e === Yt || e === qt ? "x" : "y", d = e === Kt || e === Jt ? Zt : Qt;
+function an(e, t) {
+	var n = [], r = null, i = null, a = 6, o = 6, s = 3, c = typeof window < "u" && window.devicePixelRatio > 1 ? 0 : .5, l = e === Jt || e === Zt ? -1 : 1, u = e === Zt || e === Yt ? "x" : "y", d = e === Jt || e === Xt ? $t : en;
 	function f(f) {
-		var p = r ?? (t.ticks ? t.ticks.apply(t, n) : t.domain()), m = i ?? (t.tickFormat ? t.tickFormat.apply(t, n) : Gt), h = Math.max(a, 0) + s, g = t.range(), _ = +g[0] + c, v = +g[g.length - 1] + c, y = (t.bandwidth ? en : $t)(t.copy(), c), b = f.selection ? f.selection() : f, x = b.selectAll(".domain").data([null]), S = b.selectAll(".tick").data(p, t).order(), C = S.exit(), w = S.enter().append("g").attr("class", "tick"), T = S.select("line"), E = S.select("text");
-		x = x.merge(x.enter().insert("path", ".tick").attr("class", "domain").attr("stroke", "currentColor")), S = S.merge(w), T = T.merge(w.append("line").attr("stroke", "currentColor").attr(u + "2", l * a)), E = E.merge(w.append("text").attr("fill", "currentColor").attr(u, l * h).attr("dy", e === Kt ? "0em" : e === Jt ? "0.71em" : "0.32em")), f !== b && (x = x.transition(f), S = S.transition(f), T = T.transition(f), E = E.transition(f), C = C.transition(f).attr("opacity", Xt).attr("transform", function(e) {
+		var p = r ?? (t.ticks ? t.ticks.apply(t, n) : t.domain()), m = i ?? (t.tickFormat ? t.tickFormat.apply(t, n) : qt), h = Math.max(a, 0) + s, g = t.range(), _ = +g[0] + c, v = +g[g.length - 1] + c, y = (t.bandwidth ? nn : tn)(t.copy(), c), b = f.selection ? f.selection() : f, x = b.selectAll(".domain").data([null]), S = b.selectAll(".tick").data(p, t).order(), C = S.exit(), w = S.enter().append("g").attr("class", "tick"), T = S.select("line"), E = S.select("text");
+		x = x.merge(x.enter().insert("path", ".tick").attr("class", "domain").attr("stroke", "currentColor")), S = S.merge(w), T = T.merge(w.append("line").attr("stroke", "currentColor").attr(u + "2", l * a)), E = E.merge(w.append("text").attr("fill", "currentColor").attr(u, l * h).attr("dy", e === Jt ? "0em" : e === Xt ? "0.71em" : "0.32em")), f !== b && (x = x.transition(f), S = S.transition(f), T = T.transition(f), E = E.transition(f), C = C.transition(f).attr("opacity", Qt).attr("transform", function(e) {
 			return isFinite(e = y(e)) ? d(e + c) : this.getAttribute("transform");
-		}), w.attr("opacity", Xt).attr("transform", function(e) {
+		}), w.attr("opacity", Qt).attr("transform", function(e) {
 			var t = this.parentNode.__axis;
 			return d((t && isFinite(t = t(e)) ? t : y(e)) + c);
-		})), C.remove(), x.attr("d", e === Yt || e === qt ? o ? "M" + l * o + "," + _ + "H" + c + "V" + v + "H" + l * o : "M" + c + "," + _ + "V" + v : o ? "M" + _ + "," + l * o + "V" + c + "H" + v + "V" + l * o : "M" + _ + "," + c + "H" + v), S.attr("opacity", 1).attr("transform", function(e) {
+		})), C.remove(), x.attr("d", e === Zt || e === Yt ? o ? "M" + l * o + "," + _ + "H" + c + "V" + v + "H" + l * o : "M" + c + "," + _ + "V" + v : o ? "M" + _ + "," + l * o + "V" + c + "H" + v + "V" + l * o : "M" + _ + "," + c + "H" + v), S.attr("opacity", 1).attr("transform", function(e) {
 			return d(y(e) + c);
-		}), T.attr(u + "2", l * a), E.attr(u, l * h).text(m), b.filter(tn).attr("fill", "none").attr("font-size", 10).attr("font-family", "sans-serif").attr("text-anchor", e === qt ? "start" : e === Yt ? "end" : "middle"), b.each(function() {
+		}), T.attr(u + "2", l * a), E.attr(u, l * h).text(m), b.filter(rn).attr("fill", "none").attr("font-size", 10).attr("font-family", "sans-serif").attr("text-anchor", e === Yt ? "start" : e === Zt ? "end" : "middle"), b.each(function() {
 			this.__axis = y;
 		});
 	}
@@ -823,19 +830,19 @@ function nn(e, t) {
 		return arguments.length ? (c = +e, f) : c;
 	}, f;
 }
-function rn(e) {
-	return nn(Jt, e);
+function on(e) {
+	return an(Xt, e);
 }
 // node_modules/d3-array/dist/d3-array.mjs
-function an(e, t) {
+function sn(e, t) {
 	return e == null || t == null ? NaN : e < t ? -1 : e > t ? 1 : e >= t ? 0 : NaN;
 }
-function on(e, t) {
+function cn(e, t) {
 	return e == null || t == null ? NaN : t < e ? -1 : t > e ? 1 : t >= e ? 0 : NaN;
 }
-function sn(e) {
+function ln(e) {
 	let t, n, r;
-	e.length === 2 ? (t = e === an || e === on ? e : cn, n = e, r = e) : (t = an, n = (t, n) => an(e(t), n), r = (t, n) => e(t) - n);
+	e.length === 2 ? (t = e === sn || e === cn ? e : un, n = e, r = e) : (t = sn, n = (t, n) => sn(e(t), n), r = (t, n) => e(t) - n);
 	function i(e, r, i = 0, a = e.length) {
 		if (i < a) {
 			if (t(r, r) !== 0) return a;
@@ -866,27 +873,27 @@ function sn(e) {
 		right: a
 	};
 }
-function cn() {
+function un() {
 	return 0;
 }
-function ln(e) {
+function dn(e) {
 	return e === null ? NaN : +e;
 }
-var un = sn(an), dn = un.right;
-un.left, sn(ln).center, Array.prototype.slice;
-var fn = Math.sqrt(50), pn = Math.sqrt(10), mn = Math.sqrt(2);
-function hn(e, t, n) {
-	let r = (t - e) / Math.max(0, n), i = Math.floor(Math.log10(r)), a = r / 10 ** i, o = a >= fn ? 10 : a >= pn ? 5 : a >= mn ? 2 : 1, s, c, l;
-	return i < 0 ? (l = 10 ** -i / o, s = Math.round(e * l), c = Math.round(t * l), s / l < e && ++s, c / l > t && --c, l = -l) : (l = 10 ** i * o, s = Math.round(e / l), c = Math.round(t / l), s * l < e && ++s, c * l > t && --c), c < s && .5 <= n && n < 2 ? hn(e, t, n * 2) : [
+var fn = ln(sn), pn = fn.right;
+fn.left, ln(dn).center, Array.prototype.slice;
+var mn = Math.sqrt(50), hn = Math.sqrt(10), gn = Math.sqrt(2);
+function _n(e, t, n) {
+	let r = (t - e) / Math.max(0, n), i = Math.floor(Math.log10(r)), a = r / 10 ** i, o = a >= mn ? 10 : a >= hn ? 5 : a >= gn ? 2 : 1, s, c, l;
+	return i < 0 ? (l = 10 ** -i / o, s = Math.round(e * l), c = Math.round(t * l), s / l < e && ++s, c / l > t && --c, l = -l) : (l = 10 ** i * o, s = Math.round(e / l), c = Math.round(t / l), s * l < e && ++s, c * l > t && --c), c < s && .5 <= n && n < 2 ? _n(e, t, n * 2) : [
 		s,
 		c,
 		l
 	];
 }
-function gn(e, t, n) {
+function vn(e, t, n) {
 	if (t = +t, e = +e, n = +n, !(n > 0)) return [];
 	if (e === t) return [e];
-	let r = t < e, [i, a, o] = r ? hn(t, e, n) : hn(e, t, n);
+	let r = t < e, [i, a, o] = r ? _n(t, e, n) : _n(e, t, n);
 	if (!(a >= i)) return [];
 	let s = a - i + 1, c = Array(s);
 	if (r) {
@@ -896,25 +903,25 @@ function gn(e, t, n) {
 	else for (let e = 0; e < s; ++e) c[e] = (i + e) * o;
 	return c;
 }
-function _n(e, t, n) {
-	return t = +t, e = +e, n = +n, hn(e, t, n)[2];
+function yn(e, t, n) {
+	return t = +t, e = +e, n = +n, _n(e, t, n)[2];
 }
-function vn(e, t, n) {
+function bn(e, t, n) {
 	t = +t, e = +e, n = +n;
-	let r = t < e, i = r ? _n(t, e, n) : _n(e, t, n);
+	let r = t < e, i = r ? yn(t, e, n) : yn(e, t, n);
 	return (r ? -1 : 1) * (i < 0 ? 1 / -i : i);
 }
 // node_modules/d3-color/dist/d3-color.mjs
-function j(e, t, n) {
+function M(e, t, n) {
 	e.prototype = t.prototype = n, n.constructor = e;
 }
-function M(e, t) {
+function N(e, t) {
 	var n = Object.create(e.prototype);
 	for (var r in t) n[r] = t[r];
 	return n;
 }
-function N() {}
-var P = .7, F = 1 / P, I = "\\s*([+-]?\\d+)\\s*", L = "\\s*([+-]?(?:\\d*\\.)?\\d+(?:[eE][+-]?\\d+)?)\\s*", R = "\\s*([+-]?(?:\\d*\\.)?\\d+(?:[eE][+-]?\\d+)?)%\\s*", yn = /^#([0-9a-f]{3,8})$/, bn = RegExp(`^rgb\\(${I},${I},${I}\\)$`), xn = RegExp(`^rgb\\(${R},${R},${R}\\)$`), Sn = RegExp(`^rgba\\(${I},${I},${I},${L}\\)$`), Cn = RegExp(`^rgba\\(${R},${R},${R},${L}\\)$`), wn = RegExp(`^hsl\\(${L},${R},${R}\\)$`), Tn = RegExp(`^hsla\\(${L},${R},${R},${L}\\)$`), En = {
+function P() {}
+var F = .7, I = 1 / F, L = "\\s*([+-]?\\d+)\\s*", xn = "\\s*([+-]?(?:\\d*\\.)?\\d+(?:[eE][+-]?\\d+)?)\\s*", R = "\\s*([+-]?(?:\\d*\\.)?\\d+(?:[eE][+-]?\\d+)?)%\\s*", Sn = /^#([0-9a-f]{3,8})$/, Cn = RegExp(`^rgb\\(${L},${L},${L}\\)$`), wn = RegExp(`^rgb\\(${R},${R},${R}\\)$`), Tn = RegExp(`^rgba\\(${L},${L},${L},${xn}\\)$`), En = RegExp(`^rgba\\(${R},${R},${R},${xn}\\)$`), Dn = RegExp(`^hsl\\(${xn},${R},${R}\\)$`), On = RegExp(`^hsla\\(${xn},${R},${R},${xn}\\)$`), kn = {
 	aliceblue: 0xf0f8ff,
 	antiquewhite: 0xfaebd7,
 	aqua: 65535,
@@ -1064,84 +1071,84 @@ var P = .7, F = 1 / P, I = "\\s*([+-]?\\d+)\\s*", L = "\\s*([+-]?(?:\\d*\\.)?\\d
 	yellow: 0xffff00,
 	yellowgreen: 0x9acd32
 };
-j(N, z, {
+M(P, z, {
 	copy(e) {
 		return Object.assign(new this.constructor(), this, e);
 	},
 	displayable() {
 		return this.rgb().displayable();
 	},
-	hex: Dn,
-	formatHex: Dn,
-	formatHex8: On,
-	formatHsl: kn,
-	formatRgb: An,
-	toString: An
+	hex: An,
+	formatHex: An,
+	formatHex8: jn,
+	formatHsl: Mn,
+	formatRgb: Nn,
+	toString: Nn
 });
-function Dn() {
+function An() {
 	return this.rgb().formatHex();
 }
-function On() {
+function jn() {
 	return this.rgb().formatHex8();
 }
-function kn() {
-	return Bn(this).formatHsl();
+function Mn() {
+	return Un(this).formatHsl();
 }
-function An() {
+function Nn() {
 	return this.rgb().formatRgb();
 }
 function z(e) {
 	var t, n;
-	return e = (e + "").trim().toLowerCase(), (t = yn.exec(e)) ? (n = t[1].length, t = parseInt(t[1], 16), n === 6 ? jn(t) : n === 3 ? new B(t >> 8 & 15 | t >> 4 & 240, t >> 4 & 15 | t & 240, (t & 15) << 4 | t & 15, 1) : n === 8 ? Mn(t >> 24 & 255, t >> 16 & 255, t >> 8 & 255, (t & 255) / 255) : n === 4 ? Mn(t >> 12 & 15 | t >> 8 & 240, t >> 8 & 15 | t >> 4 & 240, t >> 4 & 15 | t & 240, ((t & 15) << 4 | t & 15) / 255) : null) : (t = bn.exec(e)) ? new B(t[1], t[2], t[3], 1) : (t = xn.exec(e)) ? new B(t[1] * 255 / 100, t[2] * 255 / 100, t[3] * 255 / 100, 1) : (t = Sn.exec(e)) ? Mn(t[1], t[2], t[3], t[4]) : (t = Cn.exec(e)) ? Mn(t[1] * 255 / 100, t[2] * 255 / 100, t[3] * 255 / 100, t[4]) : (t = wn.exec(e)) ? zn(t[1], t[2] / 100, t[3] / 100, 1) : (t = Tn.exec(e)) ? zn(t[1], t[2] / 100, t[3] / 100, t[4]) : En.hasOwnProperty(e) ? jn(En[e]) : e === "transparent" ? new B(NaN, NaN, NaN, 0) : null;
+	return e = (e + "").trim().toLowerCase(), (t = Sn.exec(e)) ? (n = t[1].length, t = parseInt(t[1], 16), n === 6 ? Pn(t) : n === 3 ? new B(t >> 8 & 15 | t >> 4 & 240, t >> 4 & 15 | t & 240, (t & 15) << 4 | t & 15, 1) : n === 8 ? Fn(t >> 24 & 255, t >> 16 & 255, t >> 8 & 255, (t & 255) / 255) : n === 4 ? Fn(t >> 12 & 15 | t >> 8 & 240, t >> 8 & 15 | t >> 4 & 240, t >> 4 & 15 | t & 240, ((t & 15) << 4 | t & 15) / 255) : null) : (t = Cn.exec(e)) ? new B(t[1], t[2], t[3], 1) : (t = wn.exec(e)) ? new B(t[1] * 255 / 100, t[2] * 255 / 100, t[3] * 255 / 100, 1) : (t = Tn.exec(e)) ? Fn(t[1], t[2], t[3], t[4]) : (t = En.exec(e)) ? Fn(t[1] * 255 / 100, t[2] * 255 / 100, t[3] * 255 / 100, t[4]) : (t = Dn.exec(e)) ? Hn(t[1], t[2] / 100, t[3] / 100, 1) : (t = On.exec(e)) ? Hn(t[1], t[2] / 100, t[3] / 100, t[4]) : kn.hasOwnProperty(e) ? Pn(kn[e]) : e === "transparent" ? new B(NaN, NaN, NaN, 0) : null;
 }
-function jn(e) {
+function Pn(e) {
 	return new B(e >> 16 & 255, e >> 8 & 255, e & 255, 1);
 }
-function Mn(e, t, n, r) {
+function Fn(e, t, n, r) {
 	return r <= 0 && (e = t = n = NaN), new B(e, t, n, r);
 }
-function Nn(e) {
-	return e instanceof N || (e = z(e)), e ? (e = e.rgb(), new B(e.r, e.g, e.b, e.opacity)) : new B();
+function In(e) {
+	return e instanceof P || (e = z(e)), e ? (e = e.rgb(), new B(e.r, e.g, e.b, e.opacity)) : new B();
 }
-function Pn(e, t, n, r) {
-	return arguments.length === 1 ? Nn(e) : new B(e, t, n, r ?? 1);
+function Ln(e, t, n, r) {
+	return arguments.length === 1 ? In(e) : new B(e, t, n, r ?? 1);
 }
 function B(e, t, n, r) {
 	this.r = +e, this.g = +t, this.b = +n, this.opacity = +r;
 }
-j(B, Pn, M(N, {
+M(B, Ln, N(P, {
 	brighter(e) {
-		return e = e == null ? F : F ** +e, new B(this.r * e, this.g * e, this.b * e, this.opacity);
+		return e = e == null ? I : I ** +e, new B(this.r * e, this.g * e, this.b * e, this.opacity);
 	},
 	darker(e) {
-		return e = e == null ? P : P ** +e, new B(this.r * e, this.g * e, this.b * e, this.opacity);
+		return e = e == null ? F : F ** +e, new B(this.r * e, this.g * e, this.b * e, this.opacity);
 	},
 	rgb() {
 		return this;
 	},
 	clamp() {
-		return new B(V(this.r), V(this.g), V(this.b), Rn(this.opacity));
+		return new B(V(this.r), V(this.g), V(this.b), Vn(this.opacity));
 	},
 	displayable() {
 		return -.5 <= this.r && this.r < 255.5 && -.5 <= this.g && this.g < 255.5 && -.5 <= this.b && this.b < 255.5 && 0 <= this.opacity && this.opacity <= 1;
 	},
-	hex: Fn,
-	formatHex: Fn,
-	formatHex8: In,
-	formatRgb: Ln,
-	toString: Ln
+	hex: Rn,
+	formatHex: Rn,
+	formatHex8: zn,
+	formatRgb: Bn,
+	toString: Bn
 }));
-function Fn() {
+function Rn() {
 	return `#${H(this.r)}${H(this.g)}${H(this.b)}`;
 }
-function In() {
+function zn() {
 	return `#${H(this.r)}${H(this.g)}${H(this.b)}${H((isNaN(this.opacity) ? 1 : this.opacity) * 255)}`;
 }
-function Ln() {
-	let e = Rn(this.opacity);
+function Bn() {
+	let e = Vn(this.opacity);
 	return `${e === 1 ? "rgb(" : "rgba("}${V(this.r)}, ${V(this.g)}, ${V(this.b)}${e === 1 ? ")" : `, ${e})`}`;
 }
-function Rn(e) {
+function Vn(e) {
 	return isNaN(e) ? 1 : Math.max(0, Math.min(1, e));
 }
 function V(e) {
@@ -1150,180 +1157,180 @@ function V(e) {
 function H(e) {
 	return e = V(e), (e < 16 ? "0" : "") + e.toString(16);
 }
-function zn(e, t, n, r) {
+function Hn(e, t, n, r) {
 	return r <= 0 ? e = t = n = NaN : n <= 0 || n >= 1 ? e = t = NaN : t <= 0 && (e = NaN), new U(e, t, n, r);
 }
-function Bn(e) {
+function Un(e) {
 	if (e instanceof U) return new U(e.h, e.s, e.l, e.opacity);
-	if (e instanceof N || (e = z(e)), !e) return new U();
+	if (e instanceof P || (e = z(e)), !e) return new U();
 	if (e instanceof U) return e;
 	e = e.rgb();
 	var t = e.r / 255, n = e.g / 255, r = e.b / 255, i = Math.min(t, n, r), a = Math.max(t, n, r), o = NaN, s = a - i, c = (a + i) / 2;
 	return s ? (o = t === a ? (n - r) / s + (n < r) * 6 : n === a ? (r - t) / s + 2 : (t - n) / s + 4, s /= c < .5 ? a + i : 2 - a - i, o *= 60) : s = c > 0 && c < 1 ? 0 : o, new U(o, s, c, e.opacity);
 }
-function Vn(e, t, n, r) {
-	return arguments.length === 1 ? Bn(e) : new U(e, t, n, r ?? 1);
+function Wn(e, t, n, r) {
+	return arguments.length === 1 ? Un(e) : new U(e, t, n, r ?? 1);
 }
 function U(e, t, n, r) {
 	this.h = +e, this.s = +t, this.l = +n, this.opacity = +r;
 }
-j(U, Vn, M(N, {
+M(U, Wn, N(P, {
 	brighter(e) {
-		return e = e == null ? F : F ** +e, new U(this.h, this.s, this.l * e, this.opacity);
+		return e = e == null ? I : I ** +e, new U(this.h, this.s, this.l * e, this.opacity);
 	},
 	darker(e) {
-		return e = e == null ? P : P ** +e, new U(this.h, this.s, this.l * e, this.opacity);
+		return e = e == null ? F : F ** +e, new U(this.h, this.s, this.l * e, this.opacity);
 	},
 	rgb() {
 		var e = this.h % 360 + (this.h < 0) * 360, t = isNaN(e) || isNaN(this.s) ? 0 : this.s, n = this.l, r = n + (n < .5 ? n : 1 - n) * t, i = 2 * n - r;
-		return new B(Wn(e >= 240 ? e - 240 : e + 120, i, r), Wn(e, i, r), Wn(e < 120 ? e + 240 : e - 120, i, r), this.opacity);
+		return new B(qn(e >= 240 ? e - 240 : e + 120, i, r), qn(e, i, r), qn(e < 120 ? e + 240 : e - 120, i, r), this.opacity);
 	},
 	clamp() {
-		return new U(Hn(this.h), Un(this.s), Un(this.l), Rn(this.opacity));
+		return new U(Gn(this.h), Kn(this.s), Kn(this.l), Vn(this.opacity));
 	},
 	displayable() {
 		return (0 <= this.s && this.s <= 1 || isNaN(this.s)) && 0 <= this.l && this.l <= 1 && 0 <= this.opacity && this.opacity <= 1;
 	},
 	formatHsl() {
-		let e = Rn(this.opacity);
-		return `${e === 1 ? "hsl(" : "hsla("}${Hn(this.h)}, ${Un(this.s) * 100}%, ${Un(this.l) * 100}%${e === 1 ? ")" : `, ${e})`}`;
+		let e = Vn(this.opacity);
+		return `${e === 1 ? "hsl(" : "hsla("}${Gn(this.h)}, ${Kn(this.s) * 100}%, ${Kn(this.l) * 100}%${e === 1 ? ")" : `, ${e})`}`;
 	}
 }));
-function Hn(e) {
+function Gn(e) {
 	return e = (e || 0) % 360, e < 0 ? e + 360 : e;
 }
-function Un(e) {
+function Kn(e) {
 	return Math.max(0, Math.min(1, e || 0));
 }
-function Wn(e, t, n) {
+function qn(e, t, n) {
 	return (e < 60 ? t + (n - t) * e / 60 : e < 180 ? n : e < 240 ? t + (n - t) * (240 - e) / 60 : t) * 255;
 }
-var Gn = Math.PI / 180, Kn = 180 / Math.PI, qn = 18, Jn = .96422, Yn = 1, Xn = .82521, Zn = 4 / 29, W = 6 / 29, Qn = 3 * W * W, $n = W * W * W;
-function er(e) {
+var Jn = Math.PI / 180, Yn = 180 / Math.PI, Xn = 18, Zn = .96422, Qn = 1, $n = .82521, er = 4 / 29, W = 6 / 29, tr = 3 * W * W, nr = W * W * W;
+function rr(e) {
 	if (e instanceof G) return new G(e.l, e.a, e.b, e.opacity);
-	if (e instanceof K) return cr(e);
-	e instanceof B || (e = Nn(e));
-	var t = ar(e.r), n = ar(e.g), r = ar(e.b), i = nr((.2225045 * t + .7168786 * n + .0606169 * r) / Yn), a, o;
-	return t === n && n === r ? a = o = i : (a = nr((.4360747 * t + .3850649 * n + .1430804 * r) / Jn), o = nr((.0139322 * t + .0971045 * n + .7141733 * r) / Xn)), new G(116 * i - 16, 500 * (a - i), 200 * (i - o), e.opacity);
+	if (e instanceof K) return dr(e);
+	e instanceof B || (e = In(e));
+	var t = cr(e.r), n = cr(e.g), r = cr(e.b), i = ar((.2225045 * t + .7168786 * n + .0606169 * r) / Qn), a, o;
+	return t === n && n === r ? a = o = i : (a = ar((.4360747 * t + .3850649 * n + .1430804 * r) / Zn), o = ar((.0139322 * t + .0971045 * n + .7141733 * r) / $n)), new G(116 * i - 16, 500 * (a - i), 200 * (i - o), e.opacity);
 }
-function tr(e, t, n, r) {
-	return arguments.length === 1 ? er(e) : new G(e, t, n, r ?? 1);
+function ir(e, t, n, r) {
+	return arguments.length === 1 ? rr(e) : new G(e, t, n, r ?? 1);
 }
 function G(e, t, n, r) {
 	this.l = +e, this.a = +t, this.b = +n, this.opacity = +r;
 }
-j(G, tr, M(N, {
+M(G, ir, N(P, {
 	brighter(e) {
-		return new G(this.l + qn * (e ?? 1), this.a, this.b, this.opacity);
+		return new G(this.l + Xn * (e ?? 1), this.a, this.b, this.opacity);
 	},
 	darker(e) {
-		return new G(this.l - qn * (e ?? 1), this.a, this.b, this.opacity);
+		return new G(this.l - Xn * (e ?? 1), this.a, this.b, this.opacity);
 	},
 	rgb() {
 		var e = (this.l + 16) / 116, t = isNaN(this.a) ? e : e + this.a / 500, n = isNaN(this.b) ? e : e - this.b / 200;
-		return t = Jn * rr(t), e = Yn * rr(e), n = Xn * rr(n), new B(ir(3.1338561 * t - 1.6168667 * e - .4906146 * n), ir(-.9787684 * t + 1.9161415 * e + .033454 * n), ir(.0719453 * t - .2289914 * e + 1.4052427 * n), this.opacity);
+		return t = Zn * or(t), e = Qn * or(e), n = $n * or(n), new B(sr(3.1338561 * t - 1.6168667 * e - .4906146 * n), sr(-.9787684 * t + 1.9161415 * e + .033454 * n), sr(.0719453 * t - .2289914 * e + 1.4052427 * n), this.opacity);
 	}
 }));
-function nr(e) {
-	return e > $n ? e ** (1 / 3) : e / Qn + Zn;
-}
-function rr(e) {
-	return e > W ? e * e * e : Qn * (e - Zn);
-}
-function ir(e) {
-	return 255 * (e <= .0031308 ? 12.92 * e : 1.055 * e ** (1 / 2.4) - .055);
-}
 function ar(e) {
-	return (e /= 255) <= .04045 ? e / 12.92 : ((e + .055) / 1.055) ** 2.4;
+	return e > nr ? e ** (1 / 3) : e / tr + er;
 }
 function or(e) {
+	return e > W ? e * e * e : tr * (e - er);
+}
+function sr(e) {
+	return 255 * (e <= .0031308 ? 12.92 * e : 1.055 * e ** (1 / 2.4) - .055);
+}
+function cr(e) {
+	return (e /= 255) <= .04045 ? e / 12.92 : ((e + .055) / 1.055) ** 2.4;
+}
+function lr(e) {
 	if (e instanceof K) return new K(e.h, e.c, e.l, e.opacity);
-	if (e instanceof G || (e = er(e)), e.a === 0 && e.b === 0) return new K(NaN, 0 < e.l && e.l < 100 ? 0 : NaN, e.l, e.opacity);
-	var t = Math.atan2(e.b, e.a) * Kn;
+	if (e instanceof G || (e = rr(e)), e.a === 0 && e.b === 0) return new K(NaN, 0 < e.l && e.l < 100 ? 0 : NaN, e.l, e.opacity);
+	var t = Math.atan2(e.b, e.a) * Yn;
 	return new K(t < 0 ? t + 360 : t, Math.sqrt(e.a * e.a + e.b * e.b), e.l, e.opacity);
 }
-function sr(e, t, n, r) {
-	return arguments.length === 1 ? or(e) : new K(e, t, n, r ?? 1);
+function ur(e, t, n, r) {
+	return arguments.length === 1 ? lr(e) : new K(e, t, n, r ?? 1);
 }
 function K(e, t, n, r) {
 	this.h = +e, this.c = +t, this.l = +n, this.opacity = +r;
 }
-function cr(e) {
+function dr(e) {
 	if (isNaN(e.h)) return new G(e.l, 0, 0, e.opacity);
-	var t = e.h * Gn;
+	var t = e.h * Jn;
 	return new G(e.l, Math.cos(t) * e.c, Math.sin(t) * e.c, e.opacity);
 }
-j(K, sr, M(N, {
+M(K, ur, N(P, {
 	brighter(e) {
-		return new K(this.h, this.c, this.l + qn * (e ?? 1), this.opacity);
+		return new K(this.h, this.c, this.l + Xn * (e ?? 1), this.opacity);
 	},
 	darker(e) {
-		return new K(this.h, this.c, this.l - qn * (e ?? 1), this.opacity);
+		return new K(this.h, this.c, this.l - Xn * (e ?? 1), this.opacity);
 	},
 	rgb() {
-		return cr(this).rgb();
+		return dr(this).rgb();
 	}
 }));
-var lr = -.14861, ur = 1.78277, dr = -.29227, fr = -.90649, q = 1.97294, pr = q * fr, mr = q * ur, hr = ur * dr - fr * lr;
-function gr(e) {
+var fr = -.14861, pr = 1.78277, mr = -.29227, hr = -.90649, q = 1.97294, gr = q * hr, _r = q * pr, vr = pr * mr - hr * fr;
+function yr(e) {
 	if (e instanceof J) return new J(e.h, e.s, e.l, e.opacity);
-	e instanceof B || (e = Nn(e));
-	var t = e.r / 255, n = e.g / 255, r = e.b / 255, i = (hr * r + pr * t - mr * n) / (hr + pr - mr), a = r - i, o = (q * (n - i) - dr * a) / fr, s = Math.sqrt(o * o + a * a) / (q * i * (1 - i)), c = s ? Math.atan2(o, a) * Kn - 120 : NaN;
+	e instanceof B || (e = In(e));
+	var t = e.r / 255, n = e.g / 255, r = e.b / 255, i = (vr * r + gr * t - _r * n) / (vr + gr - _r), a = r - i, o = (q * (n - i) - mr * a) / hr, s = Math.sqrt(o * o + a * a) / (q * i * (1 - i)), c = s ? Math.atan2(o, a) * Yn - 120 : NaN;
 	return new J(c < 0 ? c + 360 : c, s, i, e.opacity);
 }
-function _r(e, t, n, r) {
-	return arguments.length === 1 ? gr(e) : new J(e, t, n, r ?? 1);
+function br(e, t, n, r) {
+	return arguments.length === 1 ? yr(e) : new J(e, t, n, r ?? 1);
 }
 function J(e, t, n, r) {
 	this.h = +e, this.s = +t, this.l = +n, this.opacity = +r;
 }
-j(J, _r, M(N, {
+M(J, br, N(P, {
 	brighter(e) {
-		return e = e == null ? F : F ** +e, new J(this.h, this.s, this.l * e, this.opacity);
+		return e = e == null ? I : I ** +e, new J(this.h, this.s, this.l * e, this.opacity);
 	},
 	darker(e) {
-		return e = e == null ? P : P ** +e, new J(this.h, this.s, this.l * e, this.opacity);
+		return e = e == null ? F : F ** +e, new J(this.h, this.s, this.l * e, this.opacity);
 	},
 	rgb() {
-		var e = isNaN(this.h) ? 0 : (this.h + 120) * Gn, t = +this.l, n = isNaN(this.s) ? 0 : this.s * t * (1 - t), r = Math.cos(e), i = Math.sin(e);
-		return new B(255 * (t + n * (lr * r + ur * i)), 255 * (t + n * (dr * r + fr * i)), 255 * (t + q * r * n), this.opacity);
+		var e = isNaN(this.h) ? 0 : (this.h + 120) * Jn, t = +this.l, n = isNaN(this.s) ? 0 : this.s * t * (1 - t), r = Math.cos(e), i = Math.sin(e);
+		return new B(255 * (t + n * (fr * r + pr * i)), 255 * (t + n * (mr * r + hr * i)), 255 * (t + q * r * n), this.opacity);
 	}
 }));
-var vr = (e) => () => e;
-function yr(e, t) {
+var xr = (e) => () => e;
+function Sr(e, t) {
 	return function(n) {
 		return e + n * t;
 	};
 }
-function br(e, t, n) {
+function Cr(e, t, n) {
 	return e **= +n, t = t ** +n - e, n = 1 / n, function(r) {
 		return (e + r * t) ** +n;
 	};
 }
-function xr(e, t) {
+function wr(e, t) {
 	var n = t - e;
-	return n ? yr(e, n > 180 || n < -180 ? n - 360 * Math.round(n / 360) : n) : vr(isNaN(e) ? t : e);
+	return n ? Sr(e, n > 180 || n < -180 ? n - 360 * Math.round(n / 360) : n) : xr(isNaN(e) ? t : e);
 }
-function Sr(e) {
+function Tr(e) {
 	return (e = +e) == 1 ? Y : function(t, n) {
-		return n - t ? br(t, n, e) : vr(isNaN(t) ? n : t);
+		return n - t ? Cr(t, n, e) : xr(isNaN(t) ? n : t);
 	};
 }
 function Y(e, t) {
 	var n = t - e;
-	return n ? yr(e, n) : vr(isNaN(e) ? t : e);
+	return n ? Sr(e, n) : xr(isNaN(e) ? t : e);
 }
-var Cr = (function e(t) {
-	var n = Sr(t);
+var Er = (function e(t) {
+	var n = Tr(t);
 	function r(e, t) {
-		var r = n((e = Pn(e)).r, (t = Pn(t)).r), i = n(e.g, t.g), a = n(e.b, t.b), o = Y(e.opacity, t.opacity);
+		var r = n((e = Ln(e)).r, (t = Ln(t)).r), i = n(e.g, t.g), a = n(e.b, t.b), o = Y(e.opacity, t.opacity);
 		return function(t) {
 			return e.r = r(t), e.g = i(t), e.b = a(t), e.opacity = o(t), e + "";
 		};
 	}
 	return r.gamma = e, r;
 })(1);
-function wr(e, t) {
+function Dr(e, t) {
 	t ||= [];
 	var n = e ? Math.min(t.length, e.length) : 0, r = t.slice(), i;
 	return function(a) {
@@ -1331,81 +1338,81 @@ function wr(e, t) {
 		return r;
 	};
 }
-function Tr(e) {
+function Or(e) {
 	return ArrayBuffer.isView(e) && !(e instanceof DataView);
 }
-function Er(e, t) {
-	for (var n = t ? t.length : 0, r = e ? Math.min(n, e.length) : 0, i = Array(r), a = Array(n), o = 0; o < r; ++o) i[o] = Fr(e[o], t[o]);
+function kr(e, t) {
+	for (var n = t ? t.length : 0, r = e ? Math.min(n, e.length) : 0, i = Array(r), a = Array(n), o = 0; o < r; ++o) i[o] = Rr(e[o], t[o]);
 	for (; o < n; ++o) a[o] = t[o];
 	return function(e) {
 		for (o = 0; o < r; ++o) a[o] = i[o](e);
 		return a;
 	};
 }
-function Dr(e, t) {
+function Ar(e, t) {
 	var n = /* @__PURE__ */ new Date();
 	return e = +e, t = +t, function(r) {
 		return n.setTime(e * (1 - r) + t * r), n;
 	};
 }
-function Or(e, t) {
+function jr(e, t) {
 	return e = +e, t = +t, function(n) {
 		return e * (1 - n) + t * n;
 	};
 }
-function kr(e, t) {
+function Mr(e, t) {
 	var n = {}, r = {}, i;
-	for (i in typeof e == "object" && e || (e = {}), typeof t == "object" && t || (t = {}), t) i in e ? n[i] = Fr(e[i], t[i]) : r[i] = t[i];
+	for (i in typeof e == "object" && e || (e = {}), typeof t == "object" && t || (t = {}), t) i in e ? n[i] = Rr(e[i], t[i]) : r[i] = t[i];
 	return function(e) {
 		for (i in n) r[i] = n[i](e);
 		return r;
 	};
 }
-var Ar = /[-+]?(?:\d+\.?\d*|\.?\d+)(?:[eE][-+]?\d+)?/g, jr = new RegExp(Ar.source, "g");
-function Mr(e) {
+var Nr = /[-+]?(?:\d+\.?\d*|\.?\d+)(?:[eE][-+]?\d+)?/g, Pr = new RegExp(Nr.source, "g");
+function Fr(e) {
 	return function() {
 		return e;
 	};
 }
-function Nr(e) {
+function Ir(e) {
 	return function(t) {
 		return e(t) + "";
 	};
 }
-function Pr(e, t) {
-	var n = Ar.lastIndex = jr.lastIndex = 0, r, i, a, o = -1, s = [], c = [];
-	for (e += "", t += ""; (r = Ar.exec(e)) && (i = jr.exec(t));) (a = i.index) > n && (a = t.slice(n, a), s[o] ? s[o] += a : s[++o] = a), (r = r[0]) === (i = i[0]) ? s[o] ? s[o] += i : s[++o] = i : (s[++o] = null, c.push({
+function Lr(e, t) {
+	var n = Nr.lastIndex = Pr.lastIndex = 0, r, i, a, o = -1, s = [], c = [];
+	for (e += "", t += ""; (r = Nr.exec(e)) && (i = Pr.exec(t));) (a = i.index) > n && (a = t.slice(n, a), s[o] ? s[o] += a : s[++o] = a), (r = r[0]) === (i = i[0]) ? s[o] ? s[o] += i : s[++o] = i : (s[++o] = null, c.push({
 		i: o,
-		x: Or(r, i)
-	})), n = jr.lastIndex;
-	return n < t.length && (a = t.slice(n), s[o] ? s[o] += a : s[++o] = a), s.length < 2 ? c[0] ? Nr(c[0].x) : Mr(t) : (t = c.length, function(e) {
+		x: jr(r, i)
+	})), n = Pr.lastIndex;
+	return n < t.length && (a = t.slice(n), s[o] ? s[o] += a : s[++o] = a), s.length < 2 ? c[0] ? Ir(c[0].x) : Fr(t) : (t = c.length, function(e) {
 		for (var n = 0, r; n < t; ++n) s[(r = c[n]).i] = r.x(e);
 		return s.join("");
 	});
 }
-function Fr(e, t) {
+function Rr(e, t) {
 	var n = typeof t, r;
-	return t == null || n === "boolean" ? vr(t) : (n === "number" ? Or : n === "string" ? (r = z(t)) ? (t = r, Cr) : Pr : t instanceof z ? Cr : t instanceof Date ? Dr : Tr(t) ? wr : Array.isArray(t) ? Er : typeof t.valueOf != "function" && typeof t.toString != "function" || isNaN(t) ? kr : Or)(e, t);
+	return t == null || n === "boolean" ? xr(t) : (n === "number" ? jr : n === "string" ? (r = z(t)) ? (t = r, Er) : Lr : t instanceof z ? Er : t instanceof Date ? Ar : Or(t) ? Dr : Array.isArray(t) ? kr : typeof t.valueOf != "function" && typeof t.toString != "function" || isNaN(t) ? Mr : jr)(e, t);
 }
-function Ir(e, t) {
+function zr(e, t) {
 	return e = +e, t = +t, function(n) {
 		return Math.round(e * (1 - n) + t * n);
 	};
 }
-var Lr = 1e-12;
-function Rr(e) {
+var Br = 1e-12;
+function Vr(e) {
 	return ((e = Math.exp(e)) + 1 / e) / 2;
 }
-function zr(e) {
+function Hr(e) {
 	return ((e = Math.exp(e)) - 1 / e) / 2;
 }
-function Br(e) {
+function Ur(e) {
 	return ((e = Math.exp(2 * e)) - 1) / (e + 1);
 }
 (function e(t, n, r) {
 	function i(e, i) {
 		var a = e[0], o = e[1], s = e[2], c = i[0], l = i[1], u = i[2], d = c - a, f = l - o, p = d * d + f * f, m, h;
-		if (p < Lr) h = Math.log(u / s) / t, m = function(e) {
+		if (p < Br) h = Math.log(u / s) / t, m = function(e) {
 			return [
 				a + e * d,
 				o + e * f,
@@ -1415,11 +1422,11 @@ function Br(e) {
 		else {
 			var g = Math.sqrt(p), _ = (u * u - s * s + r * p) / (2 * s * n * g), v = (u * u - s * s - r * p) / (2 * u * n * g), y = Math.log(Math.sqrt(_ * _ + 1) - _);
 			h = (Math.log(Math.sqrt(v * v + 1) - v) - y) / t, m = function(e) {
-				var r = e * h, i = Rr(y), c = s / (n * g) * (i * Br(t * r + y) - zr(y));
+				var r = e * h, i = Vr(y), c = s / (n * g) * (i * Ur(t * r + y) - Hr(y));
 				return [
 					a + c * d,
 					o + c * f,
-					s * i / Rr(t * r + y)
+					s * i / Vr(t * r + y)
 				];
 			};
 		}
@@ -1430,11 +1437,11 @@ function Br(e) {
 		return e(n, r, r * r);
 	}, i;
 })(Math.SQRT2, 2, 4);
-function Vr(e) {
+function Wr(e) {
 	return (function t(n) {
 		n = +n;
 		function r(t, r) {
-			var i = e((t = _r(t)).h, (r = _r(r)).h), a = Y(t.s, r.s), o = Y(t.l, r.l), s = Y(t.opacity, r.opacity);
+			var i = e((t = br(t)).h, (r = br(r)).h), a = Y(t.s, r.s), o = Y(t.l, r.l), s = Y(t.opacity, r.opacity);
 			return function(e) {
 				return t.h = i(e), t.s = a(e), t.l = o(e ** +n), t.opacity = s(e), t + "";
 			};
@@ -1442,37 +1449,37 @@ function Vr(e) {
 		return r.gamma = t, r;
 	})(1);
 }
-Vr(xr), Vr(Y);
+Wr(wr), Wr(Y);
 // node_modules/d3-format/dist/d3-format.mjs
-function Hr(e) {
+function Gr(e) {
 	return Math.abs(e = Math.round(e)) >= 1e21 ? e.toLocaleString("en").replace(/,/g, "") : e.toString(10);
 }
-function Ur(e, t) {
+function Kr(e, t) {
 	if (!isFinite(e) || e === 0) return null;
 	var n = (e = t ? e.toExponential(t - 1) : e.toExponential()).indexOf("e"), r = e.slice(0, n);
 	return [r.length > 1 ? r[0] + r.slice(2) : r, +e.slice(n + 1)];
 }
 function X(e) {
-	return e = Ur(Math.abs(e)), e ? e[1] : NaN;
+	return e = Kr(Math.abs(e)), e ? e[1] : NaN;
 }
-function Wr(e, t) {
+function qr(e, t) {
 	return function(n, r) {
 		for (var i = n.length, a = [], o = 0, s = e[0], c = 0; i > 0 && s > 0 && (c + s + 1 > r && (s = Math.max(1, r - c)), a.push(n.substring(i -= s, i + s)), !((c += s + 1) > r));) s = e[o = (o + 1) % e.length];
 		return a.reverse().join(t);
 	};
 }
-function Gr(e) {
+function Jr(e) {
 	return function(t) {
 		return t.replace(/[0-9]/g, function(t) {
 			return e[+t];
 		});
 	};
 }
-var Kr = /^(?:(.)?([<>=^]))?([+\-( ])?([$#])?(0)?(\d+)?(,)?(\.\d+)?(~)?([a-z%])?$/i;
-function qr(e) {
-	if (!(t = Kr.exec(e))) throw Error("invalid format: " + e);
+var Yr = /^(?:(.)?([<>=^]))?([+\-( ])?([$#])?(0)?(\d+)?(,)?(\.\d+)?(~)?([a-z%])?$/i;
+function Xr(e) {
+	if (!(t = Yr.exec(e))) throw Error("invalid format: " + e);
 	var t;
-	return new Jr({
+	return new Zr({
 		fill: t[1],
 		align: t[2],
 		sign: t[3],
@@ -1485,14 +1492,14 @@ function qr(e) {
 		type: t[10]
 	});
 }
-qr.prototype = Jr.prototype;
-function Jr(e) {
+Xr.prototype = Zr.prototype;
+function Zr(e) {
 	this.fill = e.fill === void 0 ? " " : e.fill + "", this.align = e.align === void 0 ? ">" : e.align + "", this.sign = e.sign === void 0 ? "-" : e.sign + "", this.symbol = e.symbol === void 0 ? "" : e.symbol + "", this.zero = !!e.zero, this.width = e.width === void 0 ? void 0 : +e.width, this.comma = !!e.comma, this.precision = e.precision === void 0 ? void 0 : +e.precision, this.trim = !!e.trim, this.type = e.type === void 0 ? "" : e.type + "";
 }
-Jr.prototype.toString = function() {
+Zr.prototype.toString = function() {
 	return this.fill + this.align + this.sign + this.symbol + (this.zero ? "0" : "") + (this.width === void 0 ? "" : Math.max(1, this.width | 0)) + (this.comma ? "," : "") + (this.precision === void 0 ? "" : "." + Math.max(0, this.precision | 0)) + (this.trim ? "~" : "") + this.type;
 };
-function Yr(e) {
+function Qr(e) {
 	e: for (var t = e.length, n = 1, r = -1, i; n < t; ++n) switch (e[n]) {
 		case ".":
 			r = i = n;
@@ -1506,38 +1513,38 @@ function Yr(e) {
 	}
 	return r > 0 ? e.slice(0, r) + e.slice(i + 1) : e;
 }
-var Xr;
-function Zr(e, t) {
-	var n = Ur(e, t);
-	if (!n) return Xr = void 0, e.toPrecision(t);
-	var r = n[0], i = n[1], a = i - (Xr = Math.max(-8, Math.min(8, Math.floor(i / 3))) * 3) + 1, o = r.length;
-	return a === o ? r : a > o ? r + Array(a - o + 1).join("0") : a > 0 ? r.slice(0, a) + "." + r.slice(a) : "0." + Array(1 - a).join("0") + Ur(e, Math.max(0, t + a - 1))[0];
+var $r;
+function ei(e, t) {
+	var n = Kr(e, t);
+	if (!n) return $r = void 0, e.toPrecision(t);
+	var r = n[0], i = n[1], a = i - ($r = Math.max(-8, Math.min(8, Math.floor(i / 3))) * 3) + 1, o = r.length;
+	return a === o ? r : a > o ? r + Array(a - o + 1).join("0") : a > 0 ? r.slice(0, a) + "." + r.slice(a) : "0." + Array(1 - a).join("0") + Kr(e, Math.max(0, t + a - 1))[0];
 }
-function Qr(e, t) {
-	var n = Ur(e, t);
+function ti(e, t) {
+	var n = Kr(e, t);
 	if (!n) return e + "";
 	var r = n[0], i = n[1];
 	return i < 0 ? "0." + Array(-i).join("0") + r : r.length > i + 1 ? r.slice(0, i + 1) + "." + r.slice(i + 1) : r + Array(i - r.length + 2).join("0");
 }
-var $r = {
+var ni = {
 	"%": (e, t) => (e * 100).toFixed(t),
 	b: (e) => Math.round(e).toString(2),
 	c: (e) => e + "",
-	d: Hr,
+	d: Gr,
 	e: (e, t) => e.toExponential(t),
 	f: (e, t) => e.toFixed(t),
 	g: (e, t) => e.toPrecision(t),
 	o: (e) => Math.round(e).toString(8),
-	p: (e, t) => Qr(e * 100, t),
-	r: Qr,
-	s: Zr,
+	p: (e, t) => ti(e * 100, t),
+	r: ti,
+	s: ei,
 	X: (e) => Math.round(e).toString(16).toUpperCase(),
 	x: (e) => Math.round(e).toString(16)
 };
-function ei(e) {
+function ri(e) {
 	return e;
 }
-var ti = Array.prototype.map, ni = [
+var ii = Array.prototype.map, ai = [
 	"y",
 	"z",
 	"a",
@@ -1556,13 +1563,13 @@ var ti = Array.prototype.map, ni = [
 	"Z",
 	"Y"
 ];
-function ri(e) {
-	var t = e.grouping === void 0 || e.thousands === void 0 ? ei : Wr(ti.call(e.grouping, Number), e.thousands + ""), n = e.currency === void 0 ? "" : e.currency[0] + "", r = e.currency === void 0 ? "" : e.currency[1] + "", i = e.decimal === void 0 ? "." : e.decimal + "", a = e.numerals === void 0 ? ei : Gr(ti.call(e.numerals, String)), o = e.percent === void 0 ? "%" : e.percent + "", s = e.minus === void 0 ? "−" : e.minus + "", c = e.nan === void 0 ? "NaN" : e.nan + "";
+function oi(e) {
+	var t = e.grouping === void 0 || e.thousands === void 0 ? ri : qr(ii.call(e.grouping, Number), e.thousands + ""), n = e.currency === void 0 ? "" : e.currency[0] + "", r = e.currency === void 0 ? "" : e.currency[1] + "", i = e.decimal === void 0 ? "." : e.decimal + "", a = e.numerals === void 0 ? ri : Jr(ii.call(e.numerals, String)), o = e.percent === void 0 ? "%" : e.percent + "", s = e.minus === void 0 ? "−" : e.minus + "", c = e.nan === void 0 ? "NaN" : e.nan + "";
 	function l(e, l) {
-		e = qr(e);
+		e = Xr(e);
 		var u = e.fill, d = e.align, f = e.sign, p = e.symbol, m = e.zero, h = e.width, g = e.comma, _ = e.precision, v = e.trim, y = e.type;
-		y === "n" ? (g = !0, y = "g") : $r[y] || (_ === void 0 && (_ = 12), v = !0, y = "g"), (m || u === "0" && d === "=") && (m = !0, u = "0", d = "=");
-		var b = (l && l.prefix !== void 0 ? l.prefix : "") + (p === "$" ? n : p === "#" && /[boxX]/.test(y) ? "0" + y.toLowerCase() : ""), x = (p === "$" ? r : /[%p]/.test(y) ? o : "") + (l && l.suffix !== void 0 ? l.suffix : ""), S = $r[y], C = /[defgprs%]/.test(y);
+		y === "n" ? (g = !0, y = "g") : ni[y] || (_ === void 0 && (_ = 12), v = !0, y = "g"), (m || u === "0" && d === "=") && (m = !0, u = "0", d = "=");
+		var b = (l && l.prefix !== void 0 ? l.prefix : "") + (p === "$" ? n : p === "#" && /[boxX]/.test(y) ? "0" + y.toLowerCase() : ""), x = (p === "$" ? r : /[%p]/.test(y) ? o : "") + (l && l.suffix !== void 0 ? l.suffix : ""), S = ni[y], C = /[defgprs%]/.test(y);
 		_ = _ === void 0 ? 6 : /[gprs]/.test(y) ? Math.max(1, Math.min(21, _)) : Math.max(0, Math.min(20, _));
 		function w(e) {
 			var n = b, r = x, o, l, p;
@@ -1570,7 +1577,7 @@ function ri(e) {
 			else {
 				e = +e;
 				var w = e < 0 || 1 / e < 0;
-				if (e = isNaN(e) ? c : S(Math.abs(e), _), v && (e = Yr(e)), w && +e == 0 && f !== "+" && (w = !1), n = (w ? f === "(" ? f : s : f === "-" || f === "(" ? "" : f) + n, r = (y === "s" && !isNaN(e) && Xr !== void 0 ? ni[8 + Xr / 3] : "") + r + (w && f === "(" ? ")" : ""), C) {
+				if (e = isNaN(e) ? c : S(Math.abs(e), _), v && (e = Qr(e)), w && +e == 0 && f !== "+" && (w = !1), n = (w ? f === "(" ? f : s : f === "-" || f === "(" ? "" : f) + n, r = (y === "s" && !isNaN(e) && $r !== void 0 ? ai[8 + $r / 3] : "") + r + (w && f === "(" ? ")" : ""), C) {
 					for (o = -1, l = e.length; ++o < l;) if (p = e.charCodeAt(o), 48 > p || p > 57) {
 						r = (p === 46 ? i + e.slice(o + 1) : e.slice(o)) + r, e = e.slice(0, o);
 						break;
@@ -1598,7 +1605,7 @@ function ri(e) {
 		}, w;
 	}
 	function u(e, t) {
-		var n = Math.max(-8, Math.min(8, Math.floor(X(t) / 3))) * 3, r = 10 ** -n, i = l((e = qr(e), e.type = "f", e), { suffix: ni[8 + n / 3] });
+		var n = Math.max(-8, Math.min(8, Math.floor(X(t) / 3))) * 3, r = 10 ** -n, i = l((e = Xr(e), e.type = "f", e), { suffix: ai[8 + n / 3] });
 		return function(e) {
 			return i(r * e);
 		};
@@ -1608,26 +1615,26 @@ function ri(e) {
 		formatPrefix: u
 	};
 }
-var ii, ai, oi;
-si({
+var si, ci, li;
+ui({
 	thousands: ",",
 	grouping: [3],
 	currency: ["$", ""]
 });
-function si(e) {
-	return ii = ri(e), ai = ii.format, oi = ii.formatPrefix, ii;
+function ui(e) {
+	return si = oi(e), ci = si.format, li = si.formatPrefix, si;
 }
-function ci(e) {
+function di(e) {
 	return Math.max(0, -X(Math.abs(e)));
 }
-function li(e, t) {
+function fi(e, t) {
 	return Math.max(0, Math.max(-8, Math.min(8, Math.floor(X(t) / 3))) * 3 - X(Math.abs(e)));
 }
-function ui(e, t) {
+function pi(e, t) {
 	return e = Math.abs(e), t = Math.abs(t) - e, Math.max(0, X(t) - X(e)) + 1;
 }
 // node_modules/d3-scale/dist/d3-scale.mjs
-function di(e, t) {
+function mi(e, t) {
 	switch (arguments.length) {
 		case 0: break;
 		case 1:
@@ -1637,63 +1644,63 @@ function di(e, t) {
 	}
 	return this;
 }
-function fi(e) {
+function hi(e) {
 	return function() {
 		return e;
 	};
 }
-function pi(e) {
+function gi(e) {
 	return +e;
 }
-var mi = [0, 1];
+var _i = [0, 1];
 function Z(e) {
 	return e;
 }
-function hi(e, t) {
+function vi(e, t) {
 	return (t -= e = +e) ? function(n) {
 		return (n - e) / t;
-	} : fi(isNaN(t) ? NaN : .5);
+	} : hi(isNaN(t) ? NaN : .5);
 }
-function gi(e, t) {
+function yi(e, t) {
 	var n;
 	return e > t && (n = e, e = t, t = n), function(n) {
 		return Math.max(e, Math.min(t, n));
 	};
 }
-function _i(e, t, n) {
+function bi(e, t, n) {
 	var r = e[0], i = e[1], a = t[0], o = t[1];
-	return i < r ? (r = hi(i, r), a = n(o, a)) : (r = hi(r, i), a = n(a, o)), function(e) {
+	return i < r ? (r = vi(i, r), a = n(o, a)) : (r = vi(r, i), a = n(a, o)), function(e) {
 		return a(r(e));
 	};
 }
-function vi(e, t, n) {
+function xi(e, t, n) {
 	var r = Math.min(e.length, t.length) - 1, i = Array(r), a = Array(r), o = -1;
-	for (e[r] < e[0] && (e = e.slice().reverse(), t = t.slice().reverse()); ++o < r;) i[o] = hi(e[o], e[o + 1]), a[o] = n(t[o], t[o + 1]);
+	for (e[r] < e[0] && (e = e.slice().reverse(), t = t.slice().reverse()); ++o < r;) i[o] = vi(e[o], e[o + 1]), a[o] = n(t[o], t[o + 1]);
 	return function(t) {
-		var n = dn(e, t, 1, r) - 1;
+		var n = pn(e, t, 1, r) - 1;
 		return a[n](i[n](t));
 	};
 }
-function yi(e, t) {
+function Si(e, t) {
 	return t.domain(e.domain()).range(e.range()).interpolate(e.interpolate()).clamp(e.clamp()).unknown(e.unknown());
 }
-function bi() {
-	var e = mi, t = mi, n = Fr, r, i, a, o = Z, s, c, l;
+function Ci() {
+	var e = _i, t = _i, n = Rr, r, i, a, o = Z, s, c, l;
 	function u() {
 		var n = Math.min(e.length, t.length);
-		return o !== Z && (o = gi(e[0], e[n - 1])), s = n > 2 ? vi : _i, c = l = null, d;
+		return o !== Z && (o = yi(e[0], e[n - 1])), s = n > 2 ? xi : bi, c = l = null, d;
 	}
 	function d(i) {
 		return i == null || isNaN(i = +i) ? a : (c ||= s(e.map(r), t, n))(r(o(i)));
 	}
 	return d.invert = function(n) {
-		return o(i((l ||= s(t, e.map(r), Or))(n)));
+		return o(i((l ||= s(t, e.map(r), jr))(n)));
 	}, d.domain = function(t) {
-		return arguments.length ? (e = Array.from(t, pi), u()) : e.slice();
+		return arguments.length ? (e = Array.from(t, gi), u()) : e.slice();
 	}, d.range = function(e) {
 		return arguments.length ? (t = Array.from(e), u()) : t.slice();
 	}, d.rangeRound = function(e) {
-		return t = Array.from(e), n = Ir, u();
+		return t = Array.from(e), n = zr, u();
 	}, d.clamp = function(e) {
 		return arguments.length ? (o = e ? !0 : Z, u()) : o !== Z;
 	}, d.interpolate = function(e) {
@@ -1704,40 +1711,40 @@ function bi() {
 		return r = e, i = t, u();
 	};
 }
-function xi() {
-	return bi()(Z, Z);
+function wi() {
+	return Ci()(Z, Z);
 }
-function Si(e, t, n, r) {
-	var i = vn(e, t, n), a;
-	switch (r = qr(r ?? ",f"), r.type) {
+function Ti(e, t, n, r) {
+	var i = bn(e, t, n), a;
+	switch (r = Xr(r ?? ",f"), r.type) {
 		case "s":
 			var o = Math.max(Math.abs(e), Math.abs(t));
-			return r.precision == null && !isNaN(a = li(i, o)) && (r.precision = a), oi(r, o);
+			return r.precision == null && !isNaN(a = fi(i, o)) && (r.precision = a), li(r, o);
 		case "":
 		case "e":
 		case "g":
 		case "p":
 		case "r":
-			r.precision == null && !isNaN(a = ui(i, Math.max(Math.abs(e), Math.abs(t)))) && (r.precision = a - (r.type === "e"));
+			r.precision == null && !isNaN(a = pi(i, Math.max(Math.abs(e), Math.abs(t)))) && (r.precision = a - (r.type === "e"));
 			break;
 		case "f":
-		case "%": r.precision == null && !isNaN(a = ci(i)) && (r.precision = a - (r.type === "%") * 2);
+		case "%": r.precision == null && !isNaN(a = di(i)) && (r.precision = a - (r.type === "%") * 2);
 	}
-	return ai(r);
+	return ci(r);
 }
-function Ci(e) {
+function Ei(e) {
 	var t = e.domain;
 	return e.ticks = function(e) {
 		var n = t();
-		return gn(n[0], n[n.length - 1], e ?? 10);
+		return vn(n[0], n[n.length - 1], e ?? 10);
 	}, e.tickFormat = function(e, n) {
 		var r = t();
-		return Si(r[0], r[r.length - 1], e ?? 10, n);
+		return Ti(r[0], r[r.length - 1], e ?? 10, n);
 	}, e.nice = function(n) {
 		n ??= 10;
 		var r = t(), i = 0, a = r.length - 1, o = r[i], s = r[a], c, l, u = 10;
 		for (s < o && (l = o, o = s, s = l, l = i, i = a, a = l); u-- > 0;) {
-			if (l = _n(o, s, n), l === c) return r[i] = o, r[a] = s, t(r);
+			if (l = yn(o, s, n), l === c) return r[i] = o, r[a] = s, t(r);
 			if (l > 0) o = Math.floor(o / l) * l, s = Math.ceil(s / l) * l;
 			else if (l < 0) o = Math.ceil(o * l) / l, s = Math.floor(s * l) / l;
 			else break;
@@ -1746,25 +1753,51 @@ function Ci(e) {
 		return e;
 	}, e;
 }
-function wi() {
-	var e = xi();
+function Di() {
+	var e = wi();
 	return e.copy = function() {
-		return yi(e, wi());
-	}, di.apply(e, arguments), Ci(e);
+		return Si(e, Di());
+	}, mi.apply(e, arguments), Ei(e);
 }
 // src/timeline.js
-var Q = 26, Ti = 16, Ei = 22, $ = 20, Di = 40, Oi = 56, ki = 180, Ai = 12, ji = 4;
-function Mi(e) {
+var Oi = 26, ki = 16, Ai = 22, Q = 20, ji = 40, Mi = 15, Ni = 56, Pi = 180, $ = 16, Fi = 4, Ii = 10, Li = 40, Ri = 16, zi = 3, Bi = [
+	[
+		.001,
+		"ms",
+		0
+	],
+	[
+		1,
+		"s",
+		.2
+	],
+	[
+		60,
+		"min",
+		120
+	],
+	[
+		3600,
+		"h",
+		7200
+	],
+	[
+		86400,
+		"days",
+		172800
+	]
+];
+function Vi(e) {
 	let { data: t, parentElement: n, setTriggerValue: r } = e, i = n.querySelector(":scope > .tl"), a = !i;
-	a && (i = Ni(n));
+	a && (i = Hi(n));
 	let o = i.__view;
-	o.report = r, o.data = t, a ? setTimeout(() => Ii(o), 0) : Ii(o);
+	o.report = r, o.data = t, a ? setTimeout(() => Ki(o), 0) : Ki(o);
 }
-function Ni(e) {
+function Hi(e) {
 	let t = O(e).append("div").attr("class", "tl"), n = t.append("svg").attr("class", "tl-chart"), r = `tl-clip-${Math.random().toString(36).slice(2)}`;
-	n.append("clipPath").attr("id", r).append("rect"), n.append("g").attr("class", "tl-lanes"), n.append("g").attr("class", "tl-axis"), n.append("text").attr("class", "tl-axis-title");
+	n.append("clipPath").attr("id", r).append("rect"), n.append("g").attr("class", "tl-lanes"), n.append("g").attr("class", "tl-axis"), n.append("text").attr("class", "tl-axis-title"), n.append("rect").attr("class", "tl-grab");
 	let i = n.append("g").attr("class", "tl-plot").attr("clip-path", `url(#${r})`);
-	i.append("rect").attr("class", "tl-ground"), i.append("g").attr("class", "tl-folds"), i.append("g").attr("class", "tl-marks"), i.append("rect").attr("class", "tl-range").style("display", "none");
+	i.append("rect").attr("class", "tl-ground"), i.append("g").attr("class", "tl-marks"), i.append("rect").attr("class", "tl-range").style("display", "none"), n.append("g").attr("class", "tl-breaks");
 	let a = t.append("div").attr("class", "tl-legend"), o = t.append("div").attr("class", "tl-nodes").append("table");
 	o.append("thead").append("tr"), o.append("tbody");
 	let s = {
@@ -1781,68 +1814,179 @@ function Ni(e) {
 	};
 	return t.node().__view = s, new ResizeObserver(() => {
 		let e = t.node().clientWidth;
-		s.width && e && e !== s.width && Ii(s);
-	}).observe(t.node()), Pi(s), t.node();
+		s.width && e && e !== s.width && Ki(s);
+	}).observe(t.node()), Ui(s), t.node();
 }
-function Pi(e) {
-	let t = e.plot, n = t.select(".tl-range"), r = null, i = (t) => Math.min(Math.max(t, 0), e.plotWidth);
+function Ui(e) {
+	let t = e.svg, n = e.plot.select(".tl-range"), r = null, i = (t) => Math.min(Math.max(t, 0), e.plotWidth);
 	t.on("pointerdown", (n) => {
-		n.button === 0 && (r = {
-			x: Fi(e, n),
+		if (n.button !== 0) return;
+		let [a, o] = Wi(e, n);
+		if (!Gi(e, a, o)) return;
+		let s = n.target.closest?.(".tl-break")?.__fold ?? null;
+		r = {
+			x: i(a),
 			row: n.target.__row ?? null,
+			fold: s,
 			moved: !1
-		}, t.node().setPointerCapture(n.pointerId));
+		}, t.node().setPointerCapture(n.pointerId);
 	}), t.on("pointermove", (t) => {
 		if (!r) return;
-		let a = Fi(e, t);
-		if (!r.moved && Math.abs(a - r.x) < ji) return;
+		let a = i(Wi(e, t)[0]);
+		if (!r.moved && Math.abs(a - r.x) < Fi) return;
 		r.moved = !0, e.tooltip.style("display", "none");
-		let [o, s] = [i(Math.min(a, r.x)), i(Math.max(a, r.x))];
+		let [o, s] = [Math.min(a, r.x), Math.max(a, r.x)];
 		n.style("display", null).attr("x", o).attr("width", s - o).attr("y", 0).attr("height", e.plotHeight);
 	}), t.on("pointerup", (t) => {
 		if (!r) return;
 		let a = r;
 		if (r = null, n.style("display", "none"), a.moved) {
-			let n = Fi(e, t), [r, o] = [i(Math.min(n, a.x)), i(Math.max(n, a.x))];
-			o - r >= ji && e.report("zoom", [e.x.invert(r), e.x.invert(o)]);
-		} else a.row && e.report("pick", a.row.checkpoint);
+			let n = i(Wi(e, t)[0]), [r, o] = [Math.min(n, a.x), Math.max(n, a.x)];
+			o - r >= Fi && e.report("zoom", [e.x.invert(r), e.x.invert(o)]);
+		} else a.row ? e.report("pick", a.row.checkpoint) : a.fold && e.report("unfold", !0);
 	}), t.on("pointercancel", () => {
 		r = null, n.style("display", "none");
 	}), e.pressing = () => r !== null;
 }
-function Fi(e, t) {
-	return t.clientX - e.plot.select(".tl-ground").node().getBoundingClientRect().left;
+function Wi(e, t) {
+	let n = e.plot.select(".tl-ground").node().getBoundingClientRect();
+	return [t.clientX - n.left, t.clientY - n.top];
 }
-function Ii(e) {
+function Gi(e, t, n) {
+	return t >= -10 && t <= e.plotWidth + $ && n >= -20 && n <= e.plotHeight + 24;
+}
+function Ki(e) {
 	let { data: t } = e, n = e.root.node().clientWidth || 600;
 	e.width = n;
-	let r = t.lanes, i = Math.min(Math.max(Vi(e, r) + 12, Oi), Math.min(ki, n * .3)), a = Math.max(n - i - Ai, 60), o = Math.max(r.length, 1) * Q, s = $ + o + Di;
+	let r = t.lanes, i = Math.min(Math.max(la(e, r) + 12, Ni), Math.min(Pi, n * .3)), a = Math.max(n - i - $, 60), o = Math.max(r.length, 1) * Oi;
 	e.plotWidth = a, e.plotHeight = o;
-	let c = t.span ?? [0, Math.max(t.end, .001)], l = wi().domain(c).range([0, a]);
-	t.span || l.nice(), e.x = l, e.svg.attr("width", n).attr("height", s), e.svg.select(`#${e.clip} rect`).attr("width", a).attr("height", o), e.plot.attr("transform", `translate(${i},${$})`), e.plot.select(".tl-ground").attr("width", a).attr("height", o), e.svg.select(".tl-lanes").attr("transform", `translate(0,${$})`).selectAll("text").data(r).join("text").attr("x", i - 8).attr("y", (e, t) => t * Q + Q / 2).attr("dy", "0.35em").attr("text-anchor", "end").text((e) => e).each(function(e) {
-		Hi(this, e, i - 12);
-	}).selectAll("title").data((e) => [e]).join("title").text((e) => e);
-	let u = Math.max(Math.floor(a / 90), 2);
-	e.svg.select(".tl-axis").attr("transform", `translate(${i},${$ + o})`).call(rn(l).ticks(u).tickSizeOuter(0)), e.svg.select(".tl-axis-title").attr("x", i + a / 2).attr("y", $ + o + Di - 6).attr("text-anchor", "middle").text(t.axis), e.plot.select(".tl-folds").selectAll("g").data(t.folds).join((e) => {
-		let t = e.append("g");
-		return t.append("line"), t.append("text"), t;
-	}).call((e) => e.select("line").attr("x1", (e) => l(e.at)).attr("x2", (e) => l(e.at)).attr("y1", -20).attr("y2", o)).call((e) => e.select("text").attr("x", (e) => l(e.at) + 3).attr("y", 2).attr("dy", "0.8em").text((e) => e.label));
-	let d = new Map(t.kinds.map(([e, t]) => [e, t])), f = new Map(r.map((e, t) => [e, t]));
-	e.plot.select(".tl-marks").selectAll("rect").data(t.rows).join("rect").attr("class", (e) => Ri(e, t.selected)).attr("x", (e) => e.kind === t.instant ? l(e.from) - 1.5 : l(e.from)).attr("width", (e) => e.kind === t.instant ? 3 : Math.max(l(e.to) - l(e.from), 2)).attr("y", (e) => f.get(e.lane) * Q + (Q - (e.kind === t.instant ? Ei : Ti)) / 2).attr("height", (e) => e.kind === t.instant ? Ei : Ti).attr("rx", (e) => e.kind === t.instant ? 0 : 2).attr("fill", (e) => d.get(e.what)).attr("role", "img").attr("aria-label", (e) => zi(e).map(([e, t]) => `${e}: ${t}`).join("; ")).each(function(e) {
+	let s = t.span ?? [0, Math.max(t.end, .001)], c = Di().domain(s).range([0, a]);
+	t.span || c.nice(), e.x = c;
+	let l = Yi(e, t.axis, n), u = Q + o + ji + (l.length - 1) * Mi;
+	e.svg.attr("width", n).attr("height", u), e.svg.select(`#${e.clip} rect`).attr("width", a).attr("height", o), e.svg.select(".tl-grab").attr("x", i - Ii).attr("y", 0).attr("width", a + Ii + $).attr("height", Q + o + 24), e.plot.attr("transform", `translate(${i},${Q})`), e.plot.select(".tl-ground").attr("width", a).attr("height", o), e.svg.select(".tl-lanes").attr("transform", `translate(0,${Q})`).selectAll("text").data(r).join("text").attr("x", i - 8).attr("y", (e, t) => t * Oi + Oi / 2).attr("dy", "0.35em").attr("text-anchor", "end").text((e) => e).each(function(e) {
+		da(this, e, i - 12);
+	}).selectAll("title").data((e) => [e]).join("title").text((e) => e), Ji(e, i, l), qi(e), ta(e, i), fa(e), aa(e);
+}
+function qi(e) {
+	let { data: t, x: n } = e, r = new Map(t.kinds.map(([e, t]) => [e, t])), i = new Map(t.lanes.map((e, t) => [e, t]));
+	e.plot.select(".tl-marks").selectAll("rect").data(t.rows).join("rect").attr("class", (e) => oa(e, t.selected)).attr("x", (e) => e.kind === t.instant ? n(e.from) - 1.5 : n(e.from)).attr("width", (e) => e.kind === t.instant ? 3 : Math.max(n(e.to) - n(e.from), 2)).attr("y", (e) => i.get(e.lane) * Oi + (Oi - (e.kind === t.instant ? Ai : ki)) / 2).attr("height", (e) => e.kind === t.instant ? Ai : ki).attr("rx", (e) => e.kind === t.instant ? 0 : 2).attr("fill", (e) => r.get(e.what)).attr("role", "img").attr("aria-label", (e) => sa(e).map(([e, t]) => `${e}: ${t}`).join("; ")).each(function(e) {
 		this.__row = e;
 	}).on("mouseenter", (t, n) => {
-		e.pressing() || Bi(e, t, n);
-	}).on("mouseleave", () => e.tooltip.style("display", "none")), Ui(e), Li(e);
+		e.pressing() || ca(e, t, n);
+	}).on("mouseleave", () => e.tooltip.style("display", "none"));
 }
-function Li(e) {
+function Ji(e, t, n) {
+	let { x: r, plotWidth: i, plotHeight: a } = e, o = Xi(e, r, e.data.folds);
+	e.svg.select(".tl-axis").attr("transform", `translate(${t},${Q + a})`).call(on(r).tickValues(o.map((e) => e.at)).tickFormat((e, t) => o[t].label).tickSizeOuter(0));
+	let s = Math.max(...n.map((t) => ua(e, t))), c = Math.min(Math.max(t + i / 2, s / 2), e.width - s / 2);
+	e.svg.select(".tl-axis-title").attr("x", c).attr("y", Q + a + ji - 6).attr("text-anchor", "middle").selectAll("tspan").data(n).join("tspan").attr("x", c).attr("dy", (e, t) => t ? Mi : 0).text((e) => e);
+}
+function Yi(e, t, n) {
+	let r = t.indexOf(" (");
+	return r < 0 || ua(e, t) <= n - 8 ? [t] : [t.slice(0, r), t.slice(r + 1)];
+}
+function Xi(e, t, n) {
+	let [r, i] = t.domain(), a = Bi.reduce((e, t) => i - r >= t[2] ? t : e), o = [];
+	for (let t = Math.max(Math.floor(e.plotWidth / Li), 2); t >= 1; --t) o.push(ea((i - r) / a[0], t) * a[0]);
+	let s = /* @__PURE__ */ new Map(), c = (t) => (s.has(t) || s.set(t, ua(e, t)), s.get(t)), l = (n, r) => Zi(n, r, a).map((e) => ({
+		...e,
+		px: t(e.at),
+		width: c(e.label)
+	})).filter((t) => t.px + t.width / 2 <= e.plotWidth + $), u = Qi(r, i, n).flatMap((e) => {
+		let t = [];
+		for (let n of o) if (t = l(e, n), !$i(t)) break;
+		return t;
+	}), d = [];
+	for (let e of u) d.length && $i([d[d.length - 1], e]) || d.push(e);
+	return d;
+}
+function Zi([e, t, n], r, i) {
+	let [a, o] = i[1] === "ms" && e + n >= 1 ? Bi[1] : i, s = Math.max(0, -Math.floor(Math.log10(r / a) + 1e-9)), c = new Intl.NumberFormat("en-US", {
+		minimumFractionDigits: s,
+		maximumFractionDigits: s
+	}), l = [], u = Math.floor((t + n) / r + 1e-9);
+	for (let t = Math.ceil((e + n) / r - 1e-9); t <= u; t += 1) {
+		let e = t * r;
+		l.push({
+			at: e - n,
+			label: `${c.format(e / a || 0)} ${o}`
+		});
+	}
+	return l;
+}
+function Qi(e, t, n) {
+	let r = [], i = e, a = 0;
+	for (let e of [...n].sort((e, t) => e.from - t.from)) e.from > i && i < t && r.push([
+		i,
+		Math.min(e.from, t),
+		a
+	]), i = Math.max(i, e.to), a += e.cut;
+	return i < t && r.push([
+		i,
+		t,
+		a
+	]), r;
+}
+function $i(e) {
+	for (let t = 1; t < e.length; t += 1) {
+		let [n, r] = [e[t - 1], e[t]];
+		if (r.px - n.px < (n.width + r.width) / 2 + Ri) return !0;
+	}
+	return !1;
+}
+function ea(e, t) {
+	let n = Math.max(e, 1e-9) / t, r = 10 ** Math.floor(Math.log10(n)), i = n / r;
+	return (i >= Math.sqrt(50) ? 10 : i >= Math.sqrt(10) ? 5 : i >= Math.sqrt(2) ? 2 : 1) * r;
+}
+function ta(e, t) {
+	let { x: n, plotWidth: r, plotHeight: i } = e, a = e.data.folds.filter((e) => n(e.at) >= 0 && n(e.at) <= r), o = e.svg.select(".tl-breaks").attr("transform", `translate(${t},${Q})`).selectAll("g.tl-break").data(a).join((e) => {
+		let t = e.append("g").attr("class", "tl-break").attr("role", "button").attr("tabindex", 0);
+		return t.append("path").attr("class", "tl-break-fill"), t.append("path").attr("class", "tl-break-edge tl-break-left"), t.append("path").attr("class", "tl-break-edge tl-break-right"), t.append("text").attr("class", "tl-break-label"), t.append("title"), t;
+	}).each(function(e) {
+		this.__fold = e;
+	}).attr("aria-label", (e) => `${e.label}: click to draw it at its real length`).on("keydown", (t) => {
+		(t.key === "Enter" || t.key === " ") && (t.preventDefault(), e.report("unfold", !0));
+	}), s = i + 6;
+	o.each(function(e) {
+		let t = O(this), r = n(e.at), i = na(r - zi, 0, s), a = na(r + zi, 0, s);
+		t.select(".tl-break-left").attr("d", `M${i.join("L")}`), t.select(".tl-break-right").attr("d", `M${a.join("L")}`), t.select(".tl-break-fill").attr("d", ra(i, a)), t.select("title").text(`${e.label}: click to draw it at its real length`);
+	}), ia(e, o);
+}
+function na(e, t, n) {
+	let r = [];
+	for (let i = t, a = 0; i < n + 4; i += 4, a += 1) r.push([e + (a % 2 ? 2 : -2), Math.min(i, n)]);
+	return r;
+}
+function ra(e, t) {
+	return `M${[...e, ...[...t].reverse()].join("L")}Z`;
+}
+function ia(e, t) {
+	let n = -1e400;
+	t.select(".tl-break-label").each(function(t) {
+		let r = O(this), i = e.plotWidth + $;
+		for (let a of [
+			t.label,
+			t.label.replace(/ (idle|wait) folded$/, ""),
+			""
+		]) {
+			r.text(a);
+			let o = this.getComputedTextLength(), s = Math.min(Math.max(e.x(t.at) - o / 2, 0), i - o);
+			if (!a || s >= n + Ri) {
+				r.attr("x", s).attr("y", -6), n = a ? s + o : n;
+				break;
+			}
+		}
+	});
+}
+function aa(e) {
 	let { columns: t, numeric: n, rows: r } = e.data.nodes, i = (e, t) => n[t] ? "tl-number" : null;
 	e.nodes.select("thead tr").selectAll("th").data(t).join("th").attr("class", i).text((e) => e), e.nodes.select("tbody").selectAll("tr").data(r).join("tr").selectAll("td").data((e) => e).join("td").attr("class", i).text((e) => String(e));
 }
-function Ri(e, t) {
+function oa(e, t) {
 	let n = ["tl-mark"];
 	return e.slowest ? n.push("tl-slowest") : e.dashed && n.push("tl-dashed"), e.checkpoint === t && n.push("tl-selected"), n.join(" ");
 }
-function zi(e) {
+function sa(e) {
 	return [
 		["checkpoint", e.at],
 		["node", e.lane],
@@ -1853,22 +1997,24 @@ function zi(e) {
 		["tokens out", e.tokens_out]
 	];
 }
-function Bi(e, t, n) {
-	Ot(e.tooltip, zi(n).filter(([, e]) => e !== ""), "tl-tooltip-key");
+function ca(e, t, n) {
+	Ot(e.tooltip, sa(n).filter(([, e]) => e !== ""), "tl-tooltip-key");
 	let r = t.currentTarget.getBoundingClientRect(), i = e.root.node().getBoundingClientRect(), a = Math.min(Math.max(r.left - i.left, 0), Math.max(i.width - 320, 0));
 	e.tooltip.style("display", null).style("left", `${a}px`).style("top", `${r.bottom - i.top + 4}px`);
 }
-function Vi(e, t) {
-	let n = e.svg.append("text").attr("class", "tl-probe"), r = 0;
-	for (let e of t) n.text(e), r = Math.max(r, n.node().getComputedTextLength());
+function la(e, t) {
+	return Math.max(0, ...t.map((t) => ua(e, t)));
+}
+function ua(e, t) {
+	let n = e.svg.append("text").attr("class", "tl-probe").text(t), r = n.node().getComputedTextLength();
 	return n.remove(), r;
 }
-function Hi(e, t, n) {
+function da(e, t, n) {
 	if (e.getComputedTextLength() <= n) return;
 	let r = t.length;
 	for (; r > 1;) if (--r, e.textContent = `${t.slice(0, r)}…`, e.getComputedTextLength() <= n) return;
 }
-function Ui(e) {
+function fa(e) {
 	let { data: t } = e, n = [
 		...t.kinds.map(([e, t, n, r]) => ({
 			name: e,
@@ -1888,20 +2034,24 @@ function Ui(e) {
 		}
 	];
 	t.folds.length && n.push({
-		name: "a long wait folded",
+		name: "a long wait folded (click to unfold)",
 		fold: !0
 	}), kt(e.legend, n, "tl-legend-entry", [18, 14], (e, t) => {
-		t.fold ? e.append("line").attr("class", "tl-fold-swatch").attr("x1", 9).attr("x2", 9).attr("y1", 0).attr("y2", 14) : t.instant ? e.append("rect").attr("x", 7.5).attr("y", 0).attr("width", 3).attr("height", 14).attr("fill", t.fill) : e.append("rect").attr("x", 1).attr("y", 2).attr("width", 16).attr("height", 10).attr("rx", 2).attr("fill", t.fill).attr("class", t.outline ?? (t.dashed ? "tl-dashed" : null));
+		if (t.fold) {
+			let [t, n] = [na(6, 0, 14), na(12, 0, 14)];
+			e.append("path").attr("class", "tl-break-fill").attr("d", ra(t, n));
+			for (let r of [t, n]) e.append("path").attr("class", "tl-break-edge").attr("d", `M${r.join("L")}`);
+		} else t.instant ? e.append("rect").attr("x", 7.5).attr("y", 0).attr("width", 3).attr("height", 14).attr("fill", t.fill) : e.append("rect").attr("x", 1).attr("y", 2).attr("width", 16).attr("height", 10).attr("rx", 2).attr("fill", t.fill).attr("class", t.outline ?? (t.dashed ? "tl-dashed" : null));
 	});
 }
 // src/index.js
-var Wi = {
+var pa = {
 	history_tree: Pt,
-	timeline: Mi
+	timeline: Vi
 };
-function Gi(e) {
-	let t = Wi[e.data?.drawing];
+function ma(e) {
+	let t = pa[e.data?.drawing];
 	if (!t) throw Error(`no drawing named ${e.data?.drawing}`);
 	return t(e);
 }
-export { Gi as default };
+export { ma as default };
