@@ -230,17 +230,25 @@ class StreamlitTab:
             typed: text to send in text inputs with it, by the start of their label (a form
                 submits its inputs' values with its button, as a browser does).
         """
+        # A browser sends the value of every text input on the page with a click, typed or not.
+        texts = dict(self.last.shown)
+        if typed:
+            # What is typed commits in a run of its own before the click, as a person's typing
+            # does: a button that waits for a changed value (Fork with edit) is enabled by it.
+            fields = []
+            for prefix, text in typed.items():
+                found = [wid for name, wid in self.last.inputs.items() if name.startswith(prefix)]
+                if not found:
+                    raise ActionFailed(f"no text input {prefix!r}... on {self.page}")
+                texts[found[0]] = text
+                fields.append(found[0])
+            await self._run([WidgetState(id=wid, string_value=text)
+                             for wid, text in texts.items()],
+                            self.last.fragments.get(fields[0], ""))
         button = self.last.buttons.get(label)
         if button is None:
             raise ActionFailed(f"no button {label!r} on {self.page}: "
                                f"{sorted(self.last.buttons)}; the page said {self.last.texts}")
-        # A browser sends the value of every text input on the page with a click, typed or not.
-        texts = dict(self.last.shown)
-        for prefix, text in (typed or {}).items():
-            found = [wid for name, wid in self.last.inputs.items() if name.startswith(prefix)]
-            if not found:
-                raise ActionFailed(f"no text input {prefix!r}... on {self.page}")
-            texts[found[0]] = text
         widgets = [WidgetState(id=button.id, trigger_value=True)]
         widgets += [WidgetState(id=wid, string_value=text) for wid, text in texts.items()]
         return await self._run(widgets, self.last.fragments.get(button.id, ""))

@@ -100,7 +100,7 @@ at.switch_page("views/agent.py").run()
 button(at, "Run turn").click().run()
 at.switch_page("views/history.py").run()
 field = next(t for t in at.text_input if t.label.startswith("changes"))
-field.input('{"priority": "low"}')
+field.input('{"priority": "low"}').run()  # the typing commits before the click
 fork = traced(lambda: button(at, "Fork with edit").click().run(),
               within=("/ui/views/history.py", "_fork"))
 shown = " ".join(str(e.value) for kind in ("success", "markdown", "info", "error", "caption")

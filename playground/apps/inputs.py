@@ -2,25 +2,37 @@
 
 Fields come from the schema's type hints (TypedDict, pydantic model, dataclass), which always
 resolve; ``get_input_jsonschema()`` adds descriptions and defaults where it works (it raises for
-a ``typing.TypedDict`` state on Python < 3.12, docs/architecture.md). A text field is typed as
-it is; any
-other field is JSON (``3``, ``true``, ``["a"]``), checked against its hint before the run, so a
-typo is refused with the field's name instead of failing inside a node.
+a ``typing.TypedDict`` state on Python < 3.12, docs/architecture.md). A text field (``str``,
+:func:`~playground.apps.state_fields.is_text_hint`) is typed as it is, what is typed being the
+string; one whose type allows None has a "null" choice beside it, and its typed value is then
+None. Any other field is JSON (``3``, ``true``, ``["a"]``). Every value is checked against its
+hint before the run, so a typo is refused with the field's name instead of failing inside a node.
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import json
-import types
+import operator
 import typing
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from playground.apps.json_text import JsonRefused, parse_json
-from playground.apps.state_fields import describe_hint, misfits, schema_hints
+from playground.apps.state_fields import (
+    allows_none,
+    describe_hint,
+    is_text_hint,
+    misfits,
+    schema_hints,
+    typed_as_json,
+)
+
+# A field's typed value: the text in its box, or None when its "null" box is ticked.
+Typed = str | None
 
 
 class InputRefused(ValueError):
@@ -37,7 +49,9 @@ class InputField:
         kind: the hint in words (``str | None``, ``list[str]``).
         is_text: typed as plain text (a ``str`` field) rather than JSON.
         description: from the JSON schema, if any.
-        default: a JSON default to prefill, if the schema gives one.
+        default: what the field holds at first: the schema's default as it is typed (a text
+            field's string, any other value as JSON), "" for none; None ticks the "null" box.
+        nullable: a text field whose type allows None: a "null" box beside it.
     """
 
     name: str
@@ -45,17 +59,21 @@ class InputField:
     kind: str
     is_text: bool
     description: str = ""
-    default: str = ""
+    default: Typed = ""
+    nullable: bool = False
 
 
-def _is_text(hint: Any) -> bool:
-    if hint is str:
-        return True
-    args = [a for a in typing.get_args(hint) if a is not type(None)]
-    origin = typing.get_origin(hint)
-    if origin is typing.Annotated:
-        return _is_text(args[0])
-    return origin in (typing.Union, types.UnionType) and args == [str]
+def typed_text(field: InputField, value: Any) -> Typed:
+    """A value as its field holds it: a text field's string as it is (None, the "null" box,
+    for None where the field allows it), any other value as JSON ("" for one that is not)."""
+    if value is None:
+        return None if field.is_text and field.nullable else ""
+    if field.is_text and isinstance(value, str):
+        return value
+    try:
+        return json.dumps(value)
+    except (TypeError, ValueError):
+        return ""
 
 
 def _described(schema_of: Any) -> dict[str, dict]:
@@ -83,48 +101,56 @@ def _class_defaults(schema: Any) -> dict[str, Any]:
     return found
 
 
-def _as_text(value: Any, is_text: bool) -> str:
-    if value is None:
-        return ""
-    if is_text and isinstance(value, str):
-        return value
-    try:
-        return json.dumps(value)
-    except (TypeError, ValueError):
-        return ""
-
-
 # A JSON schema's types as the hints a form checks values against (a schema that comes as JSON
 # only: a graph an Agent Server runs).
 _JSON_TYPES: dict[str, Any] = {"string": str, "integer": int, "number": float,
-                               "boolean": bool, "array": list, "object": dict}
+                               "boolean": bool, "array": list, "object": dict,
+                               "null": type(None)}
 
 
 def _json_hint(info: dict) -> Any:
+    """The hint a JSON schema's property stands for: ``{"type": "string"}`` is ``str``, and
+    ``{"anyOf": [{"type": "string"}, {"type": "null"}]}`` (Pydantic's ``str | None``) is
+    ``str | None``; anything else is ``Any``."""
     kind = info.get("type")
-    return _JSON_TYPES.get(kind, Any) if isinstance(kind, str) else Any
+    if isinstance(kind, str):
+        kinds = [kind]
+    elif isinstance(kind, list):
+        kinds = kind
+    else:
+        kinds = [member.get("type") if isinstance(member, dict) else None
+                 for member in info.get("anyOf") or [None]]
+    hints = [_JSON_TYPES.get(each, Any) if isinstance(each, str) else Any for each in kinds]
+    if not hints or Any in hints:
+        return Any
+    return functools.reduce(operator.or_, hints)  # str | None; one hint alone: that hint
+
+
+_ABSENT = object()
+
+
+def _field(name: str, hint: Any, info: dict, default: Any, nulls: bool) -> InputField:
+    """One field; ``nulls`` lets a default of None tick its "null" box (a context's value),
+    else the box starts clear and an empty field is left out (an input)."""
+    text = is_text_hint(hint)
+    field = InputField(name, hint, describe_hint(hint), text, str(info.get("description") or ""),
+                       nullable=text and allows_none(hint))
+    if default is _ABSENT or (default is None and not nulls):
+        return field
+    return dataclasses.replace(field, default=typed_text(field, default))
 
 
 def _fields(schema: type | None, described: dict[str, dict],
-            skip: frozenset[str] = frozenset()) -> list[InputField]:
+            skip: frozenset[str] = frozenset(), nulls: bool = False) -> list[InputField]:
     if schema is None:  # the JSON schema is all there is
-        return [InputField(name, _json_hint(info), describe_hint(_json_hint(info)),
-                           _json_hint(info) is str, str(info.get("description") or ""),
-                           _as_text(info.get("default"), _json_hint(info) is str))
+        return [_field(name, _json_hint(info), info, info.get("default", _ABSENT), nulls)
                 for name, info in described.items()
                 if name not in skip and not name.startswith("_")]
-    hints = schema_hints(schema)
-    defaults = _class_defaults(schema) if schema is not None else {}
-    fields = []
-    for name, hint in hints.items():
-        if name in skip or _is_managed(hint):
-            continue
-        info = described.get(name, {})
-        text = _is_text(hint)
-        default = defaults.get(name, info.get("default"))
-        fields.append(InputField(name, hint, describe_hint(hint), text,
-                                 str(info.get("description") or ""), _as_text(default, text)))
-    return fields
+    defaults = _class_defaults(schema)
+    return [_field(name, hint, described.get(name, {}),
+                   defaults.get(name, described.get(name, {}).get("default", _ABSENT)), nulls)
+            for name, hint in schema_hints(schema).items()
+            if name not in skip and not _is_managed(hint)]
 
 
 def _is_managed(hint: Any) -> bool:
@@ -145,8 +171,10 @@ def input_fields(graph: Any, schema: type | None,
 
 def context_fields(graph: Any, schema: type | None) -> list[InputField]:
     """One field per key of a graph's context (or ``Configuration``) schema, holding the
-    schema's default, as ``langgraph dev`` passes it when nothing is set."""
-    return _fields(schema, _described(getattr(graph, "get_context_jsonschema", dict)))
+    schema's default, as ``langgraph dev`` passes it when nothing is set (a default of None
+    ticks a text field's "null" box)."""
+    return _fields(schema, _described(getattr(graph, "get_context_jsonschema", dict)),
+                   nulls=True)
 
 
 def _first_problem(exc: Exception) -> str:
@@ -158,10 +186,11 @@ def _first_problem(exc: Exception) -> str:
     return lines[0] if lines else type(exc).__name__
 
 
-def _parse_fields(filled: Iterable[tuple[InputField, str]]
+def _parse_fields(filled: Iterable[tuple[InputField, Typed]]
                   ) -> tuple[dict[str, Any], list[str]]:
-    """The values of a form's fields and what is wrong with them, for each field and the text
-    it holds: a text field as typed, any other parsed as JSON and checked against its hint.
+    """The values of a form's fields and what is wrong with them, for each field and what it
+    holds: None for a ticked "null" box, a text field's text as typed, any other parsed as
+    JSON; each checked against its hint (a ``Literal``'s choices, a number's type).
 
     The two forms leave out different fields (an empty input field; a blank context JSON field,
     left to the schema's default), so each caller passes only the fields it parses.
@@ -169,23 +198,25 @@ def _parse_fields(filled: Iterable[tuple[InputField, str]]
     values: dict[str, Any] = {}
     problems: list[str] = []
     for field, text in filled:
-        if field.is_text:
+        if text is None or field.is_text:
             values[field.name] = text
-            continue
-        try:
-            values[field.name] = parse_json(text, field.name)
-        except JsonRefused as exc:
-            problems.append(str(exc))
-            continue
+        else:
+            try:
+                values[field.name] = parse_json(text, field.name,
+                                                needs_quotes=typed_as_json(field.hint))
+            except JsonRefused as exc:
+                problems.append(str(exc))
+                continue
         problems.extend(misfits(field.name, values[field.name], field.hint))
     return values, problems
 
 
-def parse_settings(fields: list[InputField], typed: dict[str, str],
+def parse_settings(fields: list[InputField], typed: dict[str, Typed],
                    schema: type | None = None) -> dict[str, Any]:
-    """The context a filled context form gives: text as typed, JSON fields parsed and checked,
-    empty JSON fields left to the schema's default; a dataclass or Pydantic schema is also
-    built once from the values, so its own validation speaks before anything runs.
+    """The context a filled context form gives: text as typed, None where "null" is ticked,
+    JSON fields parsed and checked, empty JSON fields left to the schema's default; a dataclass
+    or Pydantic schema is also built once from the values, so its own validation speaks before
+    anything runs.
 
     Raises:
         InputRefused: a value that is not valid JSON, does not fit its type, or that the
@@ -193,7 +224,8 @@ def parse_settings(fields: list[InputField], typed: dict[str, str],
     """
     filled = ((field, typed.get(field.name, field.default)) for field in fields)
     values, problems = _parse_fields(
-        (field, text) for field, text in filled if field.is_text or text.strip() != "")
+        (field, text) for field, text in filled
+        if text is None or field.is_text or text.strip() != "")
     if not problems and schema is not None and (
             dataclasses.is_dataclass(schema) or hasattr(schema, "model_validate")):
         try:
@@ -206,8 +238,9 @@ def parse_settings(fields: list[InputField], typed: dict[str, str],
     return values
 
 
-def parse_input(fields: list[InputField], typed: dict[str, str]) -> dict[str, Any]:
-    """The input a filled form gives: empty fields left out, JSON fields parsed and checked.
+def parse_input(fields: list[InputField], typed: dict[str, Typed]) -> dict[str, Any]:
+    """The input a filled form gives: empty fields left out, None where "null" is ticked,
+    JSON fields parsed and checked.
 
     Raises:
         InputRefused: a field that is not valid JSON or does not fit its type, or no field set.

@@ -147,6 +147,60 @@ def schema_hints(schema: type) -> dict[str, Any]:
     }
 
 
+def is_text_hint(hint: Any) -> bool:
+    """Whether a field of this type is typed as plain text, what is typed being the string:
+    ``str``, ``str | None``, a ``Literal`` of strings (``'low' | 'high'``), tagged or not
+    (``Annotated``; a reducer's right-hand type when it declares one).
+
+    Any other type (``int``, ``dict``, ``list``, messages) is typed as JSON, and so is one
+    that says nothing (``Any``, a forward reference that does not resolve): text typed there
+    may be meant as a number or an object.
+    """
+    hint = _value_hint(hint)
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if origin is Annotated:
+        return is_text_hint(args[0])
+    if origin is Literal:
+        return bool(args) and all(isinstance(choice, str) for choice in args)
+    if origin is Union or origin is types.UnionType:
+        members = [member for member in args if member is not type(None)]
+        return bool(members) and all(is_text_hint(member) for member in members)
+    return hint is str
+
+
+def allows_none(hint: Any) -> bool:
+    """Whether a field of this type may hold None (``str | None``, ``Optional[str]``): a text
+    field then has a "null" choice beside its box, since an empty box is the empty string."""
+    hint = _value_hint(hint)
+    origin = typing.get_origin(hint)
+    if origin is Annotated:
+        return allows_none(typing.get_args(hint)[0])
+    if origin is Union or origin is types.UnionType:
+        return any(allows_none(member) for member in typing.get_args(hint))
+    return hint is None or hint is type(None) or hint is Any
+
+
+# A value of each JSON-typed kind as a person types it, for a refusal's "like ...".
+_JSON_EXAMPLES = {int: "3", float: "0.5", bool: "true", list: '["a"]', dict: '{"a": 1}'}
+
+
+def typed_as_json(hint: Any) -> str:
+    """How a field of this type is typed, for the end of a refusal of text that is not JSON:
+    ``dict | None is typed as JSON, like {"a": 1}``. A type that says nothing (``Any``) may
+    hold a string: that one is typed in quotes."""
+    kind = describe_hint(hint)
+    inner = _value_hint(hint)
+    while typing.get_origin(inner) in (Annotated, Union, types.UnionType):
+        inner = next((arg for arg in typing.get_args(inner) if arg is not type(None)), Any)
+    example = _JSON_EXAMPLES.get(typing.get_origin(inner) or inner)
+    if typing.is_typeddict(inner):
+        example = _JSON_EXAMPLES[dict]
+    if example is None:
+        return 'this field takes JSON: a string in quotes, like "high"'
+    return f"{kind} is typed as JSON, like {example}"
+
+
 def _value_hint(hint: Any) -> Any:
     """The type an update value must have: a reducer's right-hand argument, else the field's."""
     if typing.get_origin(hint) is not Annotated:

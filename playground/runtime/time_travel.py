@@ -6,6 +6,7 @@ edit_state       write a validated edit as a new checkpoint (``update_state``)
 replay_from      re-run a thread from one of its past checkpoints
 fork_with_edit   edit a past checkpoint and run on from the edited state
 fork_from_form   History's "Edit this state and fork" form: the typed fields, parsed and forked
+                 (form_field: how the form shows a key; form_changes: the edit the form holds)
 resume_thread    run a paused thread on, told in words that fit any app
 
 Replay and fork grow a new branch beside the old one; nothing is overwritten. Their result says
@@ -16,6 +17,7 @@ a replay through a paused node stops there again, with ``next`` naming it.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,10 +27,16 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.errors import InvalidUpdateError
 
 from playground.apps.json_text import parse_json
-from playground.apps.state_fields import EditRefused, graph_nodes, validate_edit
-
-# History's fields hold state values, typed as JSON: a string value is typed in quotes.
-STRINGS_NEED_QUOTES = 'strings need quotes, like "high"'
+from playground.apps.state_fields import (
+    EditRefused,
+    allows_none,
+    describe_hint,
+    graph_nodes,
+    is_text_hint,
+    state_fields,
+    typed_as_json,
+    validate_edit,
+)
 
 
 def checkpoint_exists(graph: Any, config: RunnableConfig) -> bool:
@@ -231,11 +239,103 @@ def edited_messages(shown: Any, texts: Mapping[str, str]) -> list[Any]:
     return edited
 
 
+@dataclass(frozen=True)
+class FormField:
+    """How History's fork form shows one state key.
+
+    Attributes:
+        key: the state key.
+        kind: its type in words (``str | None``, ``dict``).
+        is_text: typed as plain text, what is typed being the string (a ``str`` field holding
+            a string or None); else typed as JSON (``3``, ``{"a": 1}``, ``"text"``).
+        nullable: a text field whose type allows None: a "null" box beside it, since an empty
+            box is the empty string.
+        text: what the field shows: the string as it is (an ETag ``"v2"`` with its quotes),
+            the value as JSON, or None for a nullable text field holding None (its "null" box
+            ticked). A ``str`` field not set yet shows an empty box: typing sets it.
+        hint: its type hint (what a refusal of a JSON field's text says it takes).
+    """
+
+    key: str
+    kind: str
+    is_text: bool
+    nullable: bool
+    text: str | None
+    hint: Any = Any
+
+    def value(self, typed: str | None) -> Any:
+        """The value a field's typed text stands for: None for a ticked "null" box, a text
+        field's text as it is, any other field's JSON parsed.
+
+        Raises:
+            EditRefused: a JSON field's text is not JSON (``"<key>: not valid JSON (...); dict is
+                typed as JSON, like {"a": 1}"``).
+        """
+        if typed is None or self.is_text:
+            return typed
+        return parse_json(typed, self.key, needs_quotes=typed_as_json(self.hint),
+                          refuse=EditRefused)
+
+
+def form_field(key: str, hint: Any, value: Any) -> FormField:
+    """How the fork form shows a state key of this type hint holding this value: as text for
+    a ``str`` field (:func:`~playground.apps.state_fields.is_text_hint`) holding a string or
+    None, else as JSON, so that a value the hint does not foresee (a number a node wrote to a
+    ``str`` key) still shows as what it is."""
+    kind = describe_hint(hint)
+    if is_text_hint(hint) and (value is None or isinstance(value, str)):
+        nullable = allows_none(hint)
+        return FormField(key, kind, True, nullable, "" if value is None and not nullable
+                         else value, hint)
+    return FormField(key, kind, False, False, json.dumps(value), hint)
+
+
+def form_changes(
+    graph: Any,
+    typed: Mapping[str, str | None],
+    shown: Mapping[str, Any],
+    extra_text: str = "{}",
+    message_texts: Mapping[str, Mapping[str, str]] | None = None,
+) -> dict[str, Any]:
+    """The edit History's fork form holds: the values that differ from the checkpoint's, and
+    the keys of the "Other keys" object. Nothing is checked against the state's types here
+    (:func:`fork_with_edit` does it): an empty result means nothing differs.
+
+    Args:
+        graph: the compiled graph (its state's type hints say how each field is typed).
+        typed: what each field holds: its text (a text field's string, else JSON), or None
+            for a ticked "null" box. A key not here is not edited.
+        shown: the checkpoint's values, by state key.
+        extra_text: the "Other keys" text, a JSON object (``{}`` for none).
+        message_texts: for a conversation field, the text typed for each message, by message
+            id (:func:`edited_messages`); those fields are not in ``typed``.
+
+    Raises:
+        EditRefused: a JSON field or the "Other keys" text is not valid JSON, or a changed
+            message cannot be written back as text.
+    """
+    hints = state_fields(graph)
+    changes: dict[str, Any] = {}
+    for key, text in typed.items():
+        field = form_field(key, hints.get(key, Any), shown.get(key))
+        if text == field.text:
+            continue  # as shown: not edited, even a value JSON does not carry back as it was
+        value = field.value(text)
+        if value != shown.get(key) or type(value) is not type(shown.get(key)):
+            changes[key] = value  # (type: 1 and true are equal in Python, not in a state)
+    for key, texts in (message_texts or {}).items():
+        edited = edited_messages(shown.get(key), texts)
+        if edited:
+            changes[key] = edited
+    changes.update(parse_json(extra_text, refuse=EditRefused))
+    return changes
+
+
 def fork_from_form(
     graph: Any,
     thread_id: str,
     checkpoint_id: str,
-    typed: Mapping[str, str],
+    typed: Mapping[str, str | None],
     shown: Mapping[str, Any],
     extra_text: str,
     as_node: str | None,
@@ -243,16 +343,18 @@ def fork_from_form(
 ) -> tuple[dict[str, Any], ReplayResult]:
     """Fork a checkpoint of a thread with what History's "Edit this state and fork" form holds.
 
-    Each field's text is parsed as JSON; only the values that differ from what the form showed
-    are edited, then the keys of the "Other keys" object are added (a key outside the schema is
-    refused by the validation, never silently dropped), and the edit runs on as
-    :func:`fork_with_edit`.
+    A ``str`` field's text is the string as typed (None where its "null" box is ticked); any
+    other field's text is parsed as JSON (:func:`form_field`). Only the values that differ from
+    what the form showed are edited, then the keys of the "Other keys" object are added (a key
+    outside the schema is refused by the validation, never silently dropped), and the edit runs
+    on as :func:`fork_with_edit`.
 
     Args:
         graph: the compiled graph, with a checkpointer.
         thread_id: the thread.
         checkpoint_id: the root-graph checkpoint the form edits.
-        typed: each state field's text as typed (JSON: ``"high"``, ``3``, ``null``).
+        typed: what each state field holds (see :func:`form_changes`): ``high`` in a ``str``
+            field, ``3`` or ``{"a": 1}`` in a JSON one, None for "null".
         shown: the values the form showed, by state key.
         extra_text: the "Other keys" text, a JSON object (``{}`` for none).
         as_node: the node the edit acts as; None lets LangGraph infer the last writer.
@@ -263,21 +365,12 @@ def fork_from_form(
         The edit that was written, by key, and the new branch.
 
     Raises:
-        EditRefused: a field or the "Other keys" text is not valid JSON (``"<key>: not valid
-            JSON (...); strings need quotes, like \"high\""``), nothing changed, or the edit does
-            not fit the state; nothing is written then.
+        EditRefused: a JSON field or the "Other keys" text is not valid JSON (``"<key>: not
+            valid JSON (...); ..."``), nothing changed, or the edit does not fit the state;
+            nothing is written then.
         ValueError: the checkpoint is not in the thread; nothing is written then.
     """
-    changes: dict[str, Any] = {}
-    for key, text in typed.items():
-        value = parse_json(text, key, needs_quotes=STRINGS_NEED_QUOTES, refuse=EditRefused)
-        if value != shown.get(key):
-            changes[key] = value
-    for key, texts in (message_texts or {}).items():
-        edited = edited_messages(shown.get(key), texts)
-        if edited:
-            changes[key] = edited
-    changes.update(parse_json(extra_text, refuse=EditRefused))
+    changes = form_changes(graph, typed, shown, extra_text, message_texts)
     config = {"configurable": {"thread_id": thread_id, "checkpoint_ns": "",
                                "checkpoint_id": checkpoint_id}}
     return changes, fork_with_edit(graph, config, changes, as_node=as_node)

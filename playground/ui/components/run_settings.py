@@ -5,32 +5,80 @@ the thread last ran with: what this session typed for it, else what its newest c
 records (:func:`playground.runtime.driven.settings_in`), else the schema's defaults, which is
 what ``langgraph dev`` passes when nothing is set. Every action on the thread (run, answer,
 continue, retry, replay, fork) runs with those values.
+
+:func:`value_field` is the one way a form takes a value typed by a person (this form, the Run
+page's input form, History's fork form): a text field's box holds the string itself, with a
+"null" box beside it where the type allows None; any other field holds JSON.
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import streamlit as st
 
 from playground.apps.app import App
-from playground.apps.inputs import InputField, InputRefused, context_fields, parse_settings
+from playground.apps.inputs import (
+    InputField,
+    InputRefused,
+    Typed,
+    context_fields,
+    parse_settings,
+    typed_text,
+)
 from playground.runtime.driven import DrivenGraph, RunSettings, settings_in
 
 TYPED_KEY = "run-settings"  # {thread_id: {field: text}}: what this session typed per thread
+LONG_TEXT = 80  # a longer string, or one with a line break, gets a text area
 
 
-def _as_typed(fields: list[InputField], recorded: dict[str, Any]) -> dict[str, str]:
-    typed = {}
-    for field in fields:
-        if field.name not in recorded:
-            typed[field.name] = field.default
-            continue
-        value = recorded[field.name]
-        typed[field.name] = value if field.is_text and isinstance(value, str) else json.dumps(
-            value)
+def value_field(where: Any, label: str, text: Typed, key: str, *, nullable: bool = False,
+                help: str | None = None, in_form: bool = False, live: bool = False) -> Typed:
+    """Draw one field of a form; return what it holds: the text in its box, or None when its
+    "null" box is ticked.
+
+    Args:
+        where: the container to draw in (``st``, a column).
+        label: the field's label.
+        text: what it holds at first: the text, or None to tick "null".
+        key: the box's widget key; the "null" box's is ``<key>-null``.
+        nullable: draw a "null" box after the text box (a text field whose type allows None):
+            an empty box is the empty string, not None.
+        help: the box's tooltip.
+        in_form: the field is an ``st.form``'s, where nothing reruns until the form is
+            submitted: a ticked "null" then wins over the text. Elsewhere ticking it greys the
+            text box out at once.
+        live: a one-line box commits while the person types, after a short pause (not only
+            on Enter or when it loses focus), so that what depends on it follows the typing.
+    """
+    shown = "" if text is None else text
+    row, null_key = where, f"{key}-null"
+    if nullable:
+        # one row at any width: the text box takes what the "null" box leaves
+        row = where.container(horizontal=True, vertical_alignment="bottom", gap="small")
+        help = " ".join(part for part in (help, NULL_HELP[in_form]) if part)
+    # the box's tick as this run sees it, for the text box drawn before it
+    greyed = nullable and not in_form and st.session_state.get(null_key, text is None)
+    # The browser drops a line break typed into a one-line box: such a string gets an area.
+    if "\n" in shown or len(shown) > LONG_TEXT:
+        typed = row.text_area(label, value=shown, key=key, help=help, disabled=greyed)
+    else:
+        typed = row.text_input(label, value=shown, key=key, help=help, disabled=greyed,
+                               live=live)
+    if nullable and row.checkbox("null", value=text is None, key=null_key, width="content"):
+        return None
     return typed
+
+
+# The tooltip of a field with a "null" box, in a form and elsewhere.
+NULL_HELP = {False: "Tick null for None: an empty box is the empty string.",
+             True: "Tick null for None (the text is then ignored): an empty box is the empty "
+                   "string."}
+
+
+def _as_typed(fields: list[InputField], recorded: dict[str, Any]) -> dict[str, Typed]:
+    return {field.name: typed_text(field, recorded[field.name]) if field.name in recorded
+            else field.default for field in fields}
 
 
 def _recorded(graph: DrivenGraph, thread_id: str) -> RunSettings | None:
@@ -87,15 +135,10 @@ def settings_form(app: App, graph: DrivenGraph, thread_id: str,
         columns = st.columns(2)
         now = {}
         for index, field in enumerate(fields):
-            column = columns[index % 2]
-            widget_key = f"{key}-{thread_id}-{field.name}"
             help_text = " · ".join(part for part in (field.kind, field.description) if part)
-            if field.is_text and ("\n" in typed[field.name] or len(typed[field.name]) > 80):
-                now[field.name] = column.text_area(field.name, value=typed[field.name],
-                                                   key=widget_key, help=help_text or None)
-            else:
-                now[field.name] = column.text_input(field.name, value=typed[field.name],
-                                                    key=widget_key, help=help_text or None)
+            now[field.name] = value_field(columns[index % 2], field.name, typed[field.name],
+                                          f"{key}-{thread_id}-{field.name}",
+                                          nullable=field.nullable, help=help_text or None)
     try:
         values = parse_settings(fields, now, schema)
     except InputRefused as exc:

@@ -16,11 +16,13 @@ from playground.runtime.store_log import changes_of
 from playground.runtime.time_travel import (
     EDITABLE_ROLES,
     fork_from_form,
+    form_changes,
+    form_field,
     replay_from,
     resume_thread,
 )
 from playground.timetravel.errors import UnknownThread
-from playground.timetravel.messages import message_list
+from playground.timetravel.messages import describe, message_list
 from playground.timetravel.recording import record_branch
 from playground.timetravel.tree import CheckpointTree
 from playground.ui import resources
@@ -41,7 +43,11 @@ from playground.ui.components.rerun import (
     rerun_controls,
     stream_rerun,
 )
-from playground.ui.components.run_settings import describe_settings, thread_settings
+from playground.ui.components.run_settings import (
+    describe_settings,
+    thread_settings,
+    value_field,
+)
 from playground.ui.components.stale import refused_as_stale
 from playground.ui.components.store_changes import store_changes_panel
 from playground.ui.components.timeline_chart import timeline_panel
@@ -87,15 +93,20 @@ def _refused_write(outcome: object) -> bool:
     return resources.app().builtin and isinstance(outcome, str) and write_refused(outcome)
 
 
-def _after_run(tree: CheckpointTree, what: str, result, origin: str) -> None:
+def _run_said(tree: CheckpointTree, what: str, result, origin: str) -> tuple[str, str]:
+    """What a replay or a fork did, as (kind, line): a refused write is no success."""
     outcome = result.values.get("outcome")
     where = f"paused before {', '.join(result.next)}" if result.next else "finished"
     # From a checkpoint that already had children the run grows a sibling branch; from a leaf
     # it simply carries that branch on.
     branch = "on a new branch" if tree.children.get(origin) else "continuing this branch"
-    flash("warning" if _refused_write(outcome) else "success",
-          f"{what}: {len(result.new_checkpoint_ids)} new checkpoints {branch}, "
-          f"{where}" + (f"; outcome: {outcome}" if outcome else ""))
+    return ("warning" if _refused_write(outcome) else "success",
+            f"{what}: {len(result.new_checkpoint_ids)} new checkpoints {branch}, "
+            f"{where}" + (f"; outcome: {outcome}" if outcome else ""))
+
+
+def _after_run(tree: CheckpointTree, what: str, result, origin: str) -> None:
+    flash(*_run_said(tree, what, result, origin))
     select(result.head_config["configurable"]["checkpoint_id"])
 
 
@@ -110,6 +121,7 @@ def _refused_as_stale(tree: CheckpointTree, what: str) -> bool:
 
 
 def _replay(graph, tree: CheckpointTree, checkpoint_id: str) -> None:
+    _forget_fork(tree.thread_id)
     if _refused_as_stale(tree, "Replay"):
         return
     try:
@@ -122,6 +134,7 @@ def _replay(graph, tree: CheckpointTree, checkpoint_id: str) -> None:
 
 
 def _resume_head(graph, tree: CheckpointTree) -> None:
+    _forget_fork(tree.thread_id)
     if _refused_as_stale(tree, "Resume"):
         return
     thread_id = tree.thread_id
@@ -166,31 +179,121 @@ def _message_texts(fields: dict, values: dict, checkpoint_id: str) -> dict[str, 
     return found
 
 
-def _fork(graph, tree: CheckpointTree, checkpoint_id: str, fields: dict, values: dict,
-          as_node: str) -> None:
-    """Fork with what the form holds; a refused edit writes nothing and says why.
+# The last fork's outcome, by thread: {thread_id: (kind, line)}. Said beside the form, where
+# the click was, and kept there (the form's fields rerun the page as they are typed) until the
+# next action on the thread: another fork, a replay, a resume, a re-run.
+FORK_SAID = "history-fork-said"
 
-    A field the browser did not send keeps the value the form showed.
-    """
-    if _refused_as_stale(tree, "Fork with edit"):
-        return
+
+def _say_fork(thread_id: str, kind: str, line: str) -> None:
+    st.session_state[FORK_SAID] = {**st.session_state.get(FORK_SAID, {}),
+                                   thread_id: (kind, line)}
+
+
+def _forget_fork(thread_id: str) -> None:
+    st.session_state.get(FORK_SAID, {}).pop(thread_id, None)
+
+
+def _fork_said(thread_id: str) -> None:
+    """What the last fork of this thread did, until the next action."""
+    kind, line = st.session_state.get(FORK_SAID, {}).get(thread_id, ("", ""))
+    if line:
+        getattr(st, kind)(md_escape(line))
+
+
+def _form_now(fields: dict, values: dict, checkpoint_id: str
+              ) -> tuple[dict[str, str | None], dict[str, dict[str, str]], str]:
+    """What the fork form holds now: each field's text (None where its "null" box is ticked),
+    each conversation's message texts, and the "Other keys" text. A field the browser did not
+    send holds what the form showed."""
     state = st.session_state
     texts = _message_texts(fields, values, checkpoint_id)
-    typed = {key: state.get(f"field-{key}-{checkpoint_id}", json.dumps(values.get(key)))
-             for key in fields if key not in texts}
+    typed: dict[str, str | None] = {}
+    for key, hint in fields.items():
+        if key in texts:
+            continue
+        shown = form_field(key, hint, values.get(key))
+        box = f"field-{key}-{checkpoint_id}"
+        null = shown.nullable and state.get(f"{box}-null", shown.text is None)
+        typed[key] = None if null else state.get(box, shown.text or "")
+    return typed, texts, state.get(f"extra-{checkpoint_id}", "{}")
+
+
+def _fork(graph, tree: CheckpointTree, checkpoint_id: str, fields: dict, values: dict,
+          as_node: str) -> None:
+    """Fork with what the form holds; a refused edit writes nothing and says why."""
+    _forget_fork(tree.thread_id)
+    if _refused_as_stale(tree, "Fork with edit"):
+        return
+    typed, texts, extra = _form_now(fields, values, checkpoint_id)
     try:
         changes, result = fork_from_form(
-            graph, tree.thread_id, checkpoint_id, typed, values,
-            state.get(f"extra-{checkpoint_id}", "{}"),
-            state.get(f"as-node-{checkpoint_id}", as_node), texts)
+            graph, tree.thread_id, checkpoint_id, typed, values, extra,
+            st.session_state.get(f"as-node-{checkpoint_id}", as_node), texts)
     except (EditRefused, ValueError) as exc:
-        flash("error", f"Edit refused, nothing was written: {exc}")
-    else:
-        # an edited message is said as a person reads it: its role and its new text
-        said = json.dumps(changes, default=lambda m: f"{m.type}: {m.content}")
-        _after_run(tree, f"Forked #{tree.ordinal(checkpoint_id)} with {said}", result,
-                   checkpoint_id)
-        note(tour.FORKED, f"forked #{tree.ordinal(checkpoint_id)}")
+        _say_fork(tree.thread_id, "error", f"Edit refused, nothing was written: {exc}")
+        return
+    # as a person reads the edit: an ETag as "v2" (no backslashes), a message as its role and
+    # its new text
+    said = describe(json.loads(json.dumps(changes, default=lambda m: f"{m.type}: {m.content}")),
+                    limit=600)
+    _say_fork(tree.thread_id, *_run_said(tree, f"Forked #{tree.ordinal(checkpoint_id)} with "
+                                         f"{said}", result, checkpoint_id))
+    select(result.head_config["configurable"]["checkpoint_id"])
+    note(tour.FORKED, f"forked #{tree.ordinal(checkpoint_id)}")
+
+
+def _differs(graph, fields: dict, values: dict, checkpoint_id: str) -> bool:
+    """Whether the fork form holds an edit: a value that differs from the checkpoint's, or
+    typed text that is no value (the click then says why, and writes nothing)."""
+    typed, texts, extra = _form_now(fields, values, checkpoint_id)
+    try:
+        return bool(form_changes(graph, typed, values, extra, texts))
+    except EditRefused:
+        return True
+
+
+# Each field's tooltip: how what is typed there is read.
+AS_TEXT = "Typed as it is: what you type is the string, quotes and all."
+AS_JSON = 'Typed as JSON: 3, true, null, ["a"], {"a": 1}, or a string in quotes.'
+
+
+def _fork_form(graph, tree: CheckpointTree, selected: str, fields: dict, values: dict) -> None:
+    """History's "Edit this state and fork" form: a ``str`` field as text, any other as JSON,
+    a conversation message by message; Fork with edit only while something differs.
+
+    Plain widgets, not an ``st.form``: a form tells nothing before it is submitted, so its
+    button could only be refused after the click ("empty edit"). Here a text box commits what
+    is typed after a short pause (a text area when it loses focus), the page reruns, and Fork
+    with edit is enabled as soon as a value differs from the checkpoint's. Enter in a field
+    commits it and nothing more: only the button writes a checkpoint.
+    """
+    st.markdown("**Edit this state and fork**: change any value, then run on. Text fields "
+                "take the text as it is; the others take JSON.")
+    for key, hint in fields.items():
+        if _is_conversation(hint, values.get(key)):
+            _conversation_fields(key, values.get(key), selected)
+            continue
+        field = form_field(key, hint, values.get(key))
+        value_field(st, f"{key} · {field.kind}", field.text, f"field-{key}-{selected}",
+                    nullable=field.nullable, help=AS_TEXT if field.is_text else AS_JSON,
+                    live=True)
+    st.text_area("Other keys (JSON object)", value="{}", key=f"extra-{selected}",
+                 help="Keys outside the schema are refused, never silently dropped.")
+    nodes = list(graph_nodes(graph))
+    writer = next(iter(tree.details[selected].writers), None)
+    default_node = writer if writer in nodes else nodes[0]
+    st.selectbox("As node", nodes, index=nodes.index(default_node), key=f"as-node-{selected}",
+                 help="The edit acts as if this node had written it; what runs next follows "
+                 "from that node's edges.")
+    differs = _differs(graph, fields, values, selected)
+    st.button("Fork with edit", icon=":material/call_split:", disabled=not differs,
+              on_click=_fork, args=(graph, tree, selected, fields, values, default_node))
+    if not differs:
+        st.caption(f"Nothing differs from checkpoint #{tree.ordinal(selected)} yet: change a "
+                   "value to fork. A text box takes what you type after a short pause, a text "
+                   "area once you click outside it.")
+    _fork_said(tree.thread_id)
 
 
 def _what_ran(graph, tree: CheckpointTree, selected: str) -> None:
@@ -227,27 +330,9 @@ def _actions(graph, source, tree: CheckpointTree, selected: str) -> None:
                       disabled=tree.head not in tree.paused, on_click=_resume_head,
                       args=(graph, tree))
 
-    fields = state_fields(graph)
     values = resources.values_cache().get(source, tree, selected)
-    # Enter in a field does not fork: only the button writes a checkpoint.
-    with st.form("fork_form", border=True, enter_to_submit=False):
-        st.markdown("**Edit this state and fork**: change any value (as JSON), then run on.")
-        for key, hint in fields.items():
-            if _is_conversation(hint, values.get(key)):
-                _conversation_fields(key, values.get(key), selected)
-            else:
-                st.text_input(f"{key} · {describe_hint(hint)}",
-                              value=json.dumps(values.get(key)), key=f"field-{key}-{selected}")
-        st.text_area("Other keys (JSON object)", value="{}", key=f"extra-{selected}",
-                     help="Keys outside the schema are refused, never silently dropped.")
-        nodes = list(graph_nodes(graph))
-        writer = next(iter(tree.details[selected].writers), None)
-        default_node = writer if writer in nodes else nodes[0]
-        st.selectbox("As node", nodes, index=nodes.index(default_node), key=f"as-node-{selected}",
-                     help="The edit acts as if this node had written it; what runs next follows "
-                     "from that node's edges.")
-        st.form_submit_button("Fork with edit", icon=":material/call_split:", on_click=_fork,
-                              args=(graph, tree, selected, fields, values, default_node))
+    with st.container(border=True, key="history-fork-form"):
+        _fork_form(graph, tree, selected, state_fields(graph), values)
     if resources.app().runs_on_server:
         st.caption(SERVER_ONLY)
     else:
@@ -265,6 +350,7 @@ SERVER_ONLY = ("Re-run on current code and Export as test need the graph's own c
 def _ask_rerun(tree: CheckpointTree, selected: str) -> None:
     """The re-run button's callback: refused on a stale page, else the re-run runs in the
     body of the run that follows (so its steps can be drawn as they happen)."""
+    _forget_fork(tree.thread_id)
     if not _refused_as_stale(tree, "Re-run on current code"):
         st.session_state[RERUN_AT] = (tree.thread_id, selected)
 
@@ -305,10 +391,12 @@ def explorer(context: PageContext, namespace: str) -> None:
     except UnknownThread:
         no_checkpoints_yet(context.thread)
         return
+    # the app's words for how a step ended, at the tips of its own root graph's branches
+    ending = None if namespace else resources.app().step_ending
     try:
         show_flash()
         if view_switch("history-view") == COMPARE:
-            compare_view(source, tree, "history-compare")
+            compare_view(source, tree, "history-compare", ending=ending)
             return
         selected = selected_checkpoint(tree)
         if not namespace and not read_only():  # its Fork from #N writes
@@ -325,8 +413,8 @@ def explorer(context: PageContext, namespace: str) -> None:
                                    choice_from_env(), graph.settings, key="history-export-test")
         left, right = st.columns([5, 4])
         with left:
-            tree_navigation(source, tree, selected)
-            history_tree(source, tree, selected, "history-tree")
+            tree_navigation(source, tree, selected, ending=ending)
+            history_tree(source, tree, selected, "history-tree", ending=ending)
         with right:
             inspector(source, tree, selected)
             if not namespace and not resources.app().builtin:  # the agent has neither

@@ -120,9 +120,12 @@ class _Page:
 
 def _header(app: App) -> None:
     """The page's title, and in words what the app is and where its checkpoints go."""
-    st.title(f":material/play_circle: Run · {md_escape(app.name)}")
+    # The graph's name is its author's identifier (support_chat): said in the caption, as a
+    # name, so the heading stays words.
+    st.title(":material/play_circle: Run")
     st.caption(
-        (f"{md_escape(app.description)}. " if app.description else "")
+        f"Graph **{md_escape(app.name)}**. "
+        + (f"{md_escape(app.description)}. " if app.description else "")
         + f"{_origin_in_words(app)} Run it, pause it, answer its questions, edit and fork its "
         "threads; every run lands in History."
     )
@@ -135,7 +138,7 @@ def _origin_in_words(app: App) -> str:
                 "the server's API.")
     source, _, attr = app.spec.rpartition(":")
     made = ("It comes with the playground." if app.builtin
-            else f"It is the graph {md_escape(attr)} of {md_escape(source)}." if source
+            else f"It is **{md_escape(attr)}** in {md_escape(source)}." if source
             else f"It is {md_escape(app.spec)}.")
     return f"{made} Its checkpoints are kept in {md_escape(resources.place().label)}."
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import operator
 from collections.abc import Sequence
-from typing import Annotated, TypedDict
+from typing import Annotated, Literal, TypedDict
 
 import pydantic
 import pytest
@@ -15,7 +15,13 @@ from langgraph.graph import START, MessagesState, StateGraph, add_messages
 from langgraph.managed import IsLastStep, RemainingSteps
 
 from playground.apps.app import App
-from playground.apps.inputs import InputRefused, context_fields, input_fields, parse_settings
+from playground.apps.inputs import (
+    InputRefused,
+    context_fields,
+    input_fields,
+    parse_input,
+    parse_settings,
+)
 from playground.apps.state_fields import EditRefused, state_fields, validate_edit
 
 
@@ -118,7 +124,8 @@ def test_a_configuration_read_from_the_runnable_config_is_passed_as_configurable
 def test_settings_of_the_wrong_type_are_refused_in_one_line_naming_the_key():
     fields = context_fields(_app(MessagesState, context_schema=Context).template, Context)
 
-    with pytest.raises(InputRefused, match=r"max_results: not valid JSON"):
+    with pytest.raises(InputRefused, match=r"max_results: not valid JSON \(.*\); int is typed "
+                       r"as JSON, like 3"):
         parse_settings(fields, {"model": "m", "max_results": "three"}, Context)
     with pytest.raises(InputRefused, match=r"wrong type for 'max_results': expected int"):
         parse_settings(fields, {"model": "m", "max_results": "2.5"}, Context)
@@ -138,3 +145,61 @@ def test_an_empty_json_field_falls_back_to_the_schemas_default():
     fields = context_fields(_app(MessagesState, context_schema=Context).template, Context)
 
     assert parse_settings(fields, {"model": "m", "max_results": ""}, Context) == {"model": "m"}
+
+
+@dataclasses.dataclass(kw_only=True)
+class Profile:
+    user_id: str | None = None
+    tone: Literal["plain", "warm"] = "plain"
+
+
+class TicketInput(TypedDict, total=False):
+    ticket_id: str | None
+    note: str
+
+
+def test_null_gives_none_to_an_optional_str_context_field_that_starts_at_null():
+    fields = {f.name: f for f in context_fields(_app(MessagesState, context_schema=Profile)
+                                                .template, Profile)}
+
+    assert fields["user_id"].nullable and fields["user_id"].default is None  # "null" ticked
+    assert not fields["tone"].nullable and fields["tone"].default == "plain"  # no quotes
+    assert parse_settings(list(fields.values()), {"user_id": None, "tone": "warm"},
+                          Profile) == {"user_id": None, "tone": "warm"}
+    assert parse_settings(list(fields.values()), {"user_id": "", "tone": "plain"},
+                          Profile)["user_id"] == ""  # an empty box is the empty string
+
+
+def test_a_text_field_with_choices_refuses_another_word():
+    fields = context_fields(_app(MessagesState, context_schema=Profile).template, Profile)
+
+    with pytest.raises(InputRefused, match=r"wrong type for 'tone': expected 'plain' \| 'warm'"):
+        parse_settings(fields, {"user_id": None, "tone": "cold"}, Profile)
+
+
+def test_null_sends_none_as_input_while_an_empty_box_is_left_out():
+    fields = {f.name: f for f in input_fields(_app(TicketInput).template, TicketInput)}
+
+    assert fields["ticket_id"].nullable and fields["ticket_id"].default == ""  # not ticked
+    assert not fields["note"].nullable
+    assert parse_input(list(fields.values()), {"ticket_id": None, "note": "hi"}) == {
+        "ticket_id": None, "note": "hi"}
+    assert parse_input(list(fields.values()), {"ticket_id": "", "note": "hi"}) == {"note": "hi"}
+
+
+class _JsonSchemaOnly:
+    """A graph known by its JSON schema alone, as an Agent Server describes one."""
+
+    @staticmethod
+    def get_input_jsonschema():
+        return {"properties": {
+            "topic": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None},
+            "rounds": {"type": "integer"}, "anything": {}}}
+
+
+def test_a_json_schemas_optional_string_is_a_text_field_with_null():
+    fields = {f.name: f for f in input_fields(_JsonSchemaOnly(), None)}
+
+    assert (fields["topic"].kind, fields["topic"].is_text, fields["topic"].nullable) == (
+        "str | None", True, True)
+    assert not fields["rounds"].is_text and not fields["anything"].is_text

@@ -12,7 +12,14 @@ from langgraph.graph import START, MessagesState, StateGraph
 from langgraph.pregel import NodeBuilder, Pregel
 
 from playground.agent.graph import build_agent
-from playground.apps.state_fields import EditRefused, state_fields, validate_edit
+from playground.apps.state_fields import (
+    EditRefused,
+    allows_none,
+    is_text_hint,
+    state_fields,
+    typed_as_json,
+    validate_edit,
+)
 from tests.playground.timetravel.sample_graphs import loop_graph
 
 AGENT_KEYS = "ticket_id, request, etag, priority, changes, outcome"
@@ -213,3 +220,45 @@ def test_a_messages_field_is_typed_as_a_list_of_messages_not_a_dozen_classes():
     assert describe_hint(hints["messages"]) == "list[message]"
     assert describe_hint(list[AnyMessage]) == "list[message]"
     assert describe_hint(HumanMessage | None) == "HumanMessage | None"  # one class stays named
+
+
+# --- how a form types a field -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("hint", "as_text", "nullable"),
+    [
+        (str, True, False),
+        (str | None, True, True),
+        (typing.Optional[str], True, True),  # noqa: UP045 (the spelling a schema may use)
+        (Literal["low", "high"], True, False),
+        (Annotated[str, "a tag"], True, False),
+        (int, False, False),
+        (dict | None, False, True),
+        (list[str], False, False),
+        (str | int, False, False),  # "3" could be either: typed as JSON
+        (Literal["low", 1], False, False),
+        (Annotated[list, operator.add], False, False),
+        (Any, False, True),  # a type that says nothing stays JSON
+    ],
+)
+def test_a_str_field_is_typed_as_text_and_none_is_offered_where_the_type_allows_it(
+        hint, as_text, nullable) -> None:
+    assert is_text_hint(hint) is as_text
+    assert allows_none(hint) is nullable
+
+
+def test_the_agents_text_fields_are_its_str_keys(agent) -> None:
+    fields = state_fields(agent)
+
+    assert [key for key, hint in fields.items() if is_text_hint(hint)] == [
+        "ticket_id", "request", "etag", "priority", "outcome"]  # changes is a dict: JSON
+
+
+@pytest.mark.parametrize(("hint", "said"), [
+    (int, "int is typed as JSON, like 3"),
+    (dict | None, 'dict | None is typed as JSON, like {"a": 1}'),
+    (Any, 'this field takes JSON: a string in quotes, like "high"'),
+])
+def test_text_that_is_not_json_is_told_how_its_type_is_typed(hint, said) -> None:
+    assert typed_as_json(hint) == said

@@ -12,12 +12,14 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.graph import END, START, StateGraph
 
 from playground.agent.graph import build_agent
-from playground.apps.state_fields import EditRefused
+from playground.apps.state_fields import EditRefused, state_fields
 from playground.runtime.driven import driven
 from playground.runtime.time_travel import (
     edit_state,
     fork_from_form,
     fork_with_edit,
+    form_changes,
+    form_field,
     replay_from,
     resume_thread,
 )
@@ -422,24 +424,26 @@ def test_fork_with_edit_keeps_the_callers_configurable_keys(saver) -> None:
 # --- fork_from_form ---------------------------------------------------------------------------
 
 
-def form_of(graph, snapshot) -> tuple[dict[str, str], dict]:
-    """What History's form shows for a checkpoint: each state field as JSON, and the values."""
-    import json
-
+def form_of(graph, snapshot) -> tuple[dict[str, str | None], dict]:
+    """What History's form shows for a checkpoint: each state field as it shows it (a str
+    field's text as it is, an empty box for one not set), and the values."""
     values = dict(snapshot.values)
-    return {key: json.dumps(values.get(key)) for key in ("ticket", "priority", "note")}, values
+    hints = state_fields(graph)
+    return {key: form_field(key, hints[key], values.get(key)).text
+            for key in ("ticket", "priority", "note")}, values
 
 
-def test_form_with_one_changed_field_forks_with_that_change_only(saver) -> None:
+def test_a_str_field_is_typed_as_text_and_forks_with_that_string(saver) -> None:
     graph = finished_pause_thread(saver)
     after_read = after(graph, "p", ("plan",))
     typed, shown = form_of(graph, after_read)
-    typed["ticket"] = '"t9"'
+    assert typed == {"ticket": "t7", "priority": "normal", "note": ""}  # no quotes added
+    typed["ticket"] = "t9"
 
     changes, result = fork_from_form(graph, "p", checkpoint_id(after_read.config), typed, shown,
                                      "{}", "read")
 
-    assert changes == {"ticket": "t9"}  # the unchanged fields (a null note too) are not edited
+    assert changes == {"ticket": "t9"}  # the unchanged fields (an unset note too) are kept
     assert history(graph, "p")[result.fork_checkpoint_id].metadata["source"] == "update"
     assert result.values == {"ticket": "t9", "priority": "normal", "note": "raise t9"}
     assert result.next == ("write",)
@@ -458,20 +462,66 @@ def test_form_with_other_keys_adds_them_to_the_edit(saver) -> None:
     assert result.values["note"] == "raise t8"
 
 
+def test_an_etag_reads_with_its_quotes_and_is_written_back_as_typed(agent) -> None:
+    hint = state_fields(agent)["etag"]
+
+    assert form_field("etag", hint, '"v2"').text == '"v2"'  # the string's own characters
+    assert form_changes(agent, {"etag": '"v2"'}, {"etag": '"v2"'}) == {}
+    assert form_changes(agent, {"etag": '"v3"'}, {"etag": '"v2"'}) == {"etag": '"v3"'}
+
+
+def test_null_writes_none_to_an_optional_str_field_and_an_empty_box_the_empty_string(
+        agent) -> None:
+    shown = {"priority": "high"}
+
+    assert form_field("priority", state_fields(agent)["priority"], None).text is None
+    assert form_changes(agent, {"priority": None}, shown) == {"priority": None}
+    assert form_changes(agent, {"priority": ""}, shown) == {"priority": ""}
+
+
+def test_a_str_field_not_set_yet_shows_an_empty_box_and_typing_sets_it(saver) -> None:
+    graph = pause_graph(saver)
+    field = form_field("note", state_fields(graph)["note"], None)
+
+    assert (field.text, field.nullable) == ("", False)  # str: no "null" to offer
+    assert form_changes(graph, {"note": ""}, {}) == {}
+    assert form_changes(graph, {"note": "call back"}, {}) == {"note": "call back"}
+
+
+def test_a_field_of_another_type_stays_json(agent) -> None:
+    field = form_field("changes", state_fields(agent)["changes"], {"priority": "high"})
+
+    assert not field.is_text and field.text == '{"priority": "high"}'
+    assert form_changes(agent, {"changes": '{"priority":"low"}'}, {"changes": {}}) == {
+        "changes": {"priority": "low"}}
+    assert form_changes(agent, {"changes": '{"priority":"high"}'},  # the same value, retyped
+                        {"changes": {"priority": "high"}}) == {}
+    with pytest.raises(EditRefused, match=r"^changes: not valid JSON \(Expecting value at "
+                       r"column 1\); dict \| None is typed as JSON, like \{"):
+        form_changes(agent, {"changes": "low"}, {"changes": {}})
+
+
+def test_a_str_key_holding_another_value_shows_it_as_json(agent) -> None:
+    """A node may write what the hint does not foresee: the form shows what is there."""
+    field = form_field("ticket_id", state_fields(agent)["ticket_id"], 7)
+
+    assert not field.is_text and field.text == "7"
+    assert form_changes(agent, {"ticket_id": "7"}, {"ticket_id": 7}) == {}
+
+
 @pytest.mark.parametrize(
     ("field", "typed_text", "extra", "message"),
     [
-        ("priority", "urgent", "{}", "priority: not valid JSON (Expecting value at column 1); "
-         'strings need quotes, like "high"'),
-        ("priority", "5", "{}", "wrong type for 'priority': expected str, got 5 (int)"),
+        (None, None, '{"ticket": 5}', "wrong type for 'ticket': expected str, got 5 (int)"),
         (None, None, "{oops", "not valid JSON at line 1, column 2"),
         (None, None, '["t9"]', "expected a JSON object at line 1, column 1, got an array"),
         (None, None, '{"tiket": "t9"}',
          "unknown key 'tiket': the state has ticket, priority, note"),
         (None, None, "{}", "empty edit: set at least one of ticket, priority, note"),
+        ("ticket", "t7", "{}", "empty edit: set at least one of ticket, priority, note"),
     ],
-    ids=["field-not-json", "field-wrong-type", "other-keys-not-json", "other-keys-not-an-object",
-         "other-keys-unknown-key", "nothing-changed"],
+    ids=["wrong-type", "other-keys-not-json", "other-keys-not-an-object",
+         "other-keys-unknown-key", "nothing-changed", "the-same-text-typed-again"],
 )
 def test_refused_form_says_why_and_writes_no_checkpoint(saver, field, typed_text, extra,
                                                         message) -> None:
@@ -492,7 +542,7 @@ def test_refused_form_says_why_and_writes_no_checkpoint(saver, field, typed_text
 def test_form_of_an_unknown_checkpoint_is_refused_and_writes_nothing(saver) -> None:
     graph = finished_pause_thread(saver)
     typed, shown = form_of(graph, after(graph, "p", ("plan",)))
-    typed["ticket"] = '"t9"'
+    typed["ticket"] = "t9"
     before = count(saver)
 
     with pytest.raises(ValueError, match=f"no checkpoint '{MISSING_ID}' in thread 'p'"):

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from contextlib import closing
 from pathlib import Path
 
@@ -75,7 +74,7 @@ def test_full_workshop_path_in_chromium(server, browser, shots):
     assert after_replay > before
     assert "new checkpoints on a new branch" in tab.text()
     seen = tab.reads_as_one_page()
-    tab.page.get_by_label(re.compile(r"^changes")).fill('{"priority": "low"}')
+    tab.type_into("changes · dict | None", '{"priority": "low"}')  # a dict: JSON
     tab.click("Fork with edit")
     assert tab.checkpoints() > after_replay
     seen = tab.reads_as_one_page()  # a fork whose write got a 412 is no green box

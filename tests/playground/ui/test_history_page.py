@@ -15,6 +15,18 @@ def _count_checkpoints(path) -> int:
         return conn.execute("SELECT count(*) FROM checkpoints").fetchone()[0]
 
 
+def _field(at, label_start: str):
+    """The fork form's text box whose label starts with ``label_start`` (``changes · ...``)."""
+    return next(t for t in at.text_input if t.label.startswith(label_start))
+
+
+def _type(at, label_start: str, text: str):
+    """Type into a fork form's field and let it commit, as the browser does after a pause
+    (or on Enter): the page reruns, and nothing is written."""
+    _field(at, label_start).input(text).run()
+    return at
+
+
 def _drawn_checkpoints(at) -> int:
     return len(UiHelpers.tree(at)[1])
 
@@ -71,8 +83,7 @@ def test_replay_from_an_old_checkpoint_grows_a_new_branch(paused, ui, tmp_path):
 
 
 def test_fork_with_edited_plan_runs_the_write_with_the_edit(paused, ui, client_for):
-    changes = next(t for t in paused.text_input if t.label.startswith("changes"))
-    changes.input('{"priority": "low"}')
+    _type(paused, "changes", '{"priority": "low"}')  # a dict: typed as JSON
 
     ui.button(paused, "Fork with edit").click().run()
 
@@ -88,21 +99,20 @@ def test_fork_with_edited_plan_runs_the_write_with_the_edit(paused, ui, client_f
 @pytest.mark.parametrize(
     ("field", "typed", "message"),
     [
-        ("priority", "5", "wrong type for 'priority'"),
-        ("priority", "urgent", "priority: not valid JSON"),
+        ("changes", "5", "wrong type for 'changes'"),
+        ("changes", "low", "changes: not valid JSON"),
+        (None, '{"priority": 5}', "wrong type for 'priority'"),
         (None, '{"prority": "high"}', "unknown key 'prority'"),
         (None, "{oops", "not valid JSON"),
     ],
 )
 def test_refused_edit_shows_why_and_writes_no_checkpoint(paused, ui, field, typed, message):
-    import os
-
     path = os.environ["PLAYGROUND_CHECKPOINTS"]
     before = _count_checkpoints(path)
     if field:
-        next(t for t in paused.text_input if t.label.startswith(field)).input(typed)
+        _type(paused, field, typed)
     else:
-        paused.text_area[0].input(typed)
+        ui.text_area(paused, "Other keys (JSON object)").input(typed).run()
 
     ui.button(paused, "Fork with edit").click().run()
 
@@ -133,8 +143,7 @@ def test_deep_link_opens_the_linked_checkpoint(app, ui, paused):
 def test_compare_shows_a_fork_against_its_original_step_by_step(paused, ui):
     ui.button(paused, "Resume the head").click().run()
     ui.button(paused, "Previous").click().run()  # back to the pause before write
-    changes = next(t for t in paused.text_input if t.label.startswith("changes"))
-    changes.input('{"priority": "low"}')
+    _type(paused, "changes", '{"priority": "low"}')
     ui.button(paused, "Fork with edit").click().run()
 
     paused.segmented_control(key="history-view").set_value("Compare").run()
@@ -160,13 +169,12 @@ def test_a_fork_from_a_stale_page_is_refused_and_writes_nothing(app, ui, paused)
     room, thread = paused.query_params["room"], paused.query_params.get("thread", "thread-1")
     other = app(room=room, thread=thread)
     other.switch_page("views/history.py").run()
+    _type(other, "changes", '{"priority": "low"}')  # the second tab's edit, drawn
     drawn = _tree_size(other)
 
     ui.button(paused, "Resume the head").click().run()  # the first tab moves the thread on
     moved = _tree_size(paused)
     assert moved == drawn + 1
-    changes = next(t for t in other.text_input if t.label.startswith("changes"))
-    changes.input('{"priority": "low"}')
     stored = _count_checkpoints(os.environ["PLAYGROUND_CHECKPOINTS"])
     ui.button(other, "Fork with edit").click().run()
 
@@ -331,8 +339,7 @@ def test_rerun_is_off_on_the_tip_of_a_branch_and_on_before_it(paused, ui):
 def test_a_fork_whose_write_is_refused_with_412_is_no_success(paused, ui, client_for):
     colleague = client_for(paused, actor="sam")
     colleague.patch_ticket("t7", {"priority": "urgent"}, colleague.get_ticket("t7").etag)
-    changes = next(t for t in paused.text_input if t.label.startswith("changes"))
-    changes.input('{"priority": "low"}')
+    _type(paused, "changes", '{"priority": "low"}')
 
     ui.button(paused, "Fork with edit").click().run()
 
@@ -383,7 +390,7 @@ def test_the_fork_form_edits_a_message_as_text_and_the_branch_holds_a_real_human
     assert not [t for t in at.text_input if "__type__" in (t.value or "")]
     assert "list[message]" in ui.texts(at)
 
-    next(t for t in at.text_area if t.label == "1 · human").input("Where is my order B22?")
+    next(t for t in at.text_area if t.label == "1 · human").input("Where is my order B22?").run()
     ui.button(at, "Fork with edit").click().run()
 
     assert not at.exception
@@ -393,3 +400,82 @@ def test_the_fork_form_edits_a_message_as_text_and_the_branch_holds_a_real_human
         head = max(saver.list(None), key=lambda t: t.checkpoint["ts"])
         first = head.checkpoint["channel_values"]["messages"][0]
     assert isinstance(first, HumanMessage) and first.content == "Where is my order B22?"
+
+
+def _fork_button(at):
+    return UiHelpers.button(at, "Fork with edit")
+
+
+def test_a_str_field_is_typed_as_text_and_forks_with_that_string(paused, ui, client_for):
+    """The ticket id typed as t3 and t3's ETag as the API gives it, no quotes added: the
+    paused write goes to ticket t3."""
+    t3 = client_for(paused).get_ticket("t3")
+    assert _field(paused, "ticket_id").value == "t7"  # the string itself, no quotes
+    _type(paused, "ticket_id", "t3")
+    _type(paused, "etag", t3.etag)
+
+    _fork_button(paused).click().run()
+
+    assert not paused.exception
+    assert 'Forked #4 with {"ticket_id": "t3"' in ui.texts(paused)
+    assert not paused.error and not paused.warning  # the write was not refused
+    assert client_for(paused).get_ticket("t3").body["priority"] == "high"
+
+
+def test_an_etag_reads_with_its_quotes_in_the_fork_form(paused, client_for):
+    etag = _field(paused, "etag").value
+
+    assert etag == client_for(paused).get_ticket("t7").etag  # "v1", its own quotes and all
+    assert etag.startswith('"') and "\\" not in etag
+
+
+def test_null_writes_none_to_an_optional_str_field(paused, ui):
+    from langgraph.checkpoint.sqlite import SqliteSaver
+
+    null = next(c for c in paused.checkbox
+                if c.label == "null" and (c.key or "").startswith("field-priority-"))
+    assert not null.value  # t7's priority is a string
+    null.check().run()
+    assert _field(paused, "priority").disabled  # greyed out: the value is None, not its text
+
+    _fork_button(paused).click().run()
+
+    assert not paused.exception
+    assert 'Forked #4 with {"priority": null}' in ui.texts(paused)
+    with sqlite3.connect(os.environ["PLAYGROUND_CHECKPOINTS"], check_same_thread=False) as conn:
+        edits = [t for t in SqliteSaver(conn).list(None) if t.metadata.get("source") == "update"]
+    assert len(edits) == 1 and edits[0].checkpoint["channel_values"]["priority"] is None
+
+
+def test_fork_with_edit_is_disabled_until_a_value_differs(paused, ui):
+    path = os.environ["PLAYGROUND_CHECKPOINTS"]
+    before = _count_checkpoints(path)
+    assert _fork_button(paused).disabled
+    assert "Nothing differs from checkpoint #4 yet" in ui.texts(paused)
+    request = _field(paused, "request").value
+
+    _type(paused, "request", "raise t7 to low")  # committed as Enter commits it: no fork
+    assert not _fork_button(paused).disabled
+    assert _count_checkpoints(path) == before
+
+    _type(paused, "request", request)  # typed back as it was
+    assert _fork_button(paused).disabled
+    _type(paused, "changes", '{"priority":"high"}')  # the same value, spaced otherwise
+    assert _fork_button(paused).disabled
+    assert _count_checkpoints(path) == before
+
+
+def test_the_fork_success_message_stays_after_a_rerun(paused, ui):
+    said = 'Forked #4 with {"changes": {"priority": "low"}}'
+    _type(paused, "changes", '{"priority": "low"}')
+    _fork_button(paused).click().run()
+    assert said in ui.texts(paused)
+    assert _fork_button(paused).disabled  # on the new head nothing differs: no second click
+
+    paused.run()
+    assert said in ui.texts(paused)
+    _type(paused, "request", "raise t7 to high, please")  # typing reruns the page: still said
+    assert said in ui.texts(paused) and "Edit refused" not in ui.texts(paused)
+
+    ui.button(paused, "Replay from here").click().run()  # the next action: its own news
+    assert said not in ui.texts(paused)

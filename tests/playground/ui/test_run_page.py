@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 
@@ -25,7 +26,8 @@ def test_graph_server_opens_on_run_without_the_workshop_lessons(graph_app, ui):
     at = graph_app(CHAT)
 
     assert not at.exception
-    assert rendered(at.title[0].value).endswith("Run · support_chat")
+    assert rendered(at.title[0].value).endswith("Run")
+    assert rendered(at.caption[0].value).startswith("Graph **support_chat**.")
     assert "New thread" in ui.texts(at) and "give it its first input" in ui.texts(at)
     drawing = at.get("graphviz_chart")[0].proto.spec
     assert "cluster_triage" in drawing and '"triage/classify"' in drawing  # subgraph expanded
@@ -325,3 +327,45 @@ def test_the_ticket_agents_graph_on_run_shows_its_pause_before_write(app):
     assert not at.exception
     drawing = at.get("graphviz_chart")[0].proto.spec
     assert "pause before" in drawing and "write" in drawing
+
+
+GREETER = '''
+from typing import TypedDict
+
+from langgraph.graph import START, StateGraph
+
+
+class State(TypedDict, total=False):
+    name: str | None
+    greeting: str
+
+
+def greet(state):
+    return {"greeting": f"hello {state.get('name')!r}"}
+
+
+builder = StateGraph(State)
+builder.add_node("greet", greet)
+builder.add_edge(START, "greet")
+graph = builder.compile()
+'''
+
+
+@pytest.mark.parametrize(("typed", "null", "greeted"), [
+    ('"Ana"', False, """hello '"Ana"'"""),  # text as typed: its quotes are the string's
+    ("", True, "hello None"),
+])
+def test_null_sends_none_for_an_optional_str_input_and_text_is_the_string(
+        graph_app, tmp_path, typed, null, greeted):
+    path = tmp_path / "greeter.py"
+    path.write_text(GREETER)
+    at = graph_app(f"{path}:graph")
+    assert at.text_input(key="run-in-name").label == "name · str | None"
+
+    at.text_input(key="run-in-name").input(typed)
+    if null:
+        at.checkbox(key="run-in-name-null").check()
+    at.button(key="FormSubmitter:run-input-Run").click().run()
+
+    assert not at.exception
+    assert json.loads(at.json[0].value)["greeting"] == greeted

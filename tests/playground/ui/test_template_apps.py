@@ -250,11 +250,13 @@ def test_a_langgraph_json_with_several_graphs_serves_them_behind_a_graph_picker(
 
     picker = at.selectbox(key="graph-picker")
     assert picker.options == ["support_chat", "research"]
-    assert rendered(at.title[0].value).endswith("Run · support_chat")
+    assert rendered(at.title[0].value).endswith("Run")
+    assert rendered(at.caption[0].value).startswith("Graph **support_chat**.")
     _say(at, "Where is my order A17?")
     picker.select("research").run()
 
-    assert rendered(at.title[0].value).endswith("Run · research")
+    assert rendered(at.title[0].value).endswith("Run")
+    assert rendered(at.caption[0].value).startswith("Graph **research**.")
     assert "give it its first input" in ui.texts(at)  # research has threads of its own
     at.selectbox(key="graph-picker").select("support_chat").run()
     assert "Your order A17 is shipped with DHL." in ui.texts(at)
