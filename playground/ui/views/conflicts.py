@@ -227,7 +227,7 @@ def _timeline(rows: tuple[WriteRow, ...], ticket_id: str) -> None:
             "If-Match sent": st.column_config.TextColumn(width=105),
             "answer": st.column_config.TextColumn(width=100),
             "result": st.column_config.TextColumn(width=80),
-            "changes": st.column_config.TextColumn(width=135),
+            "changes": st.column_config.TextColumn(width=170),
             "why": st.column_config.TextColumn(width="large"),
         },
     )
