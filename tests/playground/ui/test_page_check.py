@@ -22,10 +22,11 @@ from tests.playground.ui.browser import Tab, chromium_missing, playground_server
 from tests.playground.ui.conftest import EXAMPLES
 from tests.playground.ui.page_check import PageCheck
 
-pytestmark = pytest.mark.skipif(
-    chromium_missing() and not os.environ.get("CI"),
-    reason="Debian chromium is not installed (bash .ci/run installs it)",
-)
+pytestmark = [
+    pytest.mark.skipif(chromium_missing() and not os.environ.get("CI"),
+                       reason="Debian chromium is not installed (bash .ci/run installs it)"),
+    pytest.mark.page_check,  # in the fast lane too (make check)
+]
 
 WIDE, PHONE = 1440, 390
 TICKET_PAGES = ("", "agent", "conflicts", "history", "sizes", "schema", "inspect", "board")
