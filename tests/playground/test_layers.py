@@ -40,7 +40,7 @@ LAYERS = [
     {"savers", "apps"},  # the savers graphs run on; what a graph is to the playground
     {"runtime"},  # running and acting on graphs
     {"lessons", "regression"},  # what is built on running graphs
-    {"cli", "ui", "server_process", "testing"},  # the edges
+    {"cli", "ui", "server_process", "testing", "mcp"},  # the edges
 ]
 # Imports that run a graph: the engine reads checkpoints and never imports these.
 RUNS_GRAPHS = ("langgraph.graph", "langgraph.pregel", "langgraph.func", "langchain",

@@ -1,0 +1,19 @@
+"""``playground mcp PLACE``: the engine's reads of one place, served to an assistant over MCP.
+
+An MCP client (Claude Code, Claude Desktop, Cursor, VS Code) starts ``playground mcp PLACE`` and
+talks to it on stdio. The server offers the read tools (``list_threads``, ``get_thread``,
+``get_checkpoint``, ``diff_checkpoints``, ``get_conversation``, ``get_timeline``,
+``compare_branches``), a thread's export as the ``thread://{thread_id}`` resource, and the
+``debug_failed_thread`` prompt. Each tool reads through the door with the CLI's deadlines and
+memory bounds and answers within fixed caps; nothing a database holds is run.
+
+- :mod:`.server`: the server, its tools' signatures and descriptions, the resource, the prompt;
+- :mod:`.reads`: how a tool reads the place (one read per call, through the door);
+- :mod:`.bounds`: the caps, cutting a value, fitting an answer, cursors;
+- :mod:`.answers`: an answer as a tool result, a refusal in one sentence;
+- :mod:`.arguments`: checkpoints and thread-list filters, read as the CLI reads them;
+- :mod:`.threads`, :mod:`.checkpoints`, :mod:`.conversation`, :mod:`.timeline`,
+  :mod:`.branches`: the read tools, each over the engine's own calls;
+- :mod:`.export`: the thread resource; :mod:`.prompts`: the prompt;
+- :mod:`.setup`: how to add the server to each client (``--help``'s setup section).
+"""
