@@ -21,11 +21,16 @@ engine's :class:`~playground.timetravel.tree.TreeCache`, as the pages keep them)
 a 10,000-checkpoint thread reads the tree once (0.7 s here), then each page in about 40 ms. The
 cache is keyed by the thread's fingerprint, read on every call, so a thread that changed is read
 again; it holds half of ``PLAYGROUND_CACHE_MB`` at most.
+
+A server started with a graph (``--graph`` or ``--config``, with ``--allow-writes``) folds that
+graph's DeltaChannels with the graph's own reducers, as the pages do
+(:attr:`PlaceReads.reducers`, given to every storage it opens); without one, the engine folds
+what it can without running anything.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextlib import closing
 from typing import TypeVar
 
@@ -34,6 +39,7 @@ import anyio.to_thread
 
 from playground.places.base import Place
 from playground.places.door import open_place
+from playground.timetravel.delta import Reducer
 from playground.timetravel.storage import Storage
 from playground.timetravel.tree import CheckpointTree, TreeCache, load_tree
 from playground.timetravel.tree_layout import TreeLayout, kept_layout, tree_layout
@@ -49,12 +55,17 @@ class PlaceReads:
     Args:
         target: what ``playground mcp PLACE`` was given (a path, a ``postgresql://`` URL, an
             Agent Server's ``http://`` URL), or a place already opened.
+
+    Attributes:
+        reducers: the reducers of the DeltaChannels of the graph the person starting the
+            server named, by state key (``Storage.reducers``); empty without one.
     """
 
     def __init__(self, target: str | Place) -> None:
         self.place = target if isinstance(target, Place) else open_place(target)
         self._limiter: anyio.CapacityLimiter | None = None
         self.trees = TreeCache()
+        self.reducers: Mapping[str, Reducer] = {}
 
     @property
     def label(self) -> str:
@@ -74,6 +85,8 @@ class PlaceReads:
     def read(self, work: Callable[[Storage], T]) -> T:
         """``work`` on the place's reads, opened for it and closed after (on this thread)."""
         with closing(self.place.reads()) as storage:
+            if self.reducers:
+                storage.reducers = self.reducers
             return work(storage)
 
     async def run(self, work: Callable[[Storage], T]) -> T:

@@ -79,6 +79,35 @@ def settings_in(metadata: Mapping[str, Any] | None) -> RunSettings | None:
     return RunSettings(parsed.get(CONTEXT_KEY), parsed.get(CONFIGURABLE_KEY, {}))
 
 
+def thread_run_settings(app: Any, recorded: RunSettings | None,
+                        typed: Mapping[str, Any] | None = None) -> RunSettings:
+    """What a thread runs with, as History replays and forks it: the text a page's form holds
+    for each field (``typed``), else the values its newest checkpoint records (``recorded``),
+    else the schema's defaults. A value the schema no longer takes falls back to the defaults.
+
+    Args:
+        app: the :class:`~playground.apps.app.App` the thread runs on.
+        recorded: :func:`settings_in` of the thread's newest checkpoint's metadata.
+        typed: a form's text for some fields (the others take the recorded or default value).
+    """
+    from playground.apps.inputs import InputRefused, context_fields, parse_settings, typed_text
+
+    if app.settings_schema is None:
+        return RunSettings()
+    kind, schema = app.settings_schema
+    fields = context_fields(app.template, schema)
+    values = ((recorded.context if kind == "context" else recorded.configurable)
+              if recorded is not None else None) or {}
+    text = {field.name: typed_text(field, values[field.name]) if field.name in values
+            else field.default for field in fields}
+    text.update({name: value for name, value in (typed or {}).items() if name in text})
+    try:
+        parsed = parse_settings(fields, text, schema)
+    except InputRefused:
+        parsed = parse_settings(fields, {}, None)
+    return RunSettings(context=parsed) if kind == "context" else RunSettings(configurable=parsed)
+
+
 class DrivenGraph:
     """A compiled graph whose runs and state calls go through its async API on a loop.
 

@@ -26,7 +26,12 @@ from playground.apps.inputs import (
     parse_settings,
     typed_text,
 )
-from playground.runtime.driven import DrivenGraph, RunSettings, settings_in
+from playground.runtime.driven import (
+    DrivenGraph,
+    RunSettings,
+    settings_in,
+    thread_run_settings,
+)
 
 TYPED_KEY = "run-settings"  # {thread_id: {field: text}}: what this session typed per thread
 LONG_TEXT = 80  # a longer string, or one with a line break, gets a text area
@@ -107,15 +112,12 @@ def _settings(kind: str, values: dict[str, Any]) -> RunSettings:
 
 
 def thread_settings(app: App, graph: DrivenGraph, thread_id: str) -> RunSettings:
-    """What the thread runs with, without drawing a form (History's replay and fork)."""
+    """What the thread runs with, without drawing a form (History's replay and fork): what
+    this session typed for it, else what it recorded (:func:`thread_run_settings`)."""
     if app.settings_schema is None:
         return RunSettings()
-    kind, schema = app.settings_schema
-    fields, typed = _typed(app, graph, thread_id)
-    try:
-        return _settings(kind, parse_settings(fields, typed, schema))
-    except InputRefused:
-        return _settings(kind, parse_settings(fields, {}, None))
+    return thread_run_settings(app, _recorded(graph, thread_id),
+                               st.session_state.get(TYPED_KEY, {}).get(thread_id))
 
 
 def settings_form(app: App, graph: DrivenGraph, thread_id: str,
