@@ -5,9 +5,11 @@ checkpoint database ends the command in one line."""
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from langgraph.checkpoint.sqlite import SqliteSaver
@@ -139,3 +141,19 @@ def test_graph_name_without_a_config_is_refused_in_one_line(capsys):
     said = capsys.readouterr().err
     assert said == ("playground mcp: --graph-name picks a graph of a langgraph.json: give "
                     "--config too\n")
+
+
+def _code_blocks(page: Path, language: str) -> list[str]:
+    return re.findall(rf"^```{language}\n(.*?)^```", page.read_text(encoding="utf-8"),
+                      flags=re.MULTILINE | re.DOTALL)
+
+
+def test_the_docs_give_each_client_the_same_setup_the_help_prints():
+    guide = ROOT / "docs" / "assistants.md"
+
+    shell, json_blocks = _code_blocks(guide, "bash"), _code_blocks(guide, "json")
+    for _client, _where, text, kind in SETUPS:
+        blocks = json_blocks if kind == "json" else [line for block in shell
+                                                     for line in block.splitlines()]
+        assert text.strip() in [block.strip() for block in blocks], text
+    assert CLAUDE_CODE in (ROOT / "README.md").read_text(encoding="utf-8")
