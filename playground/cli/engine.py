@@ -36,10 +36,11 @@ from playground.timetravel.thread_list import (
     count_threads,
     metadata_text,
     parse_meta,
-    parse_moment,
+    thread_named,
     thread_page,
+    typed_query,
 )
-from playground.timetravel.tree import CheckpointTree, load_tree
+from playground.timetravel.tree import CheckpointTree, load_tree, resolve_checkpoint
 
 # Errors that mean "bad input": reported in one line with exit code 2, never as a traceback.
 USER_ERRORS: tuple[type[Exception], ...] = (CheckpointDbError, ValueError, OSError)
@@ -59,18 +60,9 @@ def stored_thread_named(args: argparse.Namespace) -> str | None:
         return None
     storage = open_storage(args.db)
     try:
-        ids = storage.thread_ids()
+        return thread_named(storage.thread_ids(), name)
     finally:
         storage.close()
-    if name.startswith("/") and name[1:] in ids:
-        return name[1:]
-    found = [thread for thread in ids if thread.endswith("/" + name)]
-    if len(found) > 1:
-        listed = ", ".join(clip(thread, 80) for thread in found[:5])
-        raise ValueError(f"no thread {clip(name, 80)!r}; {len(found)} rooms hold a thread of "
-                         f"that name ({listed}{', ...' if len(found) > 5 else ''}): give one "
-                         "of those ids")
-    return found[0] if found else None
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -210,11 +202,8 @@ def _keyed(handler):
 def _query(args: argparse.Namespace) -> ThreadQuery:
     if not 1 <= args.limit <= MAX_PAGE:
         raise QueryRefused(f"--limit takes 1 to {MAX_PAGE:,}")
-    return ThreadQuery(status=args.status,
-                       since=parse_moment(args.since) if args.since else None,
-                       until=parse_moment(args.until) if args.until else None,
-                       meta=parse_meta(args.meta), match=args.match or None,
-                       limit=args.limit, after=args.after)
+    return typed_query(args.status, args.since, args.until, parse_meta(args.meta), args.match,
+                       args.limit, args.after)
 
 
 def _threads(args: argparse.Namespace) -> int:
@@ -393,29 +382,6 @@ def _named(names: tuple[str, ...]) -> str:
     for name in names:
         counts[name] = counts.get(name, 0) + 1
     return ", ".join(f"{name} ×{n}" if n > 1 else name for name, n in counts.items()) or "-"
-
-
-def resolve_checkpoint(tree: CheckpointTree, ref: str) -> str:
-    """Find a checkpoint by full id, ``#N`` (creation order) or a unique part of its id.
-
-    Raises:
-        ValueError: nothing or more than one checkpoint matches.
-    """
-    ids = list(tree.nodes)
-    if ref in tree.nodes:
-        return ref
-    number = ref[1:] if ref.startswith("#") else ref
-    if number.isdigit() and (ref.startswith("#") or len(number) < 6):
-        index = int(number)
-        if 1 <= index <= len(ids):
-            return ids[index - 1]
-        raise ValueError(f"#{index} is out of range: the thread has {len(ids)} checkpoints")
-    matches = [cid for cid in ids if ref in cid]
-    if len(matches) == 1:
-        return matches[0]
-    if not matches:
-        raise ValueError(f"no checkpoint {ref!r} in thread {tree.thread_id!r}")
-    raise ValueError(f"{ref!r} matches {len(matches)} checkpoints: give more of the id")
 
 
 def _diff(args: argparse.Namespace) -> int:

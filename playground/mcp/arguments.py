@@ -2,7 +2,7 @@
 written), and how they are read, the way the ``playground`` command reads them.
 
 A checkpoint is named as every command names one (an id, a unique part of one, or ``#N`` in
-creation order; the head when left out: :func:`~playground.cli.engine.resolve_checkpoint`); a
+creation order; the head when left out: :func:`~playground.timetravel.tree.resolve_checkpoint`); a
 thread list's filters become the engine's :class:`~playground.timetravel.thread_list.ThreadQuery`
 as ``playground threads`` builds it. Anything that cannot be used is a
 :class:`~playground.mcp.answers.Refused` (or the engine's own ``ValueError``) in one sentence.
@@ -15,11 +15,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from playground.cli.engine import resolve_checkpoint
 from playground.mcp.answers import Refused
 from playground.mcp.bounds import MAX_LIMIT, clip
-from playground.timetravel.thread_list import ThreadQuery, parse_meta, parse_moment
-from playground.timetravel.tree import CheckpointTree
+from playground.timetravel.thread_list import ThreadQuery, parse_meta, typed_query
+from playground.timetravel.tree import CheckpointTree, resolve_checkpoint
 
 # Most characters an argument naming something stored may have (a real id is far shorter).
 ID_CHARS = 4_096
@@ -94,8 +93,4 @@ def thread_query(status: str | None, since: str | None, until: str | None,
     Raises:
         ValueError: a time that is not one, a metadata pair that is not KEY=VALUE.
     """
-    return ThreadQuery(status=status or None,
-                       since=parse_moment(since) if since else None,
-                       until=parse_moment(until) if until else None,
-                       meta=metadata_pairs(metadata), match=text or None,
-                       limit=limit, after=after or None)
+    return typed_query(status, since, until, metadata_pairs(metadata), text, limit, after)

@@ -28,7 +28,6 @@ import logging
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from types import SimpleNamespace
 from typing import TYPE_CHECKING, Annotated, Any
 
 from mcp.server.mcpserver import MCPServer, ResourceSecurity
@@ -64,6 +63,7 @@ from playground.mcp.arguments import (
 from playground.mcp.bounds import DEFAULT_LIMIT, clip
 from playground.mcp.reads import PlaceReads
 from playground.timetravel.errors import UnknownThread
+from playground.timetravel.thread_list import thread_named
 
 if TYPE_CHECKING:
     from playground.mcp.writes import PlaceWrites
@@ -227,12 +227,9 @@ async def answer(reads: PlaceReads, work: Callable[..., Answer], **arguments: An
 
 async def _stored_name(reads: PlaceReads, name: Any) -> str | None:
     """The one stored thread a page would show as ``name`` (the CLI's rule), or None."""
-    from playground.cli.engine import stored_thread_named
-
     if not isinstance(name, str):
         return None
-    asked = SimpleNamespace(thread=name, db=reads.place.target, command="mcp")
-    return await reads.run(lambda _storage: stored_thread_named(asked))
+    return await reads.run(lambda storage: thread_named(storage.thread_ids(), name))
 
 
 def build_server(reads: PlaceReads, options: ServerOptions | None = None,

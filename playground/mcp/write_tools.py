@@ -26,7 +26,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from types import SimpleNamespace
 from typing import Any
 
 from playground.apps.state_fields import EditRefused
@@ -41,6 +40,7 @@ from playground.runtime import time_travel
 from playground.runtime.run import GraphRun, Question, outcome_of, resume_command
 from playground.timetravel.errors import UnknownThread, UnreadableCheckpoint
 from playground.timetravel.storage import Storage
+from playground.timetravel.thread_list import thread_named
 from playground.timetravel.tree import CheckpointTree, ensure_details
 
 # How each kind of write LangGraph records (a checkpoint's metadata ``source``) is said.
@@ -148,7 +148,8 @@ def read_thread(writes: PlaceWrites, tool: str, thread_id: str, expected_head: s
         try:
             tree = thread_tree(storage, thread_id, reads.trees)
         except UnknownThread:
-            stored = _stored_id(writes, thread_id)
+            # a name as a page shows it, read on the storage already open (the CLI's rule)
+            stored = thread_named(storage.thread_ids(), thread_id)
             if stored is None:
                 raise
             tree = thread_tree(storage, stored, reads.trees)
@@ -157,14 +158,6 @@ def read_thread(writes: PlaceWrites, tool: str, thread_id: str, expected_head: s
         return Thread(stored, thread_id, tree, metadata if isinstance(metadata, Mapping) else {})
 
     return reads.read(look)
-
-
-def _stored_id(writes: PlaceWrites, name: str) -> str | None:
-    """The one stored thread a page would show as ``name`` (the CLI's rule), or None."""
-    from playground.cli.engine import stored_thread_named
-
-    asked = SimpleNamespace(thread=name, db=writes.reads.place.target, command="mcp")
-    return stored_thread_named(asked)
 
 
 # -- the tools --------------------------------------------------------------------------------

@@ -228,6 +228,40 @@ def parse_meta(pairs: list[str]) -> tuple[tuple[str, str], ...]:
     return tuple(found)
 
 
+def typed_query(status: str | None = None, since: str | None = None, until: str | None = None,
+                meta: tuple[tuple[str, str], ...] = (), match: str | None = None,
+                limit: int = PAGE, after: str | None = None) -> ThreadQuery:
+    """The query filters typed as text say (``playground threads``' flags, the MCP server's
+    arguments): ``since`` and ``until`` read by :func:`parse_moment`, blanks left out.
+
+    Raises:
+        QueryRefused: a time that is not one.
+    """
+    return ThreadQuery(status=status or None,
+                       since=parse_moment(since) if since else None,
+                       until=parse_moment(until) if until else None,
+                       meta=meta, match=match or None, limit=limit, after=after or None)
+
+
+def thread_named(ids: list[str], name: str) -> str | None:
+    """The one stored thread id among ``ids`` a page would show as ``name``: ``room/NAME`` (the
+    playground keeps each room's threads under its code), or ``NAME`` for ``/NAME`` (a page's
+    way to name a thread the app wrote itself). None when no thread has it.
+
+    Raises:
+        ValueError: several rooms hold a thread of that name (the message lists them).
+    """
+    if name.startswith("/") and name[1:] in ids:
+        return name[1:]
+    found = [thread for thread in ids if thread.endswith("/" + name)]
+    if len(found) > 1:
+        listed = ", ".join(clip(thread, 80) for thread in found[:5])
+        raise ValueError(f"no thread {clip(name, 80)!r}; {len(found)} rooms hold a thread of "
+                         f"that name ({listed}{', ...' if len(found) > 5 else ''}): give one "
+                         "of those ids")
+    return found[0] if found else None
+
+
 def counted_cursor(after: str | None, mark: str) -> int:
     """The position a counted cursor (``<mark><N>``: the N-th thread of a kind's list) names,
     0 when there is none.

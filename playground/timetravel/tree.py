@@ -452,3 +452,26 @@ class ValuesCache:
             stored += sum(r.writes for r in state.rebuilt) * _RECORD_BYTES
             self._budget.put(key, state, max(stored * _DECODED_PER_BLOB_BYTE, _RECORD_BYTES))
         return state
+
+
+def resolve_checkpoint(tree: CheckpointTree, ref: str) -> str:
+    """Find a checkpoint by full id, ``#N`` (creation order) or a unique part of its id.
+
+    Raises:
+        ValueError: nothing or more than one checkpoint matches.
+    """
+    ids = list(tree.nodes)
+    if ref in tree.nodes:
+        return ref
+    number = ref[1:] if ref.startswith("#") else ref
+    if number.isdigit() and (ref.startswith("#") or len(number) < 6):
+        index = int(number)
+        if 1 <= index <= len(ids):
+            return ids[index - 1]
+        raise ValueError(f"#{index} is out of range: the thread has {len(ids)} checkpoints")
+    matches = [cid for cid in ids if ref in cid]
+    if len(matches) == 1:
+        return matches[0]
+    if not matches:
+        raise ValueError(f"no checkpoint {ref!r} in thread {tree.thread_id!r}")
+    raise ValueError(f"{ref!r} matches {len(matches)} checkpoints: give more of the id")
