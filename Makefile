@@ -2,7 +2,10 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+# What running needs (make run, make workshop), and on top of it the test tools (pytest,
+# Playwright, ruff, schemathesis: most of the venv's size), which only the test targets install.
+STAMP := $(VENV)/.installed-run
+TEST_STAMP := $(VENV)/.installed-test
 
 .PHONY: run test check lint bench screenshots workshop clean frontend
 
@@ -12,14 +15,21 @@ PORT ?= 8500
 # -qq (errors still print): setuptools warns on every editable install of a flat layout that a
 # folder named as the package may shadow it, and here that folder is the package itself.
 $(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install -qq --upgrade pip
-	$(BIN)/pip install -qq -e '.[test]'
-	touch $(STAMP)
+	@echo "make: installing the playground into $(VENV) (the first time only; about a minute)"
+	@$(PYTHON) -m venv $(VENV)
+	@$(BIN)/pip install -qq --upgrade pip
+	@$(BIN)/pip install -qq -e .
+	@touch $(STAMP)
 
-# `make run PORT=8600` serves on that port; without it, on 8501 or the next free port.
+$(TEST_STAMP): $(STAMP)
+	@echo "make: installing the test tools into $(VENV) (the first time only; about a minute)"
+	@$(BIN)/pip install -qq -e '.[test]'
+	@touch $(TEST_STAMP)
+
+# `make run PORT=8600` serves on that port; without it, on 8501 or the next free one. It prints
+# only the address to open.
 run: $(STAMP)
-	$(BIN)/playground run $(if $(filter command line,$(origin PORT)),--port $(PORT))
+	@$(BIN)/playground run $(if $(filter command line,$(origin PORT)),--port $(PORT))
 
 # LangGraph.js, to make and read back the JS fixtures: installed where npm is (the tests that
 # need it are skipped elsewhere; bash .ci/run installs Node).
@@ -61,14 +71,14 @@ $(AEGRA_VENV)/.installed: $(AEGRA_REQS)
 # and the tests on a real Agent Server share one (tests/conftest.py groups them).
 XDIST := -n auto --dist loadgroup
 
-test: $(STAMP) $(JS_STAMP) $(SERVER_VENV)/.installed $(AEGRA_STAMP)
+test: $(TEST_STAMP) $(JS_STAMP) $(SERVER_VENV)/.installed $(AEGRA_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest $(XDIST)
 
 # The lane without the slow kinds: lint and every test that needs no browser, no Agent Server,
 # no Node and no nginx (pytest markers; tests/conftest.py marks each test by what it uses), and
 # the page check, the one browser test that walks every page.
-check: $(STAMP)
+check: $(TEST_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest $(XDIST) \
 	  -m "(not browser and not server and not node and not replicas) or page_check"
@@ -79,7 +89,7 @@ check: $(STAMP)
 frontend:
 	cd frontend/drawings && npm ci --no-audit --no-fund --loglevel=error && npm run build
 
-lint: $(STAMP)
+lint: $(TEST_STAMP)
 	$(BIN)/ruff check .
 
 # The nearest peer CLI, for the thread list's benchmark only: in a venv of its own (it pins
@@ -93,11 +103,11 @@ $(PEER_VENV)/.installed:
 	touch $@
 
 # Postgres rows run when PLAYGROUND_DATABASE_URL (or PLAYGROUND_TEST_DATABASE_URL) is set.
-bench: $(STAMP) $(PEER_VENV)/.installed
+bench: $(TEST_STAMP) $(PEER_VENV)/.installed
 	$(BIN)/python -m bench
 
 # The README's pictures: the browser tests' screenshots, kept in assets/screenshots.
-screenshots: $(STAMP) $(SERVER_VENV)/.installed
+screenshots: $(TEST_STAMP) $(SERVER_VENV)/.installed
 	PLAYGROUND_SCREENSHOTS=$(CURDIR)/assets/screenshots $(BIN)/python -m pytest \
 		tests/playground/ui/test_browser_workshop.py -k full_workshop
 	PLAYGROUND_SCREENSHOTS=$(CURDIR)/assets/screenshots $(BIN)/python -m pytest \

@@ -23,14 +23,17 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from playground.access.facilitator import KeyTooShort, check_key
+from playground.access.peers import BEHIND_PROXY_ENV, is_loopback, shown_host
+from playground.access.token import REQUIRED_ENV, TOKEN_ENV, TokenError, room_token
 from playground.server_process import (
+    SECRETS,
     ServerDidNotStart,
     free_port,
     spawn,
     stop_process,
     wait_until_up,
 )
-from playground.ui.access import BEHIND_PROXY_ENV, TOKEN_ENV, is_loopback, new_token
 
 TEMPLATE = Path(__file__).with_name("nginx.conf.template")
 LOCAL_SERVER = "postgresql://postgres@127.0.0.1:5432"
@@ -127,17 +130,24 @@ def start_room(replicas: int = 3, port: int = 8500, host: str = "127.0.0.1",
         home = home or Path(stack.enter_context(tempfile.TemporaryDirectory(
             prefix="playground-workshop-")))
         # Behind nginx every request comes from loopback: no replica may take one for the
-        # facilitator's own (playground.ui.access.local_request).
+        # facilitator's own (playground.access.peers.local_peer).
         env = {**os.environ, BEHIND_PROXY_ENV: "1"}
         token = None
         if not is_loopback(host):
-            # The room is served to the network: every replica asks for one access token,
-            # which the room's URL carries (playground.ui.access).
-            token = env.get(TOKEN_ENV) or new_token()
-            env[TOKEN_ENV] = token
+            # The room is served to the network: every replica asks for one access token (the
+            # one kept in .playground/access-token, or $PLAYGROUND_ACCESS_TOKEN), which the
+            # room's URL carries; each replica derives the same cookie from it.
+            try:
+                token = room_token()
+            except TokenError as exc:
+                raise WorkshopError(str(exc)) from None
+            env.update({TOKEN_ENV: token, REQUIRED_ENV: "1"})
         api_port = free_port()
         api = spawn([sys.executable, "-m", "ticket_api.server", "--port", str(api_port),
-                     "--db", database, "--log-level", "warning"], env, home / "api.log")
+                     "--db", database, "--log-level", "warning"],
+                    {name: value for name, value in env.items()
+                     if name not in (*SECRETS, facilitator_key_env)},
+                    home / "api.log")
         stack.callback(stop_process, api)
         api_url = f"http://127.0.0.1:{api_port}"
         wait_until_up(f"{api_url}/health", api, "the ticket API")
@@ -157,10 +167,9 @@ def start_room(replicas: int = 3, port: int = 8500, host: str = "127.0.0.1",
         config.write_text(nginx_config(home, host, port, [r.port for r in room.replicas]))
         proxy = spawn([nginx, "-p", str(home), "-c", str(config)], env, home / "nginx.out")
         stack.callback(stop_process, proxy)
-        room.url = f"http://{'127.0.0.1' if host == '0.0.0.0' else host}:{port}"
-        wait_until_up(f"{room.url}/_stcore/health", proxy, "nginx")
-        if token:
-            room.url += f"/?token={token}"
+        local = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}"
+        wait_until_up(f"{local}/_stcore/health", proxy, "nginx")
+        room.url = f"http://{shown_host(host)}:{port}/?token={token}" if token else local
         yield room
 
 
@@ -183,15 +192,23 @@ def main(argv: list[str] | None = None) -> int:
                         help="the environment variable holding the facilitator's key, which "
                         "/board asks for (behind nginx it asks everyone)")
     args = parser.parse_args(argv)
-    if args.facilitator_key_env and not os.environ.get(args.facilitator_key_env, "").strip():
-        print(f"make workshop: {args.facilitator_key_env} is not set (put the facilitator's "
-              "key in it)", file=sys.stderr)
-        return 2
+    if args.facilitator_key_env:
+        key = os.environ.get(args.facilitator_key_env, "").strip()
+        if not key:
+            print(f"make workshop: {args.facilitator_key_env} is not set (put the "
+                  "facilitator's key in it)", file=sys.stderr)
+            return 2
+        try:
+            check_key(key, args.facilitator_key_env)
+        except KeyTooShort as exc:
+            print(f"make workshop: {exc}", file=sys.stderr)
+            return 2
     try:
         with start_room(args.replicas, args.port, args.host,
                         facilitator_key_env=args.facilitator_key_env) as room:
-            print(f"workshop room on {room.url}: {len(room.replicas)} replicas, ticket API "
-                  f"{room.api_url}, database {_redact(room.database)}. Ctrl+C stops it.",
+            print(f"room URL: {room.url}", flush=True)
+            print(f"{len(room.replicas)} replicas behind nginx on {_redact(room.database)}; "
+                  "the board at /board asks for the facilitator's key. Ctrl+C stops it.",
                   flush=True)
             try:
                 while all(r.process.poll() is None for r in room.replicas):

@@ -17,10 +17,15 @@ import time
 import urllib.request
 from pathlib import Path
 
+from playground.access.facilitator import FACILITATOR_KEY_ENV
+from playground.access.token import TOKEN_ENV
 from playground.agent.ticket_service import DEFAULT_TICKETS_DB
 from playground.places.door import open_place
 
-APP = Path(__file__).parent / "ui" / "app.py"
+# The pages behind the room's gate: `streamlit run` finds the st.App there (ui/asgi_app.py).
+APP = Path(__file__).parent / "ui" / "asgi_app.py"
+# The secrets the pages' process needs and no other: the ticket API is given neither.
+SECRETS = (TOKEN_ENV, FACILITATOR_KEY_ENV)
 # How the server runs Streamlit, whatever the page (bench/element_cost.py measures with them).
 STREAMLIT_FLAGS = (
     "--server.headless", "true",
@@ -33,6 +38,11 @@ STREAMLIT_FLAGS = (
     # loaded it takes ~100 ms holding the GIL, and the run's script_finished waits behind it
     # (the "87 ms inside a warm Run turn"). Python's own collector still runs.
     "--runner.postScriptGC", "false",
+    # The terminal says the URLs a person needs, once the server answers (serve() prints
+    # them): not Streamlit's Local/Network URLs, which carry no token, nor its lookup of this
+    # machine's public address, which leaves the machine.
+    "--logger.hideWelcomeMessage", "true",
+    "--logger.level", "warning",
 )
 API_STARTUP_S = 30
 
@@ -70,13 +80,21 @@ def serve(
     checkpoints: str | None = None,
     database: str | None = None,
     app_env: dict[str, str] | None = None,
+    announce: tuple[str, ...] = (),
+    withheld: tuple[str, ...] = (),
 ) -> int:
     """Run ``streamlit run`` on the playground until it is stopped; return its exit code.
 
     Settings reach the app through environment variables, which every Streamlit session reads;
-    ``app_env`` names the graph to run (``playground.apps.launch``).
+    ``app_env`` names the graph to run (``playground.apps.launch``) and carries the room's
+    secrets, which only the pages' process is given. ``announce`` is printed once the server
+    answers, so a URL printed is a URL that works. ``withheld`` names variables of this
+    process's environment that no child is given (the one a secret was read from).
     """
-    env = {**os.environ, **(app_env or {})}
+    from playground.ui.inspect_access import MAX_UPLOAD_MB
+
+    env = {name: value for name, value in {**os.environ, **(app_env or {})}.items()
+           if name not in withheld}
     api = None
     from playground.apps.launch import CONFIG_ENV, GRAPH_ENV, SERVER_ENV
 
@@ -89,7 +107,8 @@ def serve(
         # bundled API's tickets too; a file keeps them beside it.
         tickets = (env.get("PLAYGROUND_TICKETS_DB") or database or shared
                    or str(DEFAULT_TICKETS_DB))
-        api, env["PLAYGROUND_API_URL"] = start_ticket_api(tickets, env)
+        api, env["PLAYGROUND_API_URL"] = start_ticket_api(
+            tickets, {name: value for name, value in env.items() if name not in SECRETS})
     if shared:
         database = database or shared
     elif checkpoints:
@@ -102,14 +121,16 @@ def serve(
         "--server.port", str(port),
         # A workshop tool, not an app to deploy: no "Deploy" button in the toolbar.
         "--client.toolbarMode", "minimal",
+        # Inspect's upload limit, held by the server itself (a script skips the page).
+        "--server.maxUploadSize", str(MAX_UPLOAD_MB),
         *STREAMLIT_FLAGS,
     ]
-    print(f"playground on http://{host}:{port} (Ctrl+C stops it)", flush=True)
     streamlit = subprocess.Popen(argv, env=env)
     # `kill`, a service manager or a test stops the server with SIGTERM, which would end this
     # process at once and leave Streamlit and the ticket API running: stop them as Ctrl+C does.
     previous = _on_sigterm(_interrupt)
     try:
+        _announce(host, port, streamlit, announce)
         return streamlit.wait()
     except KeyboardInterrupt:
         return 0
@@ -123,6 +144,20 @@ def serve(
         from playground.ui.inspect_access import discard_uploads_of
 
         discard_uploads_of(streamlit.pid)
+
+
+def _announce(host: str, port: int, streamlit: subprocess.Popen, lines: tuple[str, ...]
+              ) -> None:
+    """Print ``lines`` once the server answers on ``host:port`` (nothing, if it exits first:
+    its own error is then on the terminal)."""
+    asked = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+    shown = f"[{asked}]" if ":" in asked else asked
+    try:
+        wait_until_up(f"http://{shown}:{port}/_stcore/health", streamlit, "the playground")
+    except ServerDidNotStart:
+        return
+    for line in lines:
+        print(line, flush=True)
 
 
 def _interrupt(signum, frame) -> None:
@@ -203,21 +238,23 @@ def stop_process(process: subprocess.Popen) -> None:
             process.wait(timeout=10)
 
 
-def start_playground(home: Path, *args: str, env: dict[str, str] | None = None
+def start_playground(home: Path, *args: str, env: dict[str, str] | None = None,
+                     cwd: Path | None = None, port: int | None = None
                      ) -> tuple[str, subprocess.Popen]:
-    """``playground run ARGS`` on a free loopback port, as a user starts it: its checkpoint
-    and ticket files and its log (``playground.log``) under ``home``, and ``env`` on top of this
-    process's environment. Returns (URL, process); :func:`stop_process` stops it with its
-    children.
+    """``playground run ARGS`` on a free port (or ``port``), as a user starts it: its checkpoint
+    and ticket files and its log (``playground.log``) under ``home``, ``env`` on top of this
+    process's environment, run in ``cwd`` (where it keeps ``.playground/access-token``; default
+    this process's folder). Returns (its loopback URL, process); :func:`stop_process` stops it
+    with its children.
 
     Raises:
         ServerDidNotStart: it exited or did not answer in time (its log says why).
     """
-    port = free_port()
+    port = port or free_port()
     env = {**os.environ, "PLAYGROUND_CHECKPOINTS": str(home / "checkpoints.sqlite"),
            "PLAYGROUND_TICKETS_DB": str(home / "tickets.sqlite"), **(env or {})}
     process = spawn([sys.executable, "-m", "playground.cli", "run", "--port", str(port), *args],
-                    env, home / "playground.log")
+                    env, home / "playground.log", cwd=cwd)
     url = f"http://127.0.0.1:{port}"
     try:
         wait_until_up(f"{url}/_stcore/health", process, f"playground run (log: {home})")

@@ -28,6 +28,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     run.add_argument("--no-token", action="store_true",
                      help="serve beyond loopback with no access token (anyone on the network "
                      "may use it)")
+    run.add_argument("--new-token", action="store_true",
+                     help="make a new access token: every room URL handed out before stops "
+                     "working, and the facilitator's mark starts afresh (the token is kept in "
+                     ".playground/access-token, or given by $PLAYGROUND_ACCESS_TOKEN)")
+    run.add_argument("--allow-url", metavar="URL", action="append", default=[],
+                     help="a Postgres database or Agent Server a page may open (Inspect), as a "
+                     "URL naming its host and port; repeat for more. A server beyond loopback "
+                     "opens nothing else typed into a page, loopback included, and never its "
+                     "own checkpoints")
+    run.add_argument("--public-host", metavar="NAME",
+                     help="the host the printed room URL names (default: this machine's "
+                     "address on its network, the one its default route leaves from)")
     run.add_argument("--api-url", help="ticket API to use (default: start one embedded)")
     which = run.add_mutually_exclusive_group()
     which.add_argument("--graph", metavar="SPEC",
@@ -51,9 +63,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                      help="postgresql:// URL for checkpoints (and tickets, when the API is "
                      "embedded); replicas sharing it share every thread")
     run.add_argument("--facilitator-key-env", metavar="NAME",
-                     help="the environment variable holding the facilitator's key: /board asks "
-                     "for it (without one, /board opens only on a loopback-only server, from "
-                     "this machine); the key itself is never an argument")
+                     help="the environment variable holding the facilitator's key (at least 12 "
+                     "characters): /board asks for it from any other machine (without one, "
+                     "/board opens only on this machine); the key itself is never an argument")
     run.add_argument("--prices", metavar="FILE", help="a JSON price table for the timeline's "
                      'costs, {"model": {"input": 3.0, "output": 15.0}} per million tokens')
     run.set_defaults(handler=_run)
@@ -90,12 +102,10 @@ def _run(args: argparse.Namespace) -> int:
         print(f"warning: {warning}", file=sys.stderr, flush=True)
     if not first.builtin:
         print(f"checkpoints in {checkpoints}", flush=True)
-    app_env = choice.to_env()
-    app_env.update(_access(args))
-    app_env.update(_facilitator(args))
-    app_env.update(_prices(args))
+    app_env, announce = _room(args, choice.to_env())
     return serve(host=args.host, port=args.port, api_url=args.api_url,
-                 checkpoints=checkpoints, database=args.database, app_env=app_env)
+                 checkpoints=checkpoints, database=args.database, app_env=app_env,
+                 announce=announce, withheld=_withheld(args))
 
 
 def _run_on_server(args: argparse.Namespace) -> int:
@@ -113,11 +123,37 @@ def _run_on_server(args: argparse.Namespace) -> int:
     app_env = choice.to_env()
     if args.api_key_env:
         app_env[KEY_ENV_SETTING] = args.api_key_env
-    app_env.update(_access(args))
-    app_env.update(_facilitator(args))
-    app_env.update(_prices(args))
+    app_env, announce = _room(args, app_env)
     return serve(host=args.host, port=args.port, api_url=args.api_url,
-                 checkpoints=None, database=None, app_env=app_env)
+                 checkpoints=None, database=None, app_env=app_env, announce=announce,
+                 withheld=_withheld(args))
+
+
+def _withheld(args: argparse.Namespace) -> tuple[str, ...]:
+    """The variable the facilitator's key was read from: the pages' process is given the key
+    under a name of its own, and no other process is given it at all."""
+    return (args.facilitator_key_env,) if args.facilitator_key_env else ()
+
+
+def _room(args: argparse.Namespace, app_env: dict[str, str]
+          ) -> tuple[dict[str, str], tuple[str, ...]]:
+    """The pages' settings (the graph's, the room's access, the board's, the prices) and the
+    lines to print once the server answers."""
+    board = _facilitator(args)  # a key that will not do is refused before a token is made
+    prices = _prices(args)
+    access, announce = _access(args)
+    return {**app_env, **access, **board, **prices, **_allowed(args)}, announce
+
+
+def _allowed(args: argparse.Namespace) -> dict[str, str]:
+    """The places a page may open beyond those it always may: ``--allow-url`` added to
+    ``$PLAYGROUND_ALLOWED_SERVERS``."""
+    from playground.places.server_address import ALLOWED_ENV
+
+    if not args.allow_url:
+        return {}
+    given = [item for item in os.environ.get(ALLOWED_ENV, "").split(",") if item.strip()]
+    return {ALLOWED_ENV: ",".join([*given, *args.allow_url])}
 
 
 def _port_free(host: str, port: int) -> bool:
@@ -167,8 +203,9 @@ def _prices(args: argparse.Namespace) -> dict[str, str]:
 
 def _facilitator(args: argparse.Namespace) -> dict[str, str]:
     """What the board checks: the address served on, and the facilitator's key when one is
-    named (read from its variable here; a variable that is unset is one line and exit 2)."""
-    from playground.ui.access import BIND_HOST_ENV, FACILITATOR_KEY_ENV
+    named (read from its variable here: unset or too short is one line and exit 2)."""
+    from playground.access.facilitator import FACILITATOR_KEY_ENV, check_key
+    from playground.access.peers import BIND_HOST_ENV
 
     found = {BIND_HOST_ENV: args.host}
     if args.facilitator_key_env:
@@ -176,22 +213,34 @@ def _facilitator(args: argparse.Namespace) -> dict[str, str]:
         if not key:
             raise ValueError(f"--facilitator-key-env {args.facilitator_key_env}: that "
                              "environment variable is not set (put the facilitator's key in it)")
-        found[FACILITATOR_KEY_ENV] = key
+        found[FACILITATOR_KEY_ENV] = check_key(key, f"--facilitator-key-env "
+                                                    f"{args.facilitator_key_env}")
     return found
 
 
-def _access(args: argparse.Namespace) -> dict[str, str]:
-    """The access token a server beyond loopback asks for, printed in its room URL."""
-    from playground.ui.access import TOKEN_ENV, is_loopback, new_token
+def _access(args: argparse.Namespace) -> tuple[dict[str, str], tuple[str, ...]]:
+    """The room's token for the pages' process, and the lines to print once it serves: the
+    one URL to hand out (on a server beyond loopback, carrying the token) and the board's."""
+    from playground.access.peers import is_loopback, shown_host
+    from playground.access.token import REQUIRED_ENV, TOKEN_ENV, TokenError, room_token
 
+    try:
+        token = room_token(renew=args.new_token)
+    except TokenError:
+        if not is_loopback(args.host) and not args.no_token:
+            raise
+        token = None  # a loopback server asks for none: its mark is kept under no token
+    env = {TOKEN_ENV: token} if token else {}
     if is_loopback(args.host):
-        return {}
+        return env, (f"playground on http://{shown_host(args.host)}:{args.port} "
+                     "(Ctrl+C stops it)",)
+    host = shown_host(args.host, args.public_host)
+    board = (f"board, the facilitator's: http://127.0.0.1:{args.port}/board on this machine"
+             + (", or /board with the key from another" if args.facilitator_key_env else ""))
     if args.no_token:
         print(f"warning: serving on {args.host} with no access token: anyone who reaches port "
               f"{args.port} can run turns, read every room they know the code of, and make the "
               "server open files and databases", file=sys.stderr, flush=True)
-        return {}
-    token = os.environ.get(TOKEN_ENV) or new_token()
-    shown_host = socket.gethostname() if args.host in ("0.0.0.0", "::") else args.host
-    print(f"room URL: http://{shown_host}:{args.port}/?token={token}", flush=True)
-    return {TOKEN_ENV: token}
+        return env, (f"room URL: http://{host}:{args.port}/", board)
+    env[REQUIRED_ENV] = "1"
+    return env, (f"room URL: http://{host}:{args.port}/?token={token}", board)

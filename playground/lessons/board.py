@@ -28,6 +28,7 @@ class BoardRow:
         last: its last action, in words.
         last_at: when (seconds since the epoch).
         stuck: why it needs a hand, or "".
+        name: the name its attendee gave, or "".
     """
 
     room: str
@@ -36,6 +37,7 @@ class BoardRow:
     last: str
     last_at: float
     stuck: str = ""
+    name: str = ""
 
     @property
     def stuck_reason(self) -> str:
@@ -70,5 +72,5 @@ def board(rooms: list[RoomActivity], steps: tuple[tour.TourStep, ...], now: floa
         following = next((item.step.title for item in progress if item.state == "current"), "")
         rows.append(BoardRow(room.room, sum(item.state == "done" for item in progress),
                              following, tour.said(room.last_kind, room.last_detail),
-                             room.last_at, stuck(room, now)))
+                             room.last_at, stuck(room, now), room.name))
     return rows, counts

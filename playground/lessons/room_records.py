@@ -24,9 +24,12 @@ from playground.places.door import open_place
 ROOMS = "rooms"  # the name of the playground's own tables they live in
 TABLE = "playground_room_records"
 # The facilitator's own records (the step the room is on) go under a name no room code can
-# take (codes are letters, digits and dashes), and are never listed as a room.
+# take (codes are letters, digits and dashes), and are never listed as a room. The name carries
+# the fingerprint of the room's access token: a mark belongs to the token, so it outlives a
+# restart and is shared by replicas, and a new token (`--new-token`) starts without one.
 FACILITATOR = "*facilitator"
 FOCUS = "focus"
+NAME = "name"  # the name a room's attendee gave the board: said on it, never an action
 
 
 class RoomRecordsError(OSError):
@@ -41,6 +44,7 @@ class RoomActivity:
 
     Attributes:
         room: the room code.
+        name: the name its attendee gave (the newest; "" when none).
         first: each kind recorded, and when it was first recorded (seconds since the epoch).
         sequence: every kind recorded, oldest first (a room has tens of records).
         last_kind: the newest record's kind.
@@ -50,6 +54,7 @@ class RoomActivity:
     """
 
     room: str
+    name: str = ""
     first: dict[str, float] = field(default_factory=dict)
     sequence: tuple[str, ...] = ()
     last_kind: str = ""
@@ -58,10 +63,11 @@ class RoomActivity:
     counts: dict[str, int] = field(default_factory=dict)
 
 
-def records_beside(target: str) -> RoomRecords:
+def records_beside(target: str, owner: str = "") -> RoomRecords:
     """The rooms' records beside the checkpoints at ``target`` (a SQLite file's path: a
-    ``rooms.sqlite`` beside it; a Postgres URL: a table in that database), through the door."""
-    return RoomRecords(open_place(target).own_tables(ROOMS))
+    ``rooms.sqlite`` beside it; a Postgres URL: a table in that database), through the door;
+    ``owner`` as :class:`RoomRecords` takes it."""
+    return RoomRecords(open_place(target).own_tables(ROOMS), owner)
 
 
 class RoomRecords:
@@ -70,13 +76,20 @@ class RoomRecords:
     Args:
         tables: where they live (:meth:`playground.places.base.Place.own_tables`), reached
             through the place: its connections, its deadline.
+        owner: the fingerprint of the room's access token
+            (:func:`playground.access.token.fingerprint`), under which the facilitator's mark
+            is kept; "" for a server that has none.
     """
 
-    def __init__(self, tables: OwnTables) -> None:
+    def __init__(self, tables: OwnTables, owner: str = "") -> None:
         self._tables = tables
+        self._facilitator = f"{FACILITATOR}:{owner}" if owner else FACILITATOR
         self._run(f"CREATE TABLE IF NOT EXISTS {TABLE} (room TEXT NOT NULL, kind TEXT NOT NULL, "
                   f"detail TEXT NOT NULL, at {tables.NUMBER} NOT NULL)")
         self._run(f"CREATE INDEX IF NOT EXISTS {TABLE}_at ON {TABLE} (at)")
+        # One room's records (a Start page's tour, every few seconds per attendee) and the
+        # mark are read by room.
+        self._run(f"CREATE INDEX IF NOT EXISTS {TABLE}_room ON {TABLE} (room, at)")
 
     def _run(self, sql: str, params: tuple = ()) -> list[tuple]:
         """One statement; any error of the database as :class:`RoomRecordsError`."""
@@ -107,33 +120,42 @@ class RoomRecords:
         sequence: dict[str, list[str]] = {}
         counts: dict[str, dict[str, int]] = {}
         last: dict[str, tuple[str, str, float]] = {}
+        names: dict[str, str] = {}
         for room, kind, detail, at in rows:
-            if room == FACILITATOR:
+            if room.startswith(FACILITATOR):
+                continue
+            if kind == NAME:
+                names[room] = detail
                 continue
             first.setdefault(room, {}).setdefault(kind, at)
             sequence.setdefault(room, []).append(kind)
             counted = counts.setdefault(room, {})
             counted[kind] = counted.get(kind, 0) + 1
             last[room] = (kind, detail, at)
-        found = [RoomActivity(room, first[room], tuple(sequence[room]), *last[room],
-                              counts[room]) for room in last]
+        found = [RoomActivity(room, names.get(room, ""), first[room], tuple(sequence[room]),
+                              *last[room], counts[room]) for room in last]
         return sorted(found, key=lambda activity: activity.last_at, reverse=True)
 
     def set_focus(self, step: int | None) -> None:
         """Mark the tour step the whole room is on now (None: no step)."""
-        self.record(FACILITATOR, FOCUS, "" if step is None else str(step))
+        self.record(self._facilitator, FOCUS, "" if step is None else str(step))
 
     def focus(self) -> int | None:
-        """The step the facilitator marked last, or None."""
+        """The step the facilitator marked last under this token, or None."""
         found = self._run(f"SELECT detail FROM {TABLE} WHERE room = ? AND kind = ? "
-                          "ORDER BY at DESC LIMIT 1", (FACILITATOR, FOCUS))
+                          "ORDER BY at DESC LIMIT 1", (self._facilitator, FOCUS))
         detail = found[0][0] if found else ""
         return int(detail) if detail.isdigit() else None
 
     def room(self, room: str) -> RoomActivity:
-        """One room's records (an empty activity when it has none)."""
+        """One room's records (an empty activity when it has none; only its name when it has
+        done nothing yet)."""
         found = self.rooms(only=[room])
-        return found[0] if found else RoomActivity(room)
+        if found:
+            return found[0]
+        named = self._run(f"SELECT detail FROM {TABLE} WHERE room = ? AND kind = ? "
+                          "ORDER BY at DESC LIMIT 1", (room, NAME))
+        return RoomActivity(room, named[0][0] if named else "")
 
     def close(self) -> None:
         """Give back what the tables hold (a SQLite file's connection)."""

@@ -40,17 +40,17 @@ def chromium_missing() -> bool:
 
 
 @contextmanager
-def playground_server(home: Path, *args: str, env: dict[str, str] | None = None
-                      ) -> Iterator[str]:
-    """``playground run ARGS`` on a free port, in its own process as a user starts it, with its
-    own checkpoint and ticket files (and its log, ``playground.log``) under ``home`` and ``env``
-    set on top of this process's environment; yields its URL and stops it, with its children,
-    afterwards.
+def playground_server(home: Path, *args: str, env: dict[str, str] | None = None,
+                      cwd: Path | None = None, port: int | None = None) -> Iterator[str]:
+    """``playground run ARGS`` on a free port (or ``port``), in its own process as a user starts
+    it, with its own checkpoint and ticket files (and its log, ``playground.log``) under
+    ``home``, ``env`` set on top of this process's environment, run in ``cwd``; yields its
+    loopback URL and stops it, with its children, afterwards.
 
     Raises:
         ServerDidNotStart: it exited or did not answer in time (its log says why).
     """
-    url, process = start_playground(home, *args, env=env)
+    url, process = start_playground(home, *args, env=env, cwd=cwd, port=port)
     try:
         yield url
     finally:
@@ -74,6 +74,11 @@ class Tab:
     def __init__(self, page, base: str, room: str | None = None) -> None:
         self.page, self.base, self.room = page, base, room
         self.runs = 0
+        # Fragments that rerun on a timer (st.fragment(run_every=...): the board, the Start
+        # page's tour): their runs come whether or not anyone clicked, so they are not the run
+        # a click started. (A click inside such a fragment would never be counted: none has a
+        # button.)
+        self._timed: set[str] = set()
         page.on("websocket", lambda socket: socket.on("framereceived", self._count_run))
 
     def _count_run(self, payload: str | bytes) -> None:
@@ -83,8 +88,13 @@ class Tab:
             message = ForwardMsg.FromString(payload)
         except DecodeError:
             return
-        if message.WhichOneof("type") == "script_finished" and message.script_finished in FINAL:
-            self.runs += 1
+        kind = message.WhichOneof("type")
+        if kind == "auto_rerun":
+            self._timed.add(message.auto_rerun.fragment_id)
+        elif kind == "script_finished" and message.script_finished in FINAL:
+            fragments = set(message.metadata.run.fragment_ids)
+            if not fragments or not fragments <= self._timed:
+                self.runs += 1
 
     def _wait_for_run_after(self, runs_before: int, what: str) -> None:
         deadline = time.monotonic() + RUN_TIMEOUT_S

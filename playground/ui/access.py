@@ -1,51 +1,21 @@
-"""Who may use a playground served beyond this machine: a key in the room's URL.
+"""Who a page is talking to: a browser of the room, the person who started the server, the
+facilitator.
 
-``playground run --host 0.0.0.0`` serves every room, the Inspect folder and the server's
-database connections to the whole network. So a server that listens beyond loopback gets a
-random access token (``PLAYGROUND_ACCESS_TOKEN``), printed in the room's URL as Jupyter prints
-its own: a browser that opens the URL is signed in for its session; a page opened without it
-shows only a sign-in line. ``--no-token`` opts out, with a warning.
+The room's gate (:mod:`playground.ui.gate`) refuses a request without the room's cookie before
+Streamlit makes a session. A page checks again from its session's own handshake (its cookies,
+its TCP peer), so a server started some other way (a bare ``streamlit run app.py``, AppTest)
+still shows a room only to the room. The rules are :mod:`playground.access`'s.
 """
 
 from __future__ import annotations
 
-import hmac
 import os
-import secrets
 
-TOKEN_ENV = "PLAYGROUND_ACCESS_TOKEN"
-SIGNED_IN_KEY = "access-signed-in"
-# The facilitator's board: its key (from the variable `--facilitator-key-env` names) and the
-# address the server listens on, both given to the Streamlit process by `playground run`.
-FACILITATOR_KEY_ENV = "PLAYGROUND_FACILITATOR_KEY"
-BIND_HOST_ENV = "PLAYGROUND_BIND_HOST"
-BEHIND_PROXY_ENV = "PLAYGROUND_BEHIND_PROXY"  # set by deploy/workshop.py for its replicas
-_LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
+import streamlit as st
 
-
-def is_loopback(host: str) -> bool:
-    """True for an address only this machine can reach."""
-    return host in _LOOPBACK or host.startswith("127.")
-
-
-def new_token() -> str:
-    """A fresh access token (URL-safe, 128 bits of randomness)."""
-    return secrets.token_urlsafe(16)
-
-
-def required_token() -> str | None:
-    """The token this server asks for, or None when it serves loopback only."""
-    return os.environ.get(TOKEN_ENV) or None
-
-
-def token_matches(given: str | None, token: str) -> bool:
-    """Whether ``given`` is the token (compared in constant time)."""
-    return bool(given) and hmac.compare_digest(given.encode(), token.encode())
-
-
-def facilitator_key() -> str | None:
-    """The facilitator's key this server was started with, or None."""
-    return os.environ.get(FACILITATOR_KEY_ENV) or None
+from playground.access.facilitator import BOARD_COOKIE, FACILITATOR_KEY_ENV, signed_in
+from playground.access.peers import local_peer
+from playground.access.token import cookie_name, cookie_value, required_token, same
 
 
 def peer_address() -> str | None:
@@ -68,16 +38,43 @@ def peer_address() -> str | None:
     return peer if isinstance(peer, str) else None
 
 
-def local_request(ip_address: str | None, headers: object) -> bool:
-    """Whether a request may only come from the person who started the server: the server
-    listens on loopback only and is not behind a proxy it was told of, the request comes from
-    loopback, and no proxy passed it on. (A proxy in front, such as the workshop's nginx,
-    forwards everyone's requests from loopback: the workshop tells its replicas so
-    (``PLAYGROUND_BEHIND_PROXY``), and the proxy says so in ``X-Forwarded-For`` as well.)"""
-    if os.environ.get(BEHIND_PROXY_ENV) or not is_loopback(
-            os.environ.get(BIND_HOST_ENV, "127.0.0.1")):
-        return False
-    if not ip_address or not is_loopback(ip_address):
-        return False
-    forwarded = headers.get("X-Forwarded-For") if hasattr(headers, "get") else None
-    return not forwarded
+def _handshake() -> tuple[dict, dict]:
+    """This session's request headers and cookies (empty without a browser behind it)."""
+    try:
+        return dict(st.context.headers), dict(st.context.cookies)
+    except (AttributeError, RuntimeError):
+        return {}, {}
+
+
+def servers_own_person() -> bool:
+    """Whether this session's browser runs on the server's machine and no proxy passed it on
+    (:func:`playground.access.peers.local_peer`)."""
+    headers, _ = _handshake()
+    forwarded = any(name.lower() == "x-forwarded-for" for name in headers)
+    return local_peer(peer_address(), forwarded)
+
+
+def in_the_room() -> bool:
+    """Whether this session may see the room: the server asks for no token, or the browser
+    holds the room's cookie, or it is the server's own person."""
+    token = required_token()
+    if token is None:
+        return True
+    headers, cookies = _handshake()
+    name = cookie_name(headers.get("Host") or headers.get("host"))
+    return same(cookies.get(name), cookie_value(token)) or servers_own_person()
+
+
+def facilitator_key() -> str | None:
+    """The facilitator's key this server was started with, or None."""
+    return os.environ.get(FACILITATOR_KEY_ENV) or None
+
+
+def board_open() -> bool:
+    """Whether this session may see the board: the server's own person, or a browser that
+    signed in with the facilitator's key (its board cookie)."""
+    if servers_own_person():
+        return True
+    headers, cookies = _handshake()
+    name = cookie_name(headers.get("Host") or headers.get("host"), BOARD_COOKIE)
+    return signed_in(cookies.get(name), facilitator_key())

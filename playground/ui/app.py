@@ -8,11 +8,13 @@ import streamlit as st
 
 from playground.apps.loader import AppLoadError
 from playground.ui import resources
-from playground.ui.access import SIGNED_IN_KEY, required_token, token_matches
+from playground.ui.access import in_the_room
 from playground.ui.markup import md_escape
 from playground.ui.session import (
+    NAME_KEY,
     THREAD_KEY,
     database_read,
+    name_room,
     page_context,
     read_only,
     show_database_error,
@@ -30,23 +32,14 @@ STYLE = Path(__file__).parent / "assets" / "app.css"
 st.set_page_config(page_title="Time-travel playground", page_icon=str(FAVICON), layout="wide")
 st.html(f"<style>{STYLE.read_text(encoding='utf-8')}</style>")
 
-# Served beyond this machine, every page asks for the room URL's token once per session.
-_token = required_token()
-if _token and not st.session_state.get(SIGNED_IN_KEY):
-    if token_matches(st.query_params.get("token"), _token):
-        st.session_state[SIGNED_IN_KEY] = True
-    else:
-        st.title(":material/lock: Time-travel playground")
-        st.info("Sign in: open the room URL that `playground run` printed (it ends in "
-                "?token=...), or ask the person who runs this server for it.",
-                icon=":material/key:")
-        st.stop()
-
-
-def _page(file: str, title: str, icon: str, default: bool = False,
-          visibility: str = "visible") -> st.Page:
-    return st.Page(PAGES / file, title=title, icon=icon, url_path=file.removesuffix(".py"),
-                   default=default, visibility=visibility)
+# Served beyond this machine, the gate lets in only a browser holding the room's cookie (or
+# the server's own person); a page checks again from its own session.
+if not in_the_room():
+    st.title(":material/lock: Time-travel playground")
+    st.info("Sign in: open the room URL that `playground run` printed (it ends in "
+            "?token=...), or ask the person who runs this server for it.",
+            icon=":material/key:")
+    st.stop()
 
 
 # The graph's pages work for any app; the workshop lessons are about the ticket agent. A server
@@ -58,15 +51,30 @@ except AppLoadError as exc:  # the graph's file changed since `playground run` c
     st.error(f"The graph does not load: {md_escape(exc, 2000)}", icon=":material/error:")
     st.caption("Fix the file and reload this page.")
     st.stop()
-run_page = _page("run.py", "Run", ":material/play_circle:", default=not builtin)
+# A look at a room from the facilitator's board lists only the pages that draw no action that
+# writes; the others stay reachable by address and say so instead of drawing (below).
+viewing = read_only()
+LOOKING = ("start.py", "history.py")
+
+
+def _page(file: str, title: str, icon: str, default: bool = False,
+          visibility: str = "visible") -> st.Page:
+    if viewing and file not in LOOKING:
+        visibility = "hidden"
+    return st.Page(PAGES / file, title=title, icon=icon, url_path=file.removesuffix(".py"),
+                   default=default, visibility=visibility)
+
+
+run_page = _page("run.py", "Run", ":material/play_circle:", default=not builtin and not viewing)
+history_page = _page("history.py", "History", ":material/account_tree:")
 graph_pages = [
     run_page,
-    _page("history.py", "History", ":material/account_tree:"),
+    history_page,
     *([] if builtin else [_page("memory.py", "Memory", ":material/memory:")]),
     _page("sizes.py", "Sizes", ":material/database:"),
     _page("inspect.py", "Inspect", ":material/search:"),
 ]
-start = _page("start.py", "Start", ":material/flag:", default=builtin)
+start = _page("start.py", "Start", ":material/flag:", default=builtin or viewing)
 # The facilitator's board is at /board, never in the attendees' navigation (it checks who asks).
 board = _page("board.py", "Board", ":material/dashboard:", visibility="hidden")
 pages = {"": [start, board], "Graph": graph_pages}
@@ -96,14 +104,54 @@ def _enter(room: str) -> None:
     st.rerun()
 
 
+def _room_controls(room: str) -> None:
+    """The sidebar's room: its code, a name for the board, joining another, leaving."""
+    st.caption("Workspace")
+    st.markdown(f"Room code **`{room}`**")
+    st.caption("Share the page's link, or the code, to work in the same room.")
+    st.text_input("Your name", key=NAME_KEY, max_chars=40, on_change=name_room,
+                  placeholder="optional", help="Shown on the facilitator's board beside this "
+                  "room's progress, so they know whom to help.")
+    # One above the other: side by side, the sidebar cuts both labels short.
+    with st.popover("Join a room", icon=":material/group_add:", width="stretch"):
+        code = st.text_input("Room code", key="join_room", placeholder="e.g. monday-class")
+        if st.button("Join", key="join_room_button"):
+            joined = normalize_room(code)
+            if joined is None:
+                st.error("A room code is 3 to 32 letters, digits or dashes.")
+            else:
+                _enter(joined)
+    if st.button("Leave room", icon=":material/logout:", key="leave_room", width="stretch",
+                 help="Start a fresh private room; this one stays where it is, and its link or "
+                 "code brings you back."):
+        _enter(new_room())
+    # This browser goes back to this room when a page is opened without one.
+    remember_room(room)
+
+
+def _looking_at(room: str) -> None:
+    """The sidebar of a look at a room from the board: which room, and nothing that acts."""
+    st.caption("Workspace")
+    st.markdown(f"Room **`{room}`**, read-only")
+    st.caption(":material/visibility: Opened from the facilitator's board: nothing here "
+               "writes to this room, and this browser's own room stays as it was.")
+    st.page_link(board, label="Back to the board", icon=":material/dashboard:")
+
+
+# The board is the facilitator's: no room of theirs is made or kept there, and nothing of an
+# attendee's sidebar is drawn.
+on_board = navigation is board
 names = list(resources.apps())
 with st.sidebar:
-    if len(names) > 1:
+    if len(names) > 1 and not on_board:
         # Several graphs of one langgraph.json: each keeps its own threads.
         current = resources.selected_name()
         st.selectbox("Graph", names, index=names.index(current), key="graph-picker",
                      on_change=_pick_graph, help="The graphs the langgraph.json names; each has "
                      "its own threads.")
+if on_board:
+    navigation.run()
+    st.stop()
 context = page_context()
 app_now = resources.app()
 reloads, notice = resources.reload_notice()
@@ -117,29 +165,10 @@ if notice:
 for warning in app_now.warnings:
     st.sidebar.caption(f":material/warning: {md_escape(warning)}")
 with st.sidebar:
-    st.caption("Workspace")
-    st.markdown(f"Room code **`{context.workspace.room}`**")
-    st.caption("Share the page's link, or the code, to work in the same room.")
-    # One above the other: side by side, the sidebar cuts both labels short.
-    with st.popover("Join a room", icon=":material/group_add:", width="stretch"):
-        code = st.text_input("Room code", key="join_room", placeholder="e.g. monday-class")
-        if st.button("Join", key="join_room_button"):
-            room = normalize_room(code)
-            if room is None:
-                st.error("A room code is 3 to 32 letters, digits or dashes.")
-            else:
-                _enter(room)
-    if st.button("Leave room", icon=":material/logout:", key="leave_room",
-                        width="stretch", help="Start a fresh private room; this one stays "
-                        "where it is, and its link or code brings you back."):
-        _enter(new_room())
-    if read_only():
-        st.caption(":material/visibility: Read-only: opened from the facilitator's board. "
-                   "Nothing here writes to this room.")
+    if viewing:
+        _looking_at(context.workspace.room)
     else:
-        # This browser goes back to this room when a page is opened without one (not a room
-        # the facilitator only looks at).
-        remember_room(context.workspace.room)
+        _room_controls(context.workspace.room)
     # The Run page has its own Thread picker (its threads listed, and New thread) beside what
     # it runs: one control for one choice, so the sidebar's stays off there.
     on_run = navigation is run_page
@@ -149,6 +178,16 @@ with st.sidebar:
     )
     if thread and st.query_params.get("thread") != thread:
         st.query_params["thread"] = thread  # deep links carry the thread
+
+if viewing and navigation not in (start, history_page):
+    # Reached by its address in a look from the board: this page acts on the room.
+    st.title(":material/visibility: Read-only")
+    st.info("From the facilitator's board a room is only looked at: this page acts on it, so "
+            "it is not drawn here. The room's History and its tour are.",
+            icon=":material/visibility:")
+    st.page_link(history_page, label="The room's History", icon=":material/account_tree:",
+                 query_params={"room": context.workspace.room, "view": "read-only"})
+    st.stop()
 
 try:
     navigation.run()

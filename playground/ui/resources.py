@@ -260,16 +260,19 @@ def room_records_target() -> str:
 
 
 @st.cache_resource(show_spinner=False)
-def _room_records(target: str):
+def _room_records(target: str, owner: str):
     from playground.lessons.room_records import ROOMS, RoomRecords
 
-    return RoomRecords(_place(target).own_tables(ROOMS))
+    return RoomRecords(_place(target).own_tables(ROOMS), owner)
 
 
 def room_records():
     """The rooms' records (:class:`~playground.lessons.room_records.RoomRecords`): what each
-    room did, for its tour and the facilitator's board."""
-    return _room_records(room_records_target())
+    room did, for its tour and the facilitator's board; the facilitator's mark kept under the
+    room's access token."""
+    from playground.access.token import room_fingerprint
+
+    return _room_records(room_records_target(), room_fingerprint())
 
 
 @st.cache_resource(show_spinner=False)

@@ -15,6 +15,7 @@ import streamlit as st
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
 from playground.agent.client import TicketClient
+from playground.lessons.room_records import NAME
 from playground.places.door import is_transient
 from playground.places.server_address import ServerError
 from playground.runtime.driven import DrivenGraph, RunSettings, driven
@@ -24,6 +25,8 @@ from playground.ui.workspace import Workspace, current_workspace
 
 THREAD_KEY = "thread_name"
 DEFAULT_THREAD = "thread-1"
+NAME_KEY = "display-name"  # the name a room's attendee gives the board
+VIEW_KEY = "view-read-only"  # this session looks at a room from the board
 
 
 @dataclass
@@ -76,7 +79,26 @@ def page_context() -> PageContext:
     workspace = current_workspace(resources.selected_name() if several else None)
     if THREAD_KEY not in st.session_state:
         st.session_state[THREAD_KEY] = st.query_params.get("thread") or DEFAULT_THREAD
+    if read_only() and st.query_params.get("view") != "read-only":
+        # A page reached from another (its address has no view) or a reload of it: the
+        # address says the look again, so a reload or a copied link stays read-only too.
+        st.query_params["view"] = "read-only"
+    if NAME_KEY not in st.session_state and not read_only():
+        st.session_state[NAME_KEY] = _kept_name(workspace.room)
     return PageContext(workspace)
+
+
+def _kept_name(room: str) -> str:
+    """The name this room last gave the board ("" when none, or when it cannot be read)."""
+    try:
+        return resources.room_records().room(room).name
+    except OSError:  # RoomRecordsError: the page goes on without it
+        return ""
+
+
+def name_room() -> None:
+    """Keep the name typed in the sidebar as the room's, for the facilitator's board."""
+    note(NAME, " ".join(str(st.session_state.get(NAME_KEY, "")).split()))
 
 
 def _here() -> tuple[str, str]:
@@ -97,9 +119,12 @@ def flash(kind: str, text: str) -> None:
 
 
 def read_only() -> bool:
-    """Whether this page is a look at a room from the facilitator's board
-    (``?view=read-only``): History draws no action that writes."""
-    return st.query_params.get("view") == "read-only"
+    """Whether this session looks at a room from the facilitator's board: opened with
+    ``?view=read-only``, it stays a look on every page it goes to (no page draws an action
+    that writes, and the browser's own room is left as it was)."""
+    if st.query_params.get("view") == "read-only":
+        st.session_state[VIEW_KEY] = True
+    return bool(st.session_state.get(VIEW_KEY))
 
 
 def note(kind: str, detail: str = "") -> None:

@@ -36,7 +36,8 @@ KIND_MODULES = {"playground.places.sqlite", "playground.places.postgres",
 # Layers, lowest first: a module imports only from its own layer or below (docs/architecture.md).
 LAYERS = [
     {"timetravel", "serde", "standin", "samples"},  # the pure engine and plain helpers
-    {"places", "agent", "event_loop"},  # where threads live; the ticket agent; the loop
+    # where threads live; who may reach them; the ticket agent; the loop
+    {"places", "access", "agent", "event_loop"},
     {"savers", "apps"},  # the savers graphs run on; what a graph is to the playground
     {"runtime"},  # running and acting on graphs
     {"lessons", "regression"},  # what is built on running graphs

@@ -1,10 +1,11 @@
 """The facilitator's board (``/board``): every room active lately, the step each has reached,
 its last action, who is stuck, and how many rooms have done each step; it redraws itself.
 
-Open only to the person who started the server: from this machine on a server that listens on
-loopback only, or with the facilitator's key (``playground run --facilitator-key-env NAME``).
-Anyone else sees a refusal and nothing about any room. A room's History opens read-only from
-here, so the facilitator can look without changing anything.
+Open only to the person who started the server: from this machine (no proxy between), or in a
+browser that gave the facilitator's key (``playground run --facilitator-key-env NAME``) to the
+sign-in page the server serves (``/_playground/board-sign-in``), which keeps it signed in for
+the browser's session. Anyone else sees a refusal and nothing about any room. A room's History
+opens read-only from here, so the facilitator can look without changing anything.
 """
 
 from __future__ import annotations
@@ -18,39 +19,30 @@ import streamlit as st
 from playground.lessons.board import REFRESH_S, board
 from playground.lessons.tour import OWN_GRAPH_TOUR, TICKET_TOUR
 from playground.ui import resources
-from playground.ui.access import facilitator_key, local_request, peer_address, token_matches
+from playground.ui.access import board_open, facilitator_key
+from playground.ui.gate import BOARD_SIGN_IN
 from playground.ui.markup import md_escape
 
-OPEN_KEY = "board-open"  # this session gave the facilitator's key
 HOURS = (1, 3, 8, 24)
 
 st.title(":material/dashboard: Facilitator's board")
 
 
-def _allowed() -> bool:
-    """Whether this session may see the board: a local request, or the key given."""
-    if st.session_state.get(OPEN_KEY):
-        return True
-    return local_request(peer_address(), st.context.headers)
-
-
 def _sign_in() -> None:
-    """The key's form; nothing about any room is drawn before it is right."""
-    key = facilitator_key()
-    if key is None:
+    """Where the key is given; nothing about any room is drawn before it is."""
+    if facilitator_key() is None:
         st.info("The board shows every room's progress, so it opens only for the person who "
-                "started this server: from this machine, on a server that listens on loopback "
-                "only. To open it from elsewhere (or behind the workshop's nginx), start the "
-                "server with `--facilitator-key-env NAME`, the key in that variable.",
+                "started this server, on the machine that runs it (at `127.0.0.1`, not through "
+                "a proxy). To open it from another machine or behind the workshop's nginx, "
+                "start the server with `--facilitator-key-env NAME`, the key in that variable.",
                 icon=":material/lock:")
         st.stop()
-    with st.form("board-sign-in"):
-        typed = st.text_input("Facilitator key", type="password", key="board-key")
-        if st.form_submit_button("Open the board", icon=":material/key:"):
-            if token_matches(typed, key):
-                st.session_state[OPEN_KEY] = True
-                st.rerun()
-            st.error("That is not the facilitator's key.", icon=":material/error:")
+    st.info("The board shows every room's progress, so it asks for the facilitator's key, "
+            "once for this browser's session.", icon=":material/lock:")
+    # The server's own page takes the key (a form Streamlit never sees): it slows wrong keys
+    # and gives this browser a cookie no page script can read.
+    st.link_button("Sign in as the facilitator", BOARD_SIGN_IN, icon=":material/key:",
+                   type="primary")
     st.stop()
 
 
@@ -62,7 +54,7 @@ def _ago(seconds: float) -> str:
     return f"{seconds / 3600:.1f} h ago"
 
 
-if not _allowed():
+if not board_open():
     _sign_in()
 
 steps = TICKET_TOUR if resources.app().builtin else OWN_GRAPH_TOUR
@@ -113,7 +105,7 @@ def draw() -> None:
         _stamp()
         return
     for row in stuck:
-        st.warning(f"**{row.room}** is stuck: {md_escape(row.stuck, 300)}",
+        st.warning(f"**{md_escape(_who(row), 120)}** is stuck: {md_escape(row.stuck, 300)}",
                    icon=":material/front_hand:")
     st.markdown("**How many rooms have done each step**")
     reached = pd.DataFrame({"step": [f"{n}. {step.title}" for n, step in enumerate(steps, 1)],
@@ -132,7 +124,7 @@ def draw() -> None:
         for n, (step, count) in enumerate(zip(steps, counts, strict=True), 1))))
     st.markdown("**Rooms**, newest action first. Open one to see its History, read-only.")
     st.dataframe(
-        [{"room": row.room, "steps done": f"{row.done} of {len(steps)}",
+        [{"room": row.room, "who": row.name, "steps done": f"{row.done} of {len(steps)}",
           "next": row.next_step or "finished", "last action": row.last,
           "when": _ago(now - row.last_at), "stuck": row.stuck_reason,
           "open": f"/history?room={row.room}&view=read-only"} for row in rows],
@@ -146,6 +138,11 @@ def draw() -> None:
                        "last action": st.column_config.TextColumn(width="large"),
                        "stuck": st.column_config.TextColumn(width="medium")})
     _stamp()
+
+
+def _who(row) -> str:
+    """A room as the facilitator knows it: its attendee's name and its code."""
+    return f"{row.name} ({row.room})" if row.name else row.room
 
 
 def _stamp() -> None:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import streamlit as st
 
+from playground.lessons.board import REFRESH_S
 from playground.lessons.room_records import RoomActivity
 from playground.lessons.tour import OWN_GRAPH_TOUR, TICKET_TOUR, TourStep, progress
 from playground.ui import resources
 from playground.ui.markup import md_escape
+from playground.ui.session import read_only
 
 app = resources.app()
 st.title(":material/history: Time-travel playground")
@@ -24,9 +26,11 @@ _MARK = {"done": ":material/check_circle:", "current": ":material/arrow_circle_r
 _BADGE = {"done": " :green-badge[done]", "current": " :blue-badge[next]", "ahead": ""}
 
 
+@st.fragment(run_every=REFRESH_S)
 def tour(steps: tuple[TourStep, ...]) -> None:
     """Numbered steps, each done, next or still ahead as this room's records say, with a link
-    to its page in this room (a link opened in a new tab stays in the room)."""
+    to its page in this room (a link opened in a new tab stays in the room). Read again as
+    often as the board redraws, so a step the facilitator marks shows without a reload."""
     room = st.session_state.get("room")
     try:
         activity = resources.room_records().room(room) if room else RoomActivity("")
@@ -50,6 +54,8 @@ def tour(steps: tuple[TourStep, ...]) -> None:
     st.caption(f"{done} of {len(steps)} steps done in this room, each checked from what the "
                "room did: visiting a page does not count, doing what its step asks does.")
     link = {"room": room} if room else None
+    if link and read_only():  # a look from the board stays a look
+        link["view"] = "read-only"
     for item in shown:
         with st.container(border=True):
             left, right = st.columns([5, 1], vertical_alignment="center")

@@ -46,7 +46,7 @@ def test_run_on_a_taken_port_says_which_and_how_to_choose_in_one_line():
     assert "Traceback" not in shown.stdout + shown.stderr
 
 
-@pytest.mark.skipif(not (ROOT / ".venv" / ".installed").exists(),
+@pytest.mark.skipif(not (ROOT / ".venv" / ".installed-run").exists(),
                     reason="make run needs the project's .venv (make creates it)")
 def test_make_run_with_8501_taken_serves_on_the_next_free_port_and_says_so(tmp_path):
     env = {**os.environ, "PLAYGROUND_CHECKPOINTS": str(tmp_path / "checkpoints.sqlite"),
