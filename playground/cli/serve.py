@@ -148,7 +148,7 @@ def _room(args: argparse.Namespace, app_env: dict[str, str]
 def _allowed(args: argparse.Namespace) -> dict[str, str]:
     """The places a page may open beyond those it always may: ``--allow-url`` added to
     ``$PLAYGROUND_ALLOWED_SERVERS``."""
-    from playground.places.server_address import ALLOWED_ENV
+    from playground.places.typed_targets import ALLOWED_ENV
 
     if not args.allow_url:
         return {}

@@ -34,6 +34,7 @@ from playground.places.base import Place
 from playground.places.server_address import (
     NAME_KEY,
     ServerError,
+    carries_key,
     check_allowed,
     is_server_url,
     server_label,
@@ -435,17 +436,20 @@ class AgentServer(Place):
         return (ServerError,)
 
     def check_typed(self) -> None:
-        """Loopback, the server ``playground run --server`` named, or one allowed by
-        ``PLAYGROUND_ALLOWED_SERVERS``; nothing else from a page."""
+        """Only what the person who started the server allowed a page to open
+        (:func:`~playground.places.server_address.check_allowed`: on loopback also loopback
+        and ``--server``'s; beyond loopback never ``--server``'s, the server's own)."""
         check_allowed(self.url)
 
     @property
     def client(self) -> ServerClient:
-        """The server's bounded client, made once per place."""
+        """The server's bounded client, made once per place. A typed one carries the key only
+        when it is ``--server``'s (:func:`~playground.places.server_address.carries_key`)."""
         if self._client is None:
             from playground.places.server_client import ServerClient  # httpx and the SDK: only now
 
-            self._client = ServerClient(self.url)
+            self._client = ServerClient(self.url,
+                                        credentials=carries_key(self.url, self.typed))
         return self._client
 
     def reads(self, writable: bool = False, create: bool = False, shared: bool = False

@@ -1,8 +1,12 @@
 """Which Agent Servers the playground may reach, and how it names them and their threads.
 
-A URL typed into a page (Inspect) is opened only when it is loopback, the one ``playground run
---server`` named, or listed in ``PLAYGROUND_ALLOWED_SERVERS`` (comma-separated origins): a page
-is not a way to probe the network the playground runs in.
+A URL typed into a page (Inspect) is checked by :func:`check_allowed`, under the rule every
+typed kind shares (:mod:`playground.places.typed_targets`): on a server on loopback only it
+opens when it is loopback, the one ``playground run --server`` named, or listed in
+``PLAYGROUND_ALLOWED_SERVERS`` (comma-separated origins); on a server beyond loopback only when
+it is listed there, and never the ``--server`` one (the server's own). A page is not a way to
+probe the network the playground runs in. The key goes only to the ``--server`` one
+(:func:`carries_key`).
 
 Kept apart from :mod:`playground.places.server_client` (httpx and langgraph-sdk, a third of a
 second to import) so the door, the CLI and Inspect can recognise and check a server URL without
@@ -16,6 +20,7 @@ import os
 import uuid
 from urllib.parse import urlsplit
 
+from playground.places.typed_targets import ALLOWED_ENV, allowed_urls, check_reach, host_key
 from playground.places.urls import UrlRefused
 from playground.timetravel.errors import CheckpointDbError
 from playground.timetravel.limits import _number, clip
@@ -25,7 +30,8 @@ KEY_ENV = "LANGSMITH_API_KEY"  # where the key is read from unless --api-key-env
 KEY_ENV_SETTING = "PLAYGROUND_SERVER_KEY_ENV"  # how `playground run` passes --api-key-env on
 HEADERS_ENV = "PLAYGROUND_SERVER_HEADERS"  # custom auth headers, a JSON object
 SERVER_ENV = "PLAYGROUND_SERVER_URL"  # the server `playground run --server` named
-ALLOWED_ENV = "PLAYGROUND_ALLOWED_SERVERS"  # more origins a page may open, comma-separated
+# ALLOWED_ENV, the origins a page may open (`playground run --allow-url` fills it), is
+# typed_targets' (every typed kind reads it) and importable from here too.
 MAX_RESPONSE_ENV = "PLAYGROUND_MAX_RESPONSE_MB"
 
 
@@ -112,27 +118,60 @@ def _is_loopback(host: str) -> bool:
         return False
 
 
+def _origin_key(url: str) -> tuple[str, str, int]:
+    """A URL's origin as origins compare: its host in one spelling
+    (:func:`~playground.places.typed_targets.host_key`: ``127.0.0.1``, ``127.1`` and ``[::1]``
+    are ``localhost``)."""
+    scheme, host, port = origin_of(url)
+    return scheme, host_key(host), port
+
+
+def _same_origin(url: str, origin: tuple[str, str, int]) -> bool:
+    """Whether a configured URL (one that may be malformed: then it matches nothing) has
+    ``origin``."""
+    try:
+        return _origin_key(url) == origin
+    except UrlRefused:
+        return False
+
+
 def check_allowed(url: str) -> None:
     """Refuse a URL typed into a page unless the person who started the server allowed it.
 
+    On a server on loopback only: loopback, ``playground run --server``'s, or one in
+    ``PLAYGROUND_ALLOWED_SERVERS``. On a server beyond loopback: only one in
+    ``PLAYGROUND_ALLOWED_SERVERS``, never ``--server``'s (the server's own), and loopback no
+    more than any other host (:func:`playground.places.typed_targets.check_reach`).
+
     Raises:
-        UrlRefused: not loopback, not ``playground run --server``'s, not in
-            ``PLAYGROUND_ALLOWED_SERVERS``.
+        UrlRefused: not a server URL, or one a page may not open here (beyond loopback, in the
+            one sentence every refusal says).
     """
-    origin = origin_of(url)
-    if _is_loopback(origin[1]):
-        return
-    allowed = [os.environ.get(SERVER_ENV, "")]
-    allowed += os.environ.get(ALLOWED_ENV, "").split(",")
-    for entry in filter(None, (item.strip() for item in allowed)):
-        try:
-            if origin_of(entry) == origin:
-                return
-        except UrlRefused:
-            continue
-    raise UrlRefused(f"{origin[1]} is not a server this playground may open from a page: "
-                     "loopback is, and what the person who started it allowed "
-                     f"(`playground run --server URL`, or {ALLOWED_ENV})")
+    origin = _origin_key(url)
+    own = os.environ.get(SERVER_ENV, "").strip()
+    check_reach(
+        own=bool(own) and _same_origin(own, origin),
+        allowed=any(_same_origin(entry, origin) for entry in allowed_urls()
+                    if is_server_url(entry)),
+        own_on_loopback=None,  # the person who started it may inspect their own server
+        loopback=None if _is_loopback(origin[1]) else (
+            f"{origin[1]} is not a server this playground may open from a page: loopback is, "
+            "and what the person who started it allowed (`playground run --server URL` or "
+            f"`--allow-url URL`, or {ALLOWED_ENV})"))
+
+
+def carries_key(url: str, typed: bool) -> bool:
+    """Whether the key and the custom headers go to a server.
+
+    A server the person named themselves (a command's target, ``playground run --server``)
+    gets them. A URL typed into a page gets them only when it is the ``--server`` one (which
+    only a server on loopback lets a page open): a server that is merely allowed, or any
+    loopback port, gets no key, so a page cannot hand the key to a listener of its choosing.
+    """
+    if not typed:
+        return True
+    own = os.environ.get(SERVER_ENV, "").strip()
+    return bool(own) and _same_origin(own, _origin_key(url))
 
 
 def max_response_bytes() -> int:

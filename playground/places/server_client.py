@@ -12,7 +12,9 @@
   (``LANGSMITH_API_KEY`` unless ``--api-key-env`` names another), goes out as ``x-api-key``, and
   only to the server's own scheme, host and port: redirects are not followed, and a request the
   SDK would send anywhere else (a stream's ``Location`` to reconnect to) is refused before it
-  leaves. The key is never part of a label, a message or a log line.
+  leaves. The key is never part of a label, a message or a log line. A client made for a URL
+  typed into a page carries no key nor custom header unless that URL is the server ``playground
+  run --server`` named (``credentials``: :func:`~playground.places.server_address.carries_key`).
 - **Allowed servers only, from a page.** Which URLs a page may open is
   :func:`playground.places.server_address.check_allowed`'s to say, before any client is made.
 """
@@ -152,9 +154,12 @@ class ServerClient:
         url: the server's URL (``http://127.0.0.1:2024``).
         key_env: the environment variable holding its key (default ``LANGSMITH_API_KEY``, or
             what ``playground run --api-key-env`` named).
+        credentials: send the key and ``PLAYGROUND_SERVER_HEADERS``; False for a server a
+            page typed that is not ``--server``'s (it gets neither).
     """
 
-    def __init__(self, url: str, key_env: str | None = None) -> None:
+    def __init__(self, url: str, key_env: str | None = None, credentials: bool = True
+                 ) -> None:
         origin = origin_of(url)
         self.label = server_label(url)
         parts = urlsplit(url.strip())
@@ -162,7 +167,7 @@ class ServerClient:
         bounds = limits()
         self.http = httpx.Client(
             base_url=base, transport=_OwnOriginOnly(origin, self.label),
-            follow_redirects=False, headers=_headers(key_env),
+            follow_redirects=False, headers=_headers(key_env) if credentials else {},
             timeout=httpx.Timeout(connect=bounds.connect_seconds, read=bounds.read_seconds,
                                   write=bounds.read_seconds, pool=bounds.connect_seconds))
         self.sdk = SyncLangGraphClient(self.http)

@@ -10,7 +10,15 @@ Three rules keep that so:
   and opened from there (never from a name the visitor chose);
 * an imported thread export is written, through the same validation as ``playground import``,
   into a new SQLite file in such a private folder, and opened read-only from there;
-* a Postgres URL is the only other target, and only a ``postgresql://`` one.
+* a URL (a Postgres database, an Agent Server) is the only other target, and reaches only
+  what the rule every typed kind shares lets it (:mod:`playground.places.typed_targets`):
+  never the server's own checkpoints, and on a server beyond loopback only what the person who
+  started it allowed (``playground run --allow-url URL``). Every error of such a URL, a
+  refusal or a failure to connect or read, is said through :func:`typed_error`, which beyond
+  loopback says the same whatever lies at the address.
+
+The server's own checkpoint file (``PLAYGROUND_CHECKPOINTS``) and its store beside it are
+neither listed nor opened, should they lie in an allowed folder.
 
 Whatever is opened is read through the safe decoder: nothing in it is imported or run.
 """
@@ -27,10 +35,12 @@ import weakref
 from dataclasses import dataclass
 from pathlib import Path
 
-from playground.places.door import UrlRefused, open_place
+from playground.places.door import DEFAULT_CHECKPOINTS, UrlRefused, open_place
+from playground.places.typed_targets import failure_said
 from playground.timetravel.errors import CheckpointDbError
 
 INSPECT_DIR_ENV = "PLAYGROUND_INSPECT_DIR"
+CHECKPOINTS_ENV = "PLAYGROUND_CHECKPOINTS"  # the server's own checkpoint file
 DEFAULT_INSPECT_DIR = Path(".playground") / "inspect"
 # Inside the package, so a non-editable install (pip install .) has it too.
 SAMPLES_DIR = Path(__file__).resolve().parents[1] / "samples"
@@ -64,6 +74,13 @@ def allowed_roots() -> tuple[Path, ...]:
     return (SAMPLES_DIR, inspect_dir())
 
 
+def own_files() -> set[Path]:
+    """The server's own checkpoint file (``PLAYGROUND_CHECKPOINTS``) and the store file the
+    place keeps beside it, resolved: a page never opens them, whatever folder they lie in."""
+    own = Path(os.environ.get(CHECKPOINTS_ENV) or DEFAULT_CHECKPOINTS)
+    return {own.resolve(), Path(open_place(own).store_place()).resolve()}
+
+
 def _inside(path: Path, roots: tuple[Path, ...]) -> Path | None:
     """The root that ``path`` lies in once every symlink is followed, or None."""
     resolved = path.resolve()
@@ -76,9 +93,11 @@ def _inside(path: Path, roots: tuple[Path, ...]) -> Path | None:
 def list_databases(roots: tuple[Path, ...] | None = None) -> list[AllowedFile]:
     """Database files directly inside the allowed folders (``*.sqlite``, ``*.db``).
 
-    A symlink that leads out of its folder is left out: opening it would be refused anyway.
+    A symlink that leads out of its folder is left out: opening it would be refused anyway;
+    so is the server's own checkpoint file (:func:`own_files`).
     """
     roots = allowed_roots() if roots is None else roots
+    own = own_files()
     found: list[AllowedFile] = []
     for root in roots:
         if not root.is_dir():
@@ -86,7 +105,7 @@ def list_databases(roots: tuple[Path, ...] | None = None) -> list[AllowedFile]:
         for entry in sorted(root.iterdir(), key=lambda p: p.name):
             if entry.suffix.lower() not in DATABASE_SUFFIXES or not entry.is_file():
                 continue
-            if _inside(entry, (root,)) is None:
+            if _inside(entry, (root,)) is None or entry.resolve() in own:
                 continue
             found.append(AllowedFile(entry, f"{root.name}/{entry.name}"))
     return found
@@ -101,7 +120,8 @@ def resolve_allowed(target: str | Path, roots: tuple[Path, ...] | None = None) -
 
     Raises:
         AccessRefused: the name has ``..``, leads outside every allowed folder (a symlink
-            included), is not a ``.sqlite``/``.db`` file, or does not exist.
+            included), is not a ``.sqlite``/``.db`` file, does not exist, or is the server's
+            own checkpoint file (:func:`own_files`).
     """
     roots = allowed_roots() if roots is None else roots
     path = Path(target)
@@ -122,6 +142,9 @@ def resolve_allowed(target: str | Path, roots: tuple[Path, ...] | None = None) -
         if candidate.suffix.lower() not in DATABASE_SUFFIXES:
             raise AccessRefused(f"{target}: only .sqlite and .db files can be opened")
         if candidate.is_file():
+            if candidate.resolve() in own_files():
+                raise AccessRefused(f"{target}: the playground's own checkpoints are not "
+                                    "opened from a page (their threads are on History)")
             return candidate.resolve()
     raise AccessRefused(f"{target}: no such database file in {where}")
 
@@ -255,13 +278,16 @@ atexit.register(_discard_all)
 
 
 def check_typed_url(url: str) -> str:
-    """The URL, stripped, when it names a place in the form a page accepts.
+    """The URL, stripped, when it names a place a page may open.
 
     Raises:
         AccessRefused: it is not a URL a page may be given (a file path typed here is refused,
-            so the folder rule cannot be bypassed), or it asks for more than a page may (a
+            so the folder rule cannot be bypassed), it asks for more than a page may (a
             Postgres URL: host, port, user, password, database, sslmode and connect_timeout;
-            :func:`playground.places.urls.typed_connection`).
+            :func:`playground.places.urls.typed_connection`), or it leads where a page may not
+            reach (:mod:`playground.places.typed_targets`: the server's own checkpoints, and
+            beyond loopback anything the person who started the server did not allow; then
+            the message is one sentence, whatever the URL).
     """
     url = url.strip()
     try:
@@ -269,3 +295,25 @@ def check_typed_url(url: str) -> str:
     except UrlRefused as exc:
         raise AccessRefused(str(exc)) from None
     return url
+
+
+def typed_error(exc: BaseException, label: str) -> str:
+    """What the page says of any error of a URL typed into it (plain text: the page escapes
+    it). Every such error goes through here: a refusal at the tab, a failure to open, a read
+    that fails later, a download.
+
+    A refusal (:class:`AccessRefused`, ``UrlRefused``) is said in the door's words, which
+    beyond loopback are one sentence whatever the URL; a thread export's own refusal, about
+    the thread and not the address, as it is; anything else is a failure to connect or read,
+    said by :func:`playground.places.typed_targets.failure_said` (beyond loopback the same
+    sentence for an open port, a closed one and a silent host).
+
+    Args:
+        exc: the error.
+        label: the place's label (a URL's password is never said: the label is redacted).
+    """
+    from playground.timetravel.transfer import TransferRefused
+
+    if isinstance(exc, (AccessRefused, UrlRefused, TransferRefused)):
+        return str(exc)
+    return failure_said(exc, label)

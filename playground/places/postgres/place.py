@@ -4,8 +4,10 @@ the savers, pools and store graphs run on in it."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from urllib.parse import urlsplit
 
 from playground.places.base import (
     STORE_LOG_DDL,
@@ -21,8 +23,75 @@ from playground.places.postgres.own_tables import PostgresOwnTables
 from playground.places.postgres.reads import PostgresStorage
 from playground.places.postgres.store_log import PostgresStoreLog
 from playground.places.settings import postgres_options
+from playground.places.typed_targets import (
+    OWN_DATABASE_ENVS,
+    allowed_urls,
+    check_reach,
+    host_key,
+    same_host,
+)
 from playground.places.urls import is_postgres_url, redact_url, typed_connection
 from playground.timetravel.limits import limits
+
+DEFAULT_PORT = 5432
+# On a server on loopback only, a typed URL naming the server's own database (beyond loopback
+# every refusal is typed_targets.REFUSED).
+OWN_DATABASE = ("this is the playground's own checkpoint database: a page does not open it "
+                "(its threads are on History; the CLI reads it: playground threads URL)")
+
+
+def _database_of(url: str) -> list[tuple[str, int, str]]:
+    """(host, port, database) of each host a configured URL names, as libpq fills what it
+    leaves out: ``PGHOST``, ``PGPORT``, ``PGDATABASE``, ``PGUSER``, then the local socket,
+    5432 and the user's name. Empty when the URL cannot be read."""
+    import getpass
+
+    from psycopg import ProgrammingError
+    from psycopg.conninfo import conninfo_to_dict
+
+    try:
+        params = conninfo_to_dict(url)
+    except ProgrammingError:
+        return []
+    hosts = str(params.get("host") or os.environ.get("PGHOST") or "").split(",")
+    addresses = str(params.get("hostaddr") or "").split(",")
+    ports = str(params.get("port") or os.environ.get("PGPORT") or "").split(",")
+    user = params.get("user") or os.environ.get("PGUSER") or getpass.getuser()
+    dbname = str(params.get("dbname") or os.environ.get("PGDATABASE") or user)
+    found = []
+    for index, host in enumerate(hosts):
+        port = ports[index] if len(ports) == len(hosts) else ports[0]
+        address = addresses[index] if len(addresses) == len(hosts) else addresses[0]
+        number = int(port) if port.strip().isdigit() else DEFAULT_PORT
+        # A hostaddr is where libpq connects; the host is then only a name for the pgpass.
+        found += [(name, number, dbname) for name in {host, address} if name or not address]
+    return found
+
+
+def own_databases() -> list[tuple[str, int, str]]:
+    """(host, port, database) of each Postgres database the server keeps its own data in
+    (:data:`~playground.places.typed_targets.OWN_DATABASE_ENVS`)."""
+    found = []
+    for name in OWN_DATABASE_ENVS:
+        url = os.environ.get(name, "").strip()
+        if url and is_postgres_url(url):
+            found += _database_of(url)
+    return found
+
+
+def allowed_origins() -> set[tuple[str, int]]:
+    """(host, port) of each Postgres URL the person who started the server allowed a page
+    to open (``playground run --allow-url``)."""
+    found = set()
+    for url in allowed_urls():
+        if not is_postgres_url(url):
+            continue
+        try:
+            parts = urlsplit(url)
+            found.add((host_key(parts.hostname), parts.port or DEFAULT_PORT))
+        except ValueError:  # a port that is not a number: it allows nothing
+            continue
+    return found
 
 
 class PostgresDatabase(Place):
@@ -43,10 +112,20 @@ class PostgresDatabase(Place):
 
     def check_typed(self) -> None:
         """Only host, port, user, password, database, sslmode and connect_timeout (up to the
-        cap): :func:`playground.places.urls.typed_connection` says why not."""
+        cap): :func:`playground.places.urls.typed_connection` says why not. Then where it
+        leads, under the rule every typed kind shares
+        (:func:`playground.places.typed_targets.check_reach`): never the server's own
+        database; beyond loopback only a host and port the person who started the server
+        allowed; on loopback any other."""
         bounds = limits()
-        typed_connection(self.url, connect_cap=bounds.connect_seconds,
-                         statement_timeout=bounds.read_seconds)
+        where = typed_connection(self.url, connect_cap=bounds.connect_seconds,
+                                 statement_timeout=bounds.read_seconds)
+        host, port, dbname = where["host"], where["port"], where["dbname"]
+        check_reach(
+            own=any(port == own_port and dbname == own_name and same_host(host, own_host)
+                    for own_host, own_port, own_name in own_databases()),
+            allowed=(host_key(host), port) in allowed_origins(),
+            own_on_loopback=OWN_DATABASE, loopback=None)
 
     @classmethod
     def claims(cls, target: object) -> bool:

@@ -14,7 +14,7 @@ from playground.places.door import UrlRefused, open_storage
 from playground.timetravel.decode import to_jsonable
 from playground.timetravel.delta import StateAt
 from playground.timetravel.diff import diff_states
-from playground.timetravel.errors import CheckpointDbError, UnreadableCheckpoint
+from playground.timetravel.errors import UnreadableCheckpoint
 from playground.timetravel.messages import conversations, describe
 from playground.timetravel.storage import Storage
 from playground.timetravel.thread_list import own_metadata
@@ -24,6 +24,7 @@ from playground.ui import resources
 from playground.ui.components.conversation import conversation
 from playground.ui.components.tables import arrow_rows
 from playground.ui.components.text_block import fields_block, state_block, text_block
+from playground.ui.inspect_access import typed_error
 from playground.ui.markup import md_escape
 
 SELECTED_KEY = "selected_checkpoint"
@@ -95,12 +96,14 @@ def stepper(tree: CheckpointTree, selected: str, key_prefix: str = "") -> str:
 
 
 def download_thread(target: str, thread_id: str, file_stem: str, key: str,
-                    typed: bool = False) -> None:
+                    typed: bool = False, label: str | None = None) -> None:
     """A **Download thread** button: the thread's export file (``playground export``'s format).
 
     The file is built only when clicked, from a connection of its own: the page's source is
     closed by then, and a long thread is not serialized on every rerun. ``typed``: the target
-    is a URL someone typed into the page, opened again with only what it says.
+    is a URL someone typed into the page, opened again with only what it says (and checked
+    again: a page reaches only what its server allows), its errors said as every typed URL's
+    are (:func:`~playground.ui.inspect_access.typed_error`, naming ``label``).
     """
     def build() -> str:
         try:
@@ -109,10 +112,11 @@ def download_thread(target: str, thread_id: str, file_stem: str, key: str,
                 return dumps_export(export_thread(storage, thread_id))
             finally:
                 storage.close()
-        except (TransferRefused, CheckpointDbError, UrlRefused) as exc:
+        except (TransferRefused, UrlRefused, *resources.database_errors()) as exc:
             # Built after the page was sent: no message can reach it now, so the file says why
             # (an import of it is refused as "not a thread export").
-            return json.dumps({"not_exported": str(exc)}, indent=1)
+            said = typed_error(exc, label or target) if typed else str(exc)
+            return json.dumps({"not_exported": said}, indent=1)
 
     safe = "".join(c if c.isalnum() or c in "-_." else "-" for c in file_stem) or "thread"
     st.download_button("Download thread", data=build, file_name=f"{safe}.json",

@@ -6,7 +6,7 @@ import streamlit as st
 
 from playground.places.door import UrlRefused, open_place
 from playground.places.server_address import server_label
-from playground.timetravel.errors import CheckpointDbError, UnknownThread
+from playground.timetravel.errors import UnknownThread
 from playground.timetravel.limits import clip
 from playground.timetravel.messages import describe
 from playground.timetravel.storage import Storage
@@ -37,6 +37,7 @@ from playground.ui.inspect_access import (
     resolve_allowed,
     save_export,
     save_upload,
+    typed_error,
 )
 from playground.ui.markup import md_escape
 from playground.ui.session import database_read, page_context, show_database_error
@@ -62,7 +63,8 @@ st.caption(
 
 def _open(kind: str, target: str, label: str) -> Storage:
     """Open a target read-only through the door. Errors name the place's label (an upload by
-    its file's name, a URL without its password), never a temporary path."""
+    its file's name, a URL without its password), never a temporary path; a typed URL's are
+    said through :func:`~playground.ui.inspect_access.typed_error`."""
     return open_place(target, typed=kind == "url", label=label).reads()
 
 
@@ -86,15 +88,23 @@ def _forget_target() -> None:
 _opened: list[Storage] = []
 
 
+def _not_opened(exc: BaseException, kind: str, label: str) -> str:
+    """Why a target was not opened, in one line: a typed URL's through the one function
+    every error of a typed URL passes (it says nothing of the address on a server beyond
+    loopback)."""
+    said = typed_error(exc, label) if kind == "url" else str(exc)
+    return f"Not opened, nothing changed: {said}"
+
+
 def _try_open(kind: str, target: str, label: str) -> None:
     """Switch to a new database if it opens; otherwise keep the current one and say why."""
     st.session_state.pop(MESSAGE_KEY, None)
     try:
         storage = _open(kind, target, label)
-    except (CheckpointDbError, UrlRefused) as exc:
+    except (*resources.database_errors(), UrlRefused) as exc:
         if kind == "upload":
             discard_upload(target)
-        st.session_state[MESSAGE_KEY] = f"Not opened, nothing changed: {exc}"
+        st.session_state[MESSAGE_KEY] = _not_opened(exc, kind, label)
         return
     _forget_target()
     while _opened:  # one open per run is read below; any other goes now
@@ -156,7 +166,7 @@ def open_controls() -> None:
             try:
                 url = check_typed_url(url)
             except AccessRefused as exc:
-                st.session_state[MESSAGE_KEY] = f"Not opened, nothing changed: {exc}"
+                st.session_state[MESSAGE_KEY] = _not_opened(exc, "url", url)
             else:
                 _try_open("url", url, url)
         st.caption("A database written by PostgresSaver, read with SQL and the safe decoder; "
@@ -170,13 +180,14 @@ def open_controls() -> None:
             try:
                 url = check_typed_url(url.strip())
             except AccessRefused as exc:
-                st.session_state[MESSAGE_KEY] = f"Not opened, nothing changed: {exc}"
+                st.session_state[MESSAGE_KEY] = _not_opened(exc, "url", url)
             else:
                 _try_open("url", url, server_label(url))
         st.caption("`langgraph dev`, a self-hosted server or a deployment, read through its HTTP "
-                   "API (its key from `LANGSMITH_API_KEY`). Loopback, the server `playground run "
-                   "--server` named, and those `PLAYGROUND_ALLOWED_SERVERS` lists may be opened "
-                   "from here; nothing else on the network.")
+                   "API. What the person who started the playground allowed (`playground run "
+                   "--allow-url URL`) opens from here, and, on a playground served to its own "
+                   "machine only, loopback and its `--server`; nothing else on the network. Only "
+                   "the `--server` one is sent the key.")
     with import_tab:
         exported = st.file_uploader(
             "Import thread", type=["json"], max_upload_size=MAX_UPLOAD_MB,
@@ -246,7 +257,8 @@ def browse(source: Storage, target: str) -> None:
         st.info(f"Thread {md_escape(thread, 200)} has no checkpoints in this namespace.")
         return
     download_thread(target, thread, thread, key=PREFIX + "download",
-                    typed=st.session_state[TARGET_KEY]["kind"] == "url")
+                    typed=st.session_state[TARGET_KEY]["kind"] == "url",
+                    label=st.session_state[TARGET_KEY]["label"])
     if view_switch(PREFIX + "view") == COMPARE:
         compare_view(source, tree, PREFIX + "compare")
         return
@@ -280,10 +292,14 @@ else:
             if current["kind"] == "file":
                 target = str(resolve_allowed(target))  # checked again: a link may have changed
             source = _open(current["kind"], target, current["label"])
-    except (AccessRefused, CheckpointDbError, UrlRefused) as exc:
+    except (AccessRefused, *resources.database_errors(), UrlRefused) as exc:
         _forget_target()
-        st.error(f"Closed {md_escape(current['label'], 300)}: {md_escape(exc, 600)}",
-                 icon=":material/error:")
+        if current["kind"] == "url":
+            st.error(f"Closed: {md_escape(typed_error(exc, current['label']), 600)}",
+                     icon=":material/error:")
+        else:
+            st.error(f"Closed {md_escape(current['label'], 300)}: {md_escape(exc, 600)}",
+                     icon=":material/error:")
     else:
         try:
             label_col, close_col = st.columns([5, 1], vertical_alignment="center")
@@ -300,10 +316,18 @@ else:
             try:
                 browse(source, target)
             except resources.database_errors() as exc:
-                # A damaged file can pass the checks at open and fail on a later page read;
-                # a file another process is writing may fail for a moment (read again).
-                show_database_error(exc, f"Could not read {md_escape(current['label'], 300)}",
-                                    place=current["label"])
+                if current["kind"] == "url":
+                    # A typed URL's every error goes through the one function: beyond loopback
+                    # a read that fails says no more than an open that fails.
+                    st.error(md_escape(typed_error(exc, current["label"]), 600),
+                             icon=":material/error:")
+                else:
+                    # A damaged file can pass the checks at open and fail on a later page
+                    # read; a file another process is writing may fail for a moment (read
+                    # again).
+                    show_database_error(exc, f"Could not read "
+                                        f"{md_escape(current['label'], 300)}",
+                                        place=current["label"])
             else:
                 database_read()
         finally:

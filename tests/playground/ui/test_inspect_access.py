@@ -133,3 +133,19 @@ def test_postgres_box_accepts_only_postgres_urls():
     assert check_typed_url(" postgresql://u:p@h/db ") == "postgresql://u:p@h/db"
     with pytest.raises(AccessRefused, match="starts with postgresql://"):
         check_typed_url("/etc/passwd")
+
+
+def test_the_servers_own_checkpoint_file_in_an_allowed_folder_is_neither_listed_nor_opened(
+        folders, monkeypatch):
+    allowed, _ = folders
+    own = allowed / "checkpoints.sqlite"
+    own.write_bytes(b"SQLite format 3\x00")
+    (allowed / "checkpoints.store.sqlite").write_bytes(b"SQLite format 3\x00")  # its store
+    (allowed / "alias.db").symlink_to(own)
+    monkeypatch.setenv("PLAYGROUND_CHECKPOINTS", str(own))
+
+    assert [f.path.name for f in list_databases((allowed,))] == ["app.sqlite"]
+    for name in ("checkpoints.sqlite", "checkpoints.store.sqlite", "alias.db", own):
+        with pytest.raises(AccessRefused, match="the playground's own checkpoints"):
+            resolve_allowed(name, (allowed,))
+    assert resolve_allowed("app.sqlite", (allowed,)) == (allowed / "app.sqlite").resolve()
