@@ -28,6 +28,7 @@ from playground.access.facilitator import (
     FACILITATOR_KEY_ENV,
     Throttle,
     board_cookie_value,
+    signed_in,
 )
 from playground.access.peers import BEHIND_PROXY_ENV, local_peer
 from playground.access.token import cookie_name, cookie_value, required_token, same
@@ -37,6 +38,7 @@ Receive = Callable[[], Awaitable[dict]]
 Send = Callable[[dict], Awaitable[None]]
 
 HEALTH = "/_stcore/health"
+BOARD = "/board"
 BOARD_SIGN_IN = "/_playground/board-sign-in"
 COOKIE_DAYS = 30
 MAX_FORM_BYTES = 4096  # a key and nothing else
@@ -123,21 +125,41 @@ class RoomGate:
 
     Args:
         app: the application behind it (Streamlit's).
-        token: the room's token; None lets everything through (a server on loopback only).
+        token: the room's token (default: the one ``playground run`` gave this process); None
+            lets every browser into the room (a server on loopback only, or ``--no-token``).
+        board_key: the facilitator's key (default: the one given this process); with one, the
+            board's address sends a browser not signed in to the sign-in page.
     """
 
-    def __init__(self, app, token: str | None = None) -> None:
+    def __init__(self, app, token: str | None = None, board_key: str | None = None) -> None:
         self.app = app
         self.token = token if token is not None else required_token()
+        self.board_key = board_key if board_key is not None else (
+            os.environ.get(FACILITATOR_KEY_ENV) or None)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] not in ("http", "websocket") or self.token is None \
-                or scope.get("path") == HEALTH:
+        if scope["type"] not in ("http", "websocket") or scope.get("path") == HEALTH:
             await self.app(scope, receive, send)
             return
         headers = _headers(scope)
+        local = is_local(scope, headers)
+        if self.token is not None and not local and not await self._in_the_room(
+                scope, headers, send):
+            return
+        if scope["type"] == "http" and not local and self._board_unopened(scope, headers):
+            # The board opened by its address in a browser not signed in as the facilitator:
+            # straight to the server's sign-in page, which comes back here.
+            await _respond(send, 303, [(b"location", BOARD_SIGN_IN.encode()),
+                                       (b"cache-control", b"no-store")], b"")
+            return
+        await self.app(scope, receive, send)
+
+    async def _in_the_room(self, scope: Scope, headers: dict[str, str], send: Send) -> bool:
+        """Whether the request holds the room's cookie; if not, answer it here (the room URL
+        with the cookie, anything else refused) and return False."""
         name = cookie_name(headers.get("host"))
-        granted = same(_cookies(headers).get(name), cookie_value(self.token))
+        if same(_cookies(headers).get(name), cookie_value(self.token)):
+            return True
         given = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1"))).get("token")
         if scope["type"] == "http" and given and same(given, self.token):
             # The room URL: give the cookie and take the token out of the address bar, so a
@@ -146,20 +168,24 @@ class RoomGate:
                 (b"location", _without_token(scope).encode("latin-1")),
                 _cookie(name, cookie_value(self.token), COOKIE_DAYS * 86400, "Lax"),
                 (b"cache-control", b"no-store")], b"")
-            return
-        if granted or is_local(scope, headers):
-            await self.app(scope, receive, send)
-            return
-        if scope["type"] == "websocket":
+        elif scope["type"] == "websocket":
             # Closed before it is accepted: the server answers the handshake 403, and no
             # session is made.
             await send({"type": "websocket.close", "code": 1008})
-            return
-        wrong = ("<p class='error'>That link's token is not this server's: it may have been "
-                 "started with a new one.</p>") if given else ""
-        await _respond(send, *_page("Time-travel playground",
-                                    f"{wrong}<p class='note'>{SIGN_IN_HTML}</p>",
-                                    403))
+        else:
+            wrong = ("<p class='error'>That link's token is not this server's: it may have "
+                     "been started with a new one.</p>") if given else ""
+            await _respond(send, *_page("Time-travel playground",
+                                        f"{wrong}<p class='note'>{SIGN_IN_HTML}</p>", 403))
+        return False
+
+    def _board_unopened(self, scope: Scope, headers: dict[str, str]) -> bool:
+        """Whether this asks for the board's page in a browser not signed in with the key (the
+        page itself refuses too; this only saves a click)."""
+        if not self.board_key or scope.get("path", "").rstrip("/") != BOARD:
+            return False
+        cookie = _cookies(headers).get(cookie_name(headers.get("host"), BOARD_COOKIE))
+        return not signed_in(cookie, self.board_key)
 
 
 class BoardSignIn:

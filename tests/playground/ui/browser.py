@@ -5,6 +5,7 @@ tests add a tab that reads the History page and takes screenshots."""
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 from playground.testing.browser import (
@@ -18,7 +19,20 @@ from playground.testing.browser import (
 )
 
 __all__ = ["ARGS", "CHROMIUM", "FINAL", "IDLE", "ShotTab", "Tab", "chromium_missing",
-           "playground_server"]
+           "playground_server", "printed_room_url"]
+
+
+def printed_room_url(home: Path, deadline_s: float = 60) -> str:
+    """The room URL a server started under ``home`` printed (``playground.log``): it prints it
+    a moment after it first answers, so this waits for the line."""
+    log = home / "playground.log"
+    deadline = time.monotonic() + deadline_s
+    while time.monotonic() < deadline:
+        found = re.search(r"room URL: (\S+)", log.read_text())
+        if found:
+            return found.group(1)
+        time.sleep(0.1)
+    raise AssertionError(f"no room URL printed:\n{log.read_text()}")
 
 
 class ShotTab(Tab):

@@ -19,6 +19,7 @@ import pytest
 
 from playground.access.peers import public_address
 from playground.server_process import start_playground, stop_process
+from tests.playground.ui.browser import printed_room_url
 
 ADDRESS = public_address()
 pytestmark = pytest.mark.skipif(ADDRESS is None, reason="this machine has no address but "
@@ -55,6 +56,7 @@ def room(tmp_path_factory):
     home = tmp_path_factory.mktemp("room")
     url, process = start_playground(home, "--host", "0.0.0.0", "--facilitator-key-env",
                                     "GATE_TEST_KEY", env={"GATE_TEST_KEY": KEY}, cwd=home)
+    printed_room_url(home)
     token = (home / ".playground" / "access-token").read_text().strip()
     try:
         yield Room(ADDRESS, urlsplit(url).port, token, home, process.pid)
