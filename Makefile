@@ -76,12 +76,12 @@ test: $(TEST_STAMP) $(JS_STAMP) $(SERVER_VENV)/.installed $(AEGRA_STAMP)
 	$(BIN)/python -m pytest $(XDIST)
 
 # The lane without the slow kinds: lint and every test that needs no browser, no Agent Server,
-# no Node and no nginx (pytest markers; tests/conftest.py marks each test by what it uses), and
-# the page check, the one browser test that walks every page.
+# no Node, no nginx and no fresh install (pytest markers; tests/conftest.py marks each test by
+# what it uses), and the page check, the one browser test that walks every page.
 check: $(TEST_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest $(XDIST) \
-	  -m "(not browser and not server and not node and not replicas) or page_check"
+	  -m "(not browser and not server and not node and not replicas and not install) or page_check"
 
 # The playground's drawings (the history tree, the timeline): d3, built by Vite into
 # playground/ui/components/assets/drawings.js (committed, so installing the playground needs no

@@ -15,12 +15,29 @@ from pathlib import Path
 from playground.places.door import DEFAULT_CHECKPOINTS, open_place
 
 DEFAULT_PORT = 8501
+ROOM_HELP = """\
+a room on your network (--host 0.0.0.0):
+  It prints one line to hand out, the room URL: this machine's address on its network
+  (--public-host NAME to choose another) and an access token. A browser that opens it once
+  stays in: reloads, other pages, new tabs and bookmarks need nothing more (the server gives it
+  a cookie no page script can read). Anyone without it gets only a sign-in line.
+  The token is kept in .playground/access-token, so a restart with the same command keeps
+  every URL handed out; $PLAYGROUND_ACCESS_TOKEN gives one instead (replicas share it), and
+  --new-token makes a new one (the old URLs stop working, the board's mark starts afresh).
+  The facilitator's board is /board: open on this machine (the second line printed), and from
+  anywhere else once the key --facilitator-key-env names is given (12 characters or more).
+  A page opens no database or Agent Server typed into it but those --allow-url names.
+"""
 _PORTS_TRIED = 20  # past the default, when it is taken
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add ``run`` to the ``playground`` parser."""
-    run = sub.add_parser("run", help="start the web playground (Streamlit)")
+    run = sub.add_parser("run", help="start the web playground (Streamlit)",
+                         formatter_class=argparse.RawDescriptionHelpFormatter,
+                         description="Start the web playground: the built-in ticket agent, "
+                         "or your graph (--graph, --config), or an Agent Server's (--server).",
+                         epilog=ROOM_HELP)
     run.add_argument("--port", type=int, help=f"port to serve on (default {DEFAULT_PORT}, or the "
                      "next free one when it is taken)")
     run.add_argument("--host", default="127.0.0.1", help="address to bind (loopback by default; "

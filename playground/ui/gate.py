@@ -134,6 +134,8 @@ class RoomGate:
     def __init__(self, app, token: str | None = None, board_key: str | None = None) -> None:
         self.app = app
         self.token = token if token is not None else required_token()
+        # Derived once: every request of the room compares against it.
+        self._expected = cookie_value(self.token) if self.token is not None else ""
         self.board_key = board_key if board_key is not None else (
             os.environ.get(FACILITATOR_KEY_ENV) or None)
 
@@ -158,7 +160,7 @@ class RoomGate:
         """Whether the request holds the room's cookie; if not, answer it here (the room URL
         with the cookie, anything else refused) and return False."""
         name = cookie_name(headers.get("host"))
-        if same(_cookies(headers).get(name), cookie_value(self.token)):
+        if same(_cookies(headers).get(name), self._expected):
             return True
         given = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1"))).get("token")
         if scope["type"] == "http" and given and same(given, self.token):
@@ -166,7 +168,7 @@ class RoomGate:
             # reload, a bookmark or a shared screen never shows it again.
             await _respond(send, 303, [
                 (b"location", _without_token(scope).encode("latin-1")),
-                _cookie(name, cookie_value(self.token), COOKIE_DAYS * 86400, "Lax"),
+                _cookie(name, self._expected, COOKIE_DAYS * 86400, "Lax"),
                 (b"cache-control", b"no-store")], b"")
         elif scope["type"] == "websocket":
             # Closed before it is accepted: the server answers the handshake 403, and no
