@@ -116,8 +116,9 @@ class Tab:
         before = self.runs
         self.page.goto(f"{self.base}/{path}{query}")
         self._wait_for_run_after(before, f"opening /{path}")
-        if self.room is None:
-            self.room = re.search(r"room=([a-z0-9-]+)", self.page.url).group(1)
+        found = re.search(r"room=([a-z0-9-]+)", self.page.url)
+        if self.room is None and found:  # the board keeps no room
+            self.room = found.group(1)
         return self
 
     def click(self, label: str) -> Tab:

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import os
 import re
-import socket
 
 import pytest
 
+from playground.access.peers import public_address
 from playground.testing.browser import Tab
 from tests.playground.ui.browser import ShotTab, chromium_missing, playground_server
 
@@ -115,20 +115,9 @@ def test_the_board_shows_each_rooms_step_and_the_stuck_one_and_opens_history_rea
         assert _room_of(again) != room
 
 
-def _outside_address() -> str | None:
-    """An address of this machine other machines could reach (not loopback), or None."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        try:
-            probe.connect(("10.255.255.255", 1))  # no packet is sent: it picks a route
-            address = probe.getsockname()[0]
-        except OSError:
-            return None
-    return None if address.startswith("127.") else address
-
-
 def test_the_board_refuses_a_browser_on_another_address_until_it_gives_the_key(
         browser, tmp_path):
-    address = _outside_address()
+    address = public_address()
     if address is None:
         pytest.skip("this machine has no address but loopback")
     key = "facilitator-key-never-on-a-page-42"
@@ -136,19 +125,20 @@ def test_the_board_refuses_a_browser_on_another_address_until_it_gives_the_key(
                            "--facilitator-key-env", "WORKSHOP_KEY",
                            env={"WORKSHOP_KEY": key}) as server:
         port = server.rsplit(":", 1)[1]
-        attendee = Tab(browser.new_context().new_page(), f"http://{address}:{port}").open()
-        attendee.open("board")
-        assert "Facilitator key" in attendee.text()
-        assert "Rooms" not in attendee.text() and not attendee.page.locator(
-            '[data-testid="stDataFrame"]').count()
+        base = f"http://{address}:{port}"
+        attendee = Tab(browser.new_context().new_page(), base).open()
+        attendee.page.goto(f"{base}/board")  # the server's sign-in page, nothing of any room
+        shown = attendee.page.inner_text("body")
+        assert "Facilitator key" in shown and "Rooms" not in shown
 
-        box = attendee.page.get_by_label("Facilitator key")
-        box.fill("a-guess")
-        attendee.click("Open the board")
-        assert "That is not the facilitator's key." in attendee.text()
+        attendee.page.get_by_label("Facilitator key").fill("a-guess")
+        attendee.page.get_by_role("button", name="Open the board").click()
+        assert "That is not the facilitator's key." in attendee.page.inner_text("body")
 
-        box.fill(key)
-        attendee.click("Open the board")
+        attendee.page.get_by_label("Facilitator key").fill(key)
+        before = attendee.runs
+        attendee.page.get_by_role("button", name="Open the board").click()
+        attendee._wait_for_run_after(before, "signing in")
         shown = _board_text(attendee)
         assert re.search(r"Rooms\s*\d", shown)
         assert key not in attendee.page.content()
