@@ -133,9 +133,10 @@ def draw() -> None:
         # room's whole reason is the warning above, so its cell holds the reason alone.
         column_config={"open": st.column_config.LinkColumn("open", display_text="History",
                                                            width="small"),
+                       "who": st.column_config.TextColumn(width="small"),
                        "steps done": st.column_config.TextColumn(width="small"),
                        "when": st.column_config.TextColumn(width="small"),
-                       "last action": st.column_config.TextColumn(width="large"),
+                       "last action": st.column_config.TextColumn(width="medium"),
                        "stuck": st.column_config.TextColumn(width="medium")})
     _stamp()
 

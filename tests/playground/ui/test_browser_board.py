@@ -44,9 +44,16 @@ graph = builder.compile()
 '''
 
 
-def _attendee(browser, server: str, text: str) -> Tab:
+def _attendee(browser, server: str, text: str, name: str = "") -> Tab:
+    """An attendee who gives the board a name (when ``name``) and runs the graph on ``text``."""
     tab = Tab(browser.new_context(viewport={"width": 1400, "height": 1600}).new_page(),
               server).open()
+    if name:
+        box = tab.page.get_by_role("textbox", name="Your name")
+        box.fill(name)
+        before = tab.runs
+        box.press("Enter")
+        tab._wait_for_run_after(before, "giving a name")
     tab.page.get_by_label("text · str").fill(text)
     tab.click("Run")
     return tab
@@ -85,10 +92,10 @@ def test_the_board_shows_each_rooms_step_and_the_stuck_one_and_opens_history_rea
         browser, tmp_path, shots):
     (tmp_path / "echo.py").write_text(ECHO)
     with playground_server(tmp_path, "--graph", f"{tmp_path / 'echo.py'}:graph") as server:
-        _attendee(browser, server, "hello")
+        _attendee(browser, server, "hello", "Ada")
         replayed = _attendee(browser, server, "hello again")
         replayed.open("history").click("Previous").click("Replay from here")
-        failed = _attendee(browser, server, "boom")
+        failed = _attendee(browser, server, "boom", "Grace")
         assert "echo cannot say boom" in failed.text()
 
         facilitator = ShotTab(browser.new_context(viewport={"width": 1440, "height": 1500}),
@@ -97,8 +104,8 @@ def test_the_board_shows_each_rooms_step_and_the_stuck_one_and_opens_history_rea
         facilitator.shot("board")
         assert re.search(r"Rooms\s*3", shown) and re.search(r"Stuck\s*1", shown), shown
         room = _room_of(failed)
-        assert f"{room} is stuck: a node failed: echo failed: ValueError: echo cannot say " \
-            "boom" in shown
+        assert f"Grace ({room}) is stuck: a node failed: echo failed: ValueError: echo cannot " \
+            "say boom" in shown
         assert "1. Run it: 2 · 2. Answer it: 0 · 3. Fork it: 1 · 4. Weigh it: 0" in shown, \
             re.findall(r"1\. Run it[^\n]*", shown)
 
