@@ -40,7 +40,12 @@ from playground.timetravel.thread_list import (
     thread_page,
     typed_query,
 )
-from playground.timetravel.tree import CheckpointTree, load_tree, resolve_checkpoint
+from playground.timetravel.tree import (
+    CheckpointTree,
+    load_tree,
+    resolve_checkpoint,
+    tip_fields,
+)
 
 # Errors that mean "bad input": reported in one line with exit code 2, never as a traceback.
 USER_ERRORS: tuple[type[Exception], ...] = (CheckpointDbError, ValueError, OSError)
@@ -302,6 +307,7 @@ def history_json(tree: CheckpointTree, metadata: dict[str, dict] | None = None) 
                 "bytes": r.stored_bytes,
                 "blob_bytes": r.blob_bytes,
                 "paused": r.checkpoint_id in tree.paused,
+                **tip_fields(tree, r.checkpoint_id),
                 "fork_point": r.checkpoint_id in forks,
                 "on_current_branch": r.checkpoint_id in branch,
                 "signals": [
@@ -354,8 +360,9 @@ def _history(args: argparse.Namespace) -> int:
         marks = []
         if r.checkpoint_id == tree.head:
             marks.append("HEAD")
-        if r.checkpoint_id in tree.paused:
-            marks.append("paused")
+        if not tree.children.get(r.checkpoint_id) and r.checkpoint_id in (
+                tree.paused | tree.failed):
+            marks.append(tree.tip_status(r.checkpoint_id).kind)  # failed is never paused
         if len(tree.children.get(r.checkpoint_id, ())) > 1:
             marks.append("fork")
         if r.checkpoint_id not in branch:

@@ -31,7 +31,7 @@ from playground.mcp.reads import thread_layout, thread_tree
 from playground.timetravel.signals import TaskSignal
 from playground.timetravel.storage import Storage
 from playground.timetravel.thread_list import ThreadRow, own_metadata, thread_page
-from playground.timetravel.tree import CheckpointTree, TreeCache, ensure_details
+from playground.timetravel.tree import CheckpointTree, TreeCache, ensure_details, tip_fields
 from playground.timetravel.tree_layout import TreeLayout
 
 # An id longer than this (a database may pad one to megabytes) is cut where it is shown.
@@ -112,6 +112,7 @@ def checkpoint_entry(tree: CheckpointTree, layout: TreeLayout, checkpoint_id: st
         "bytes": record.stored_bytes,
         "blob_bytes": record.blob_bytes,
         "paused": checkpoint_id in tree.paused,
+        **tip_fields(tree, checkpoint_id),
         "fork_point": checkpoint_id in forks,
         "on_current_branch": checkpoint_id in branch,
         "signals": [signal_json(signal) for signal in tree.signals.get(checkpoint_id, ())],
@@ -125,12 +126,13 @@ def branches_of(tree: CheckpointTree, layout: TreeLayout) -> list[dict[str, Any]
     History shows at each tip (``head · paused: approve asks "..."``, ``replay of #3``)."""
     sizes = Counter(row.branch for row in layout.rows)
     order = sorted(range(len(layout.branches)),
-                   key=lambda index: (index != 0, -tree.ordinal(layout.branches[index].tip)))
+                   key=lambda index: (layout.branches[index].tip != tree.head,
+                                      -tree.ordinal(layout.branches[index].tip)))
     found = []
     for index in order[:BRANCHES_SHOWN]:
         branch = layout.branches[index]
         found.append({
-            "label": branch.label,
+            "label": branch.label, "name": branch.origin,
             "tip": cut(branch.tip, ID_CAP), "tip_ordinal": tree.ordinal(branch.tip),
             "first_ordinal": tree.ordinal(branch.first),
             "fork_point_ordinal": (tree.ordinal(branch.fork_point)
@@ -146,16 +148,17 @@ def thread_status(storage: Storage, tree: CheckpointTree) -> dict[str, Any]:
     ((_, line),) = list(storage.thread_lines([tree.thread_id]))
     head_signals = tree.signals.get(tree.head, ())
     if line is None:  # deleted since the tree was read
-        status, reason, metadata, summary = "unknown", "", {}, None
+        status, reason, said, metadata, summary = "unknown", "", "unknown", {}, None
     else:
         summary, signals, first_metadata = line
         head_signals = signals or head_signals
-        status, reason = storage.thread_status(summary, signals)
+        state = storage.thread_status(summary, signals)
+        status, reason, said = state.kind, state.reason, state.said
         metadata = own_metadata(first_metadata)
     error = next((s for s in head_signals if s.kind == "error"), None)
     question = next((s for s in head_signals if s.kind == "interrupt"), None)
     return {
-        "status": status, "reason": cut(reason),
+        "status": status, "status_said": cut(said), "reason": cut(reason),
         "error": {"node": error.node, "text": error.text} if error else None,
         "question": ({"node": question.node, "text": question.text,
                       "interrupt_id": question.interrupt_id} if question else None),

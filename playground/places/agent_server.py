@@ -44,6 +44,7 @@ from playground.timetravel.errors import UnknownThread
 from playground.timetravel.limits import clip, limits
 from playground.timetravel.records import CheckpointDetail, ThreadSummary
 from playground.timetravel.signals import ERROR, INTERRUPT, TaskSignal
+from playground.timetravel.status import Status
 from playground.timetravel.storage import (
     SERVER,
     Storage,
@@ -249,10 +250,10 @@ class ServerStorage(Storage):
         return found if isinstance(found, int) and not isinstance(found, bool) else None
 
     def thread_status(self, summary: ThreadSummary, head_signals: tuple[TaskSignal, ...]
-                      ) -> tuple[str, str]:
+                      ) -> Status:
         """As any place reads it, except that a thread the server says is busy is running."""
         if self._statuses.get(summary.thread_id) == "busy":
-            return "running", "a run is going on"
+            return Status(RUNNING, detail="a run is going on")
         return super().thread_status(summary, head_signals)
 
     def entries(self, thread_id: str, checkpoint_ns: str = "") -> list[dict]:

@@ -21,6 +21,7 @@ from playground.runtime.answers import Answerer, ai_message
 from playground.runtime.run import GraphRun, RunOutcome, RunStep
 from playground.timetravel.messages import message_list
 from playground.timetravel.recording import Recording
+from playground.timetravel.runs import ACTION_KEY, RERUN
 
 MAX_RUNS = 200  # runs of one re-run (inputs, answers, continues) before it is called a loop
 
@@ -69,9 +70,12 @@ def rerun(graph: Any, recording: Recording, *, tools_from_recording: bool = Fals
     """
     answerer = Answerer(recording, tools_from_recording=tools_from_recording,
                         real_model_after=real_model_after)
-    thread = {"configurable": {"thread_id": recording.thread_id}}
+    # Every checkpoint the re-run writes says it is one: the tree names its branch "re-run of
+    # #N on current code", not a replay.
+    marked = {ACTION_KEY: RERUN}
+    thread = {"configurable": {"thread_id": recording.thread_id}, "metadata": marked}
     config = {"configurable": {"thread_id": recording.thread_id, "checkpoint_ns": checkpoint_ns,
-                               "checkpoint_id": recording.start}}
+                               "checkpoint_id": recording.start}, "metadata": marked}
     events = list(recording.events)
     continues = dict(recording.continues)
     payload: Any = None

@@ -116,21 +116,6 @@ class Recording:
         )
 
 
-def branch_tip(tree: CheckpointTree, checkpoint_id: str) -> str:
-    """The end of the branch a checkpoint is on: the head when the head descends from it,
-    else its newest descendant that nothing was made from."""
-    if checkpoint_id in tree.path_to(tree.head):
-        return tree.head
-    tip, todo = checkpoint_id, [checkpoint_id]
-    while todo:
-        current = todo.pop()
-        children = tree.children.get(current, ())
-        if not children and tree.ordinal(current) > tree.ordinal(tip):
-            tip = current
-        todo.extend(children)
-    return tip
-
-
 def record_branch(storage: Storage, tree: CheckpointTree, start: str | None,
                   end: str | None = None) -> Recording:
     """Read what the branch from ``start`` to ``end`` received and answered.
@@ -140,13 +125,14 @@ def record_branch(storage: Storage, tree: CheckpointTree, start: str | None,
         tree: the thread's tree.
         start: where a re-run would start (its first step is the one after it); None records
             the branch from the thread's first input (what an exported test replays).
-        end: where the branch ends; the tip of ``start``'s branch by default.
+        end: where the branch ends; by default the tip of the branch ``start`` is drawn on
+            (:meth:`~playground.timetravel.tree.CheckpointTree.tip_along`).
 
     Raises:
         ValueError: ``end`` does not descend from ``start``, the branch after ``start`` holds
             a state edit, or (from the first input) the thread does not begin with an input.
     """
-    end = end or branch_tip(tree, start or tree.path_to(tree.head)[0])
+    end = end or tree.tip_along(start or tree.path_to(tree.head)[0])
     path = tree.path_to(end)
     if start is None:
         if tree.nodes[path[0]].source != "input":

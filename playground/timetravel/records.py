@@ -44,6 +44,8 @@ class CheckpointRecord(NamedTuple):
             playground drove, or an Agent Server's), unchecked; None otherwise.
         run_started_at: when that run started (``run_started_at``, ISO text, unchecked), where
             the playground drove it (:mod:`playground.timetravel.runs`); None otherwise.
+        action: what that run was when the playground says (``rerun``: a re-run on current
+            code; :data:`playground.timetravel.runs.ACTION_KEY`), unchecked; None otherwise.
     """
 
     checkpoint_id: str
@@ -57,6 +59,7 @@ class CheckpointRecord(NamedTuple):
     created_at: str | None = None
     run_id: str | None = None
     run_started_at: str | None = None
+    action: str | None = None
 
     @property
     def stored_bytes(self) -> int:
@@ -125,11 +128,6 @@ class ThreadSummary:
     branches: int
     stored_bytes: int
     head_id: str | None = None  # the newest checkpoint
-
-    @property
-    def status(self) -> str:
-        """``paused at write`` or ``finished``, from the head's next nodes."""
-        return f"paused at {', '.join(self.head_next)}" if self.head_next else "finished"
 
 
 def _newer(version: object, seen: object) -> bool:

@@ -13,6 +13,11 @@ run the playground drives carries two keys, written by :func:`run_metadata` alon
 A timeline reads them back from each checkpoint's record: where a step's checkpoint belongs to
 another run than its parent, the time from the parent to the run's start was spent paused
 (a breakpoint, ``interrupt()``, a restart, the gap between two turns), not running.
+
+A run that is more than a run says what it was, under :data:`ACTION_KEY`: a re-run on the
+graph's current code marks its checkpoints :data:`RERUN`, so the tree calls its branch "re-run
+of #9 on current code" rather than a replay (which is what an untagged branch made the same way
+by someone else reads).
 """
 
 from __future__ import annotations
@@ -24,6 +29,8 @@ from typing import Any
 
 RUN_ID_KEY = "run_id"  # the key an Agent Server stores too
 RUN_STARTED_KEY = "run_started_at"
+ACTION_KEY = "playground_action"  # what a run the playground drove was, when not a plain run
+RERUN = "rerun"  # a re-run on the graph's current code (runtime/rerun.py)
 _MAX_TEXT = 100  # a run id or a time longer than this is not one the playground wrote
 
 
@@ -45,11 +52,11 @@ def with_run(config: Mapping[str, Any] | None, now: dt.datetime | None = None
     return config
 
 
-def run_of(metadata: Mapping[str, Any] | None) -> tuple[str | None, str | None]:
-    """(run id, run start) as a checkpoint's metadata records them, unchecked text or None
-    (the metadata comes from a database: anything but a short string is None)."""
+def run_of(metadata: Mapping[str, Any] | None) -> tuple[str | None, str | None, str | None]:
+    """(run id, run start, action) as a checkpoint's metadata records them, unchecked text or
+    None (the metadata comes from a database: anything but a short string is None)."""
     if not metadata:
-        return None, None
-    run_id, started = metadata.get(RUN_ID_KEY), metadata.get(RUN_STARTED_KEY)
-    return (run_id if type(run_id) is str and len(run_id) <= _MAX_TEXT else None,
-            started if type(started) is str and len(started) <= _MAX_TEXT else None)
+        return None, None, None
+    return tuple(value if type(value) is str and len(value) <= _MAX_TEXT else None
+                 for value in (metadata.get(RUN_ID_KEY), metadata.get(RUN_STARTED_KEY),
+                               metadata.get(ACTION_KEY)))

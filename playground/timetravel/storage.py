@@ -47,6 +47,7 @@ from playground.timetravel.records import (
 )
 from playground.timetravel.runs import run_of
 from playground.timetravel.signals import SIGNAL_CHANNELS, TaskSignal, signals_of
+from playground.timetravel.status import Status
 from playground.timetravel.thread_list import (
     STATUSES,
     ThreadQuery,
@@ -329,9 +330,9 @@ class Storage:
     statuses: ClassVar[tuple[str, ...]] = STATUSES
 
     def thread_status(self, summary: ThreadSummary, head_signals: tuple[TaskSignal, ...]
-                      ) -> tuple[str, str]:
-        """(status, reason) of a thread for the thread list, from its head (a kind that knows
-        more, such as a running thread, says so)."""
+                      ) -> Status:
+        """Where a thread stands, from its head (a kind that knows more, such as a running
+        thread, says so)."""
         return status_of(summary, head_signals)
 
     # Whether :meth:`thread_candidates` walks threads by their newest checkpoint's time, so

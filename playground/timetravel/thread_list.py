@@ -9,9 +9,10 @@ is full. A filter that matches few threads therefore scans more of them; the sca
 read's deadline or at :data:`MAX_SCANNED` threads, and the page says so (``cut``) and how far it
 got (``scanned``).
 
-A thread's status is its head's: ``failed`` when a node's error is stored under the head,
-``paused`` when the head still has nodes to run (a question, a breakpoint, or a run stopped
-between steps), ``finished`` otherwise; an Agent Server also knows a thread is ``running``.
+A thread's status is its head's, as :mod:`playground.timetravel.status` decides it for every
+surface: ``failed`` when a node's error is stored under the head, ``paused`` when the head still
+has nodes to run and none failed (a question, a breakpoint, or a run stopped between steps),
+``finished`` otherwise; an Agent Server also knows a thread is ``running``.
 """
 
 from __future__ import annotations
@@ -27,9 +28,9 @@ from typing import Protocol
 from playground.timetravel.limits import ReadStopped, clip
 from playground.timetravel.records import ThreadSummary
 from playground.timetravel.signals import TaskSignal
+from playground.timetravel.status import PAUSED, RUNNING, STATUSES, Status, status_at
 
-STATUSES = ("paused", "failed", "finished")  # what every place can tell of a thread
-RUNNING = "running"  # what only a place that runs threads (an Agent Server) can tell
+__all__ = ["RUNNING", "STATUSES"]  # the thread list's statuses are the status module's
 PAGE = 50  # threads per page unless asked otherwise
 MAX_PAGE = 1_000
 MAX_SCANNED = 100_000  # candidates read for one page at most, whatever the deadline allows
@@ -88,29 +89,35 @@ class ThreadQuery:
 
 @dataclass(frozen=True)
 class ThreadRow:
-    """One thread of a page: its summary, status, what it failed with or asks, and the
-    metadata people filter by (:func:`own_metadata` of its first checkpoint)."""
+    """One thread of a page: its summary, where its head stands, and the metadata people
+    filter by (:func:`own_metadata` of its first checkpoint)."""
 
     summary: ThreadSummary
-    status: str
-    reason: str = ""
+    state: Status
     metadata: dict = field(default_factory=dict)
 
     @property
+    def status(self) -> str:
+        """``failed``, ``paused``, ``finished`` or ``running``."""
+        return self.state.kind
+
+    @property
+    def reason(self) -> str:
+        """The error or the question as a line (``tools failed: ...``), or ""."""
+        return self.state.reason
+
+    @property
     def said(self) -> str:
-        """The status as the list says it: ``tools failed: LookupError(...)``, ``paused at
-        tools: tools asks: Approve ...?``, ``paused at write``, ``finished``."""
-        if self.status == "failed":
-            return self.reason or "failed"
-        if self.status == "paused":
-            return self.summary.status + (f": {self.reason}" if self.reason else "")
-        return self.status
+        """Where the thread stands, in the words every surface uses: ``failed in tools:
+        LookupError(...)``, ``paused: approve asks "..."``, ``paused before write``,
+        ``finished``."""
+        return self.state.said
 
     def as_json(self) -> dict:
         """The row for ``playground threads --json``."""
         s = self.summary
         return {"thread_id": s.thread_id, "status": self.status, "reason": self.reason,
-                "checkpoints": s.checkpoints, "branches": s.branches,
+                "said": self.said, "checkpoints": s.checkpoints, "branches": s.branches,
                 "stored_bytes": s.stored_bytes, "newest_at": s.newest_at,
                 "next": list(s.head_next), "metadata": self.metadata}
 
@@ -163,9 +170,8 @@ def metadata_text(value: object, limit: int = 120, absent: str = "") -> str:
 
 
 def paused_head(next_nodes: tuple[str, ...], head_signals: tuple[TaskSignal, ...]) -> bool:
-    """The thread list's paused rule on a head (:func:`status_of`): no error under it, and
-    nodes left to run."""
-    return bool(next_nodes) and not any(signal.kind == "error" for signal in head_signals)
+    """Whether a head is paused, as :func:`~playground.timetravel.status.status_at` says."""
+    return status_at(next_nodes, head_signals).kind == PAUSED
 
 
 # 100-ns intervals between the Gregorian epoch of RFC 9562 (1582-10-15) and Unix's.
@@ -300,14 +306,10 @@ def _moment_of(summary: ThreadSummary) -> datetime | None:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-def status_of(summary: ThreadSummary, head_signals: tuple[TaskSignal, ...]) -> tuple[str, str]:
-    """(status, reason) from the head's summary and the questions and errors under it."""
-    for signal in head_signals:
-        if signal.kind == "error":
-            return "failed", signal.line
-    if summary.head_next:
-        return "paused", next((s.line for s in head_signals if s.kind == "interrupt"), "")
-    return "finished", ""
+def status_of(summary: ThreadSummary, head_signals: tuple[TaskSignal, ...]) -> Status:
+    """Where a thread stands: its head's status, from the head's next nodes and the
+    questions and errors under it."""
+    return status_at(summary.head_next, head_signals)
 
 
 def _wanted(query: ThreadQuery, row: ThreadRow, moment: datetime | None) -> bool:
@@ -342,8 +344,8 @@ class ThreadSource(Protocol):
         """Each thread's summary, head signals and first metadata (None: gone)."""
 
     def thread_status(self, summary: ThreadSummary, head_signals: tuple[TaskSignal, ...]
-                      ) -> tuple[str, str]:
-        """(status, reason) of a thread."""
+                      ) -> Status:
+        """Where a thread stands."""
 
     def counted(self, query: ThreadQuery) -> int | None:
         """The count, where the place's database can say it (None: walk the pages)."""
@@ -386,12 +388,12 @@ def thread_page(storage: ThreadSource, query: ThreadQuery) -> ThreadPage:
                 if line is None:  # deleted while the walk went on
                     continue
                 summary, head_signals, metadata = line
-                status, reason = storage.thread_status(summary, head_signals)
+                state = storage.thread_status(summary, head_signals)
                 moment = _moment_of(summary)
                 if storage.walks_in_time_order and query.since and moment is not None \
                         and moment < query.since:
                     return ThreadPage(rows, None, scanned)  # older threads only from here on
-                row = ThreadRow(summary, status, reason, own_metadata(metadata))
+                row = ThreadRow(summary, state, own_metadata(metadata))
                 if _wanted(query, row, moment):
                     rows.append(row)
                 if scanned >= MAX_SCANNED and len(rows) < query.limit:

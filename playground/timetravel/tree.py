@@ -21,6 +21,7 @@ from playground.timetravel.delta import StateAt
 from playground.timetravel.limits import limits
 from playground.timetravel.records import CheckpointDetail, CheckpointRecord
 from playground.timetravel.signals import TaskSignal
+from playground.timetravel.status import PAUSED, Status, status_at
 from playground.timetravel.storage import Storage
 
 _ID = operator.itemgetter(0)  # a record's checkpoint_id
@@ -38,7 +39,8 @@ class CheckpointTree:
         roots: checkpoints without a (stored) parent.
         head: the newest checkpoint, the one a plain resume continues from.
         current_branch: ids from a root down to the head.
-        paused: leaves that still have nodes to run (paused at an interrupt, or stopped).
+        paused: leaves that wait for a person: nodes left to run and none failed (at a
+            question, or before a node). A leaf whose node raised is in ``failed`` instead.
         details: decoded details by checkpoint id; a cache that :func:`ensure_details` fills.
         signals: questions (``interrupt()``), answers and node errors stored under each
             checkpoint, by checkpoint id (only checkpoints that have any).
@@ -76,6 +78,33 @@ class CheckpointTree:
         """Checkpoints nothing was made from: the tip of every branch."""
         return tuple(cid for cid in self.nodes if not self.children.get(cid))
 
+    @property
+    def failed(self) -> frozenset[str]:
+        """Leaves under which a node raised (the run stopped; never paused)."""
+        found = self.__dict__.get("_failed")
+        if found is None:
+            found = frozenset(cid for cid in self.leaves if any(
+                signal.kind == "error" for signal in self.signals.get(cid, ())))
+            object.__setattr__(self, "_failed", found)
+        return found
+
+    def tip_status(self, checkpoint_id: str) -> Status:
+        """Where a branch's tip stands (failed, paused, finished), as every surface says it
+        (:func:`~playground.timetravel.status.status_at`). Its details must be known (they
+        are for every leaf of a tree :func:`build_tree` was given them for)."""
+        detail = self.details.get(checkpoint_id)
+        return status_at(detail.next if detail is not None else (),
+                         self.signals.get(checkpoint_id, ()))
+
+    def tip_along(self, checkpoint_id: str) -> str:
+        """The tip of the branch a checkpoint is on by the first-child rule (its oldest child,
+        that child's oldest, to a leaf): the branch the tree draws it on. A page that knows
+        which tip a person walked down from passes that one instead."""
+        current = checkpoint_id
+        while kids := self.children.get(current):
+            current = kids[0]
+        return current
+
     def ordinal(self, checkpoint_id: str) -> int:
         """1-based position of a checkpoint in creation order (stable, unlike ``step``)."""
         return self.ordinals[checkpoint_id]
@@ -104,6 +133,16 @@ class CheckpointTree:
             return None
         parent = self.nodes[checkpoint_id].parent_id
         return parent if parent in self.nodes else None
+
+
+def tip_fields(tree: CheckpointTree, checkpoint_id: str) -> dict[str, str | None]:
+    """Where a checkpoint stands as JSON (``history --json``, MCP): ``status`` and, in the
+    words every surface uses, ``status_said``; both null for a checkpoint something was made
+    from (a run went on from it: it stands nowhere)."""
+    if tree.children.get(checkpoint_id):
+        return {"status": None, "status_said": None}
+    status = tree.tip_status(checkpoint_id)
+    return {"status": status.kind, "status_said": status.said}
 
 
 def build_tree(
@@ -141,9 +180,11 @@ def build_tree(
         path.append(current)
         current = None if current in broken else nodes[current].parent_id
     details = dict(details or {})
+    signals = MappingProxyType({cid: found for cid, found in (signals or {}).items()
+                                if cid in nodes})
     paused = frozenset(
-        cid for cid, kids in children.items() if not kids and cid in details and details[cid].next
-    )
+        cid for cid, kids in children.items() if not kids and cid in details
+        and status_at(details[cid].next, signals.get(cid, ())).kind == PAUSED)
     return CheckpointTree(
         thread_id=thread_id,
         checkpoint_ns=checkpoint_ns,
@@ -154,8 +195,7 @@ def build_tree(
         current_branch=tuple(reversed(path)),
         paused=paused,
         details=details,
-        signals=MappingProxyType({cid: found for cid, found in (signals or {}).items()
-                                  if cid in nodes}),
+        signals=signals,
         broken=MappingProxyType(broken),
     )
 

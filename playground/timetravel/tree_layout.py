@@ -2,9 +2,11 @@
 
 Rows follow creation order (a checkpoint's ``#N``), so the picture reads like ``git log
 --graph`` and a long thread is drawn whole, never folded. Each branch is the run of
-checkpoints from a leaf back to where it leaves an older branch (its fork point); it takes the
-lowest lane that is free over its rows, so a thread with a thousand short replays still needs
-only a few lanes. The head's branch is always lane 0.
+checkpoints from where it leaves an older branch (its fork point) along each checkpoint's oldest
+child to a leaf (the first-child rule: the original run goes on through every fork point, and a
+later child starts a branch of its own); it takes the lowest lane that is free over its rows, so
+a thread with a thousand short replays still needs only a few lanes. The original run is always
+lane 0, and the head is a mark on its tip's label, so nothing drawn moves when the head does.
 
 Every branch tip carries a label a person reads (``head``, ``paused: approve asks "..."``,
 ``failed in tools``, ``fork of #3 (edited)``, ``replay of #3``), built from what the tree already
@@ -30,7 +32,9 @@ from playground.timetravel.bulk import paused_gc
 from playground.timetravel.errors import CheckpointDbError
 from playground.timetravel.limits import clip
 from playground.timetravel.records import UNKNOWN_NODE, step_nodes
+from playground.timetravel.runs import RERUN
 from playground.timetravel.signals import SIGNAL_CHANNELS
+from playground.timetravel.status import FINISHED
 from playground.timetravel.storage import Storage
 from playground.timetravel.tree import CheckpointTree, TreeCache, ensure_details
 
@@ -39,7 +43,6 @@ STEP, INPUT, EDIT, REPLAY, PAUSED, FAILED, BROKEN = (
     "a node ran", "new input", "edited (update_state)", "replay or fork start", "paused",
     "failed", "broken parent link")
 KINDS = (STEP, INPUT, EDIT, REPLAY, PAUSED, FAILED, BROKEN)
-QUESTION_CHARS = 32  # of a paused tip's question in its label; the inspector has it whole
 ENDING_CHARS = 32  # of what an Ending says, in a tip's label
 _ROW_BYTES = 400  # a laid-out row in memory, for the tree cache's budget
 _SIGNALS = frozenset(SIGNAL_CHANNELS)
@@ -86,7 +89,10 @@ class Branch:
         first: its oldest checkpoint.
         fork_point: the checkpoint it leaves (None for a branch that starts at a root).
         lane: where it is drawn.
-        label: what it is, in words.
+        label: what it is, in words: whether it holds the head, where its tip stands, and
+            its name.
+        origin: its name alone, how it was made and where it starts (:func:`branch_origin`):
+            it never changes once the branch exists.
     """
 
     tip: str
@@ -94,6 +100,7 @@ class Branch:
     fork_point: str | None
     lane: int
     label: str
+    origin: str = ""
 
 
 @dataclass(frozen=True)
@@ -131,12 +138,18 @@ class TreeLayout:
 
 
 def along_branch(layout: TreeLayout, tree: CheckpointTree, checkpoint_id: str,
-                 newer: bool) -> str | None:
-    """The next checkpoint along the branch a checkpoint is drawn on: its parent (older), or
-    its child on the same branch, else its oldest child (newer); None at either end."""
+                 newer: bool, toward: str | None = None) -> str | None:
+    """The next checkpoint along a branch: its parent (older), or (newer) its child on the way
+    to ``toward`` (the tip a person walked down from: a walk back up returns to the branch it
+    came from), else its child on the branch it is drawn on, else its oldest child; None at
+    either end."""
     if not newer:
         return tree.parent_of(checkpoint_id)
     children = tree.children.get(checkpoint_id, ())
+    if toward is not None and toward in tree.nodes and toward != checkpoint_id:
+        path = tree.path_to(toward)
+        if checkpoint_id in path:
+            return path[path.index(checkpoint_id) + 1]
     branch = layout.row(checkpoint_id).branch
     same = next((kid for kid in children if layout.row(kid).branch == branch), None)
     return same or (children[0] if children else None)
@@ -197,34 +210,39 @@ def _layout(storage: Storage | None, tree: CheckpointTree, ending: Ending | None
             branch_of[cid],
             labels.get(cid, ""),
         ))
-    found = tuple(Branch(tip, members[-1], fork, lane, labels[tip])
+    found = tuple(Branch(tip, members[-1], fork, lane, labels[tip],
+                         branch_origin(tree, members[-1], fork))
                   for (tip, members, fork), lane in zip(branches, lanes, strict=True))
     return TreeLayout(tree.thread_id, tuple(rows), found, max(lanes, default=0) + 1)
 
 
 def _branches(tree: CheckpointTree) -> list[tuple[str, list[str], str | None]]:
-    """(tip, members newest first, fork point) of each branch: the head's first, then the
-    other leaves oldest first. A branch stops where it meets one already walked."""
-    leaves = [tree.head] + [leaf for leaf in tree.leaves if leaf != tree.head]
-    taken: set[str] = set()
+    """(tip, members newest first, fork point) of each branch, by the first-child rule: a
+    branch runs from its first checkpoint along each checkpoint's oldest child to a leaf, and
+    every younger child starts a branch of its own, which leaves its parent (the fork point).
+    A new branch is always a younger child, so it never changes another branch, and where the
+    head is changes none either. Ordered by their first checkpoint, oldest first: the original
+    run first (it is drawn on lane 0)."""
     found = []
-    for leaf in leaves:
-        members, current = [], leaf
-        while current is not None and current not in taken:
+    starts: list[tuple[str, str | None]] = [(root, None) for root in tree.roots]
+    while starts:
+        first, fork = starts.pop()
+        members, current = [first], first
+        while kids := tree.children.get(current):
+            starts.extend((kid, current) for kid in kids[1:])
+            current = kids[0]
             members.append(current)
-            taken.add(current)
-            current = tree.parent_of(current)
-        if members:
-            found.append((leaf, members, current))
-    # A checkpoint no leaf reaches cannot exist in a tree (every walk down ends at a leaf),
-    # but a head that is not a leaf can: its descendants are walked as leaves above.
+        found.append((current, members[::-1], fork))
+    ordinals = tree.ordinals
+    found.sort(key=lambda branch: ordinals[branch[1][-1]])
     return found
 
 
 def _assign_lanes(tree: CheckpointTree, branches: list, ordinals: Mapping[str, int]
                   ) -> list[int]:
     """The lowest lane free over each branch's rows (from its fork point to its tip); the
-    head's branch keeps lane 0 over the whole thread."""
+    original run keeps lane 0 over the whole thread, so no branch added later, and no move of
+    the head, moves a branch drawn before."""
     busy: list[list[tuple[int, int]]] = []  # per lane, the row spans taken
     lanes = []
     for index, (tip, members, fork) in enumerate(branches):
@@ -333,65 +351,46 @@ def _kind(tree: CheckpointTree, cid: str, source: str | None, failed: bool) -> s
 
 def branch_label(tree: CheckpointTree, members: list[str], fork_point: str | None,
                  ending: str | None = None) -> str:
-    """What a branch is, in words: ``head · paused: approve asks "..." · replay of #3``.
+    """A branch in words: which holds the head, where its tip stands, and what it is
+    (``head · paused: approve asks "..." · replay of #3``). The last part, the branch's name
+    (:func:`branch_origin`), never changes once the branch exists.
 
     Args:
         tree: the thread's tree.
         members: the branch's checkpoints, newest (its tip) first.
-        fork_point: the checkpoint the branch leaves, or None for one that runs to a root.
+        fork_point: the checkpoint the branch leaves, or None for one that starts at a root.
         ending: how the tip's step ended, in words (``412 refused``), said instead of
             ``finished`` when the tip neither failed nor waits.
     """
     tip = members[0]
-    parts = []
-    if tip == tree.head:
-        parts.append("head")
-    signals = tree.signals.get(tip, ())
-    failed = next((s for s in signals if s.kind == "error"), None)
-    asked = next((s for s in signals if s.kind == "interrupt"), None)
-    if failed is not None:
-        parts.append(f"failed in {failed.node or 'a node'}")
-    elif asked is not None:
-        question = asked.text if len(asked.text) <= QUESTION_CHARS \
-            else asked.text[: QUESTION_CHARS - 1] + "…"
-        parts.append(f'paused: {asked.node or "a node"} asks "{question}"')
-    elif tip in tree.paused:
-        detail = tree.details.get(tip)
-        waiting = ", ".join(detail.next) if detail and detail.next else ""
-        parts.append(f"paused before {waiting}" if waiting else "paused")
-    else:
-        parts.append(ending or "finished")
-    origin = _origin(tree, members, fork_point)
-    if origin:
-        parts.append(origin)
+    parts = ["head"] if tip == tree.head else []
+    status = tree.tip_status(tip)
+    parts.append(ending if status.kind == FINISHED and ending else status.short)
+    parts.append(branch_origin(tree, members[-1], fork_point))
     return " · ".join(parts)
 
 
-def _origin(tree: CheckpointTree, members: list[str], fork_point: str | None) -> str:
-    """How a branch was made. A branch that leaves an older one was made by its oldest
-    checkpoint, unless that is the fork point's first child: then it is what was there before
-    the others. The head's branch runs to the root: the newest of its checkpoints that left
-    an older sibling behind made it."""
-    if fork_point is not None:
-        first = members[-1]
-        if first != tree.children[fork_point][0] or \
-                tree.nodes[first].source in ("update", "fork", "input"):
-            return _made(tree, first, fork_point)
-        return f"original run from #{tree.ordinal(fork_point)}"
-    for cid in members:  # newest first
-        parent = tree.parent_of(cid)
-        if parent is not None and tree.children[parent][0] != cid:
-            return _made(tree, cid, parent)
-    return ""
+def branch_origin(tree: CheckpointTree, first: str, fork_point: str | None) -> str:
+    """A branch's name: how it was made and where it starts (``original run``, ``fork of #8
+    (edited)``, ``replay of #4``, ``re-run of #9 on current code``). It is read from the
+    branch's own first checkpoint and its fork point, so no branch added later, and no move of
+    the head, changes it."""
+    if fork_point is None:
+        if first in tree.broken:
+            return "after a broken link"
+        return "original run" if first == tree.roots[0] else "another run"
+    return _made(tree, first, fork_point)
 
 
 def _made(tree: CheckpointTree, cid: str, parent: str) -> str:
     at = tree.ordinal(parent)
-    source = tree.nodes[cid].source
-    if source == "update":
+    record = tree.nodes[cid]
+    if record.action == RERUN:  # the playground's re-run tags every checkpoint it writes
+        return f"re-run of #{at} on current code"
+    if record.source == "update":
         return f"fork of #{at} (edited)"
-    if source == "fork":
+    if record.source == "fork":
         return f"replay of #{at}"
-    if source == "input":
+    if record.source == "input":
         return f"new input from #{at}"
-    return f"branch from #{at}"
+    return f"second run from #{at}"

@@ -346,7 +346,7 @@ class PostgresStorage(PostgresThreadList, PostgresWrites, Storage):
                     int(step) if step and step.lstrip("-").isdigit() else None, row["source"],
                     (row["blob"] or 0) + introduced, row["meta"] or 0,
                     int(writes.get(row["checkpoint_id"]) or 0), None, row["run_id"],
-                    row["run_started"],
+                    row["run_started"], row["action"],
                 )
             )
         return records

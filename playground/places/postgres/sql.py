@@ -46,6 +46,7 @@ SELECT_RECORDS = (
     "SELECT checkpoint_id, parent_checkpoint_id, metadata->>'step' AS step, "
     "metadata->>'source' AS source, left(metadata->>'run_id', 100) AS run_id, "
     "left(metadata->>'run_started_at', 100) AS run_started, "
+    "left(metadata->>'playground_action', 100) AS action, "
     "octet_length(checkpoint::text) AS blob, "
     "octet_length(metadata::text) AS meta, checkpoint->'channel_versions' AS versions "
     "FROM checkpoints WHERE thread_id = %(thread_id)s AND checkpoint_ns = %(ns)s "

@@ -80,7 +80,7 @@ from playground.timetravel.records import (
     next_nodes,
     task_node,
 )
-from playground.timetravel.runs import RUN_ID_KEY, RUN_STARTED_KEY
+from playground.timetravel.runs import ACTION_KEY, RUN_ID_KEY, RUN_STARTED_KEY
 from playground.timetravel.storage import (
     JAVASCRIPT,
     OLDER_PYTHON,
@@ -370,11 +370,13 @@ class SqliteStorage(SqliteThreadList, SqliteWrites, Storage):
             if not isinstance(meta, dict):
                 meta = {}
             run_id, started = meta.get(RUN_ID_KEY), meta.get(RUN_STARTED_KEY)
+            action = meta.get(ACTION_KEY)
             append(record(cid, parent, checkpoint_ns, meta.get("step"), meta.get("source"),
                           blob_bytes or 0, metadata_bytes or 0, writes.get(cid) or 0,
                           None if head is None else ts_at_head(head),
                           run_id if type(run_id) is str else None,
-                          started if type(started) is str else None))
+                          started if type(started) is str else None,
+                          action if type(action) is str else None))
         if len(records) > limits().max_rows:
             raise _too_many(self.label, f"thread {clip(thread_id, 80)!r} has")
         if not records:

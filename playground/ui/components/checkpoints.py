@@ -16,6 +16,7 @@ from playground.timetravel.delta import StateAt
 from playground.timetravel.diff import diff_states
 from playground.timetravel.errors import UnreadableCheckpoint
 from playground.timetravel.messages import conversations, describe
+from playground.timetravel.status import FAILED, PAUSED
 from playground.timetravel.storage import Storage
 from playground.timetravel.thread_list import own_metadata
 from playground.timetravel.transfer import TransferRefused, dumps_export, export_thread
@@ -28,6 +29,7 @@ from playground.ui.inspect_access import typed_error
 from playground.ui.markup import md_escape
 
 SELECTED_KEY = "selected_checkpoint"
+WALKED_KEY = "walked_tip"  # the tip of the branch the person walked down from
 
 
 def namespace_label(namespace: str) -> str:
@@ -48,20 +50,44 @@ def selected_checkpoint(tree: CheckpointTree, key_prefix: str = "") -> str:
     return current
 
 
-def select(checkpoint_id: str, key_prefix: str = "") -> None:
-    """Select a checkpoint and put it in the URL, so the link points at it."""
+def select(checkpoint_id: str, key_prefix: str = "", walked: str | None = None) -> None:
+    """Select a checkpoint and put it in the URL, so the link points at it.
+
+    ``walked`` is the tip of the branch the person is walking (Older and Newer keep it, a bar
+    of a branch's timeline is on it); without it, the branch is the one the checkpoint is
+    drawn on. Replay, re-run and the timeline act on that branch (:func:`walked_tip`).
+    """
     st.session_state[key_prefix + SELECTED_KEY] = checkpoint_id
     st.query_params["checkpoint"] = checkpoint_id
+    if walked:
+        st.session_state[key_prefix + WALKED_KEY] = walked
+        st.query_params["branch"] = walked
+    else:
+        st.session_state.pop(key_prefix + WALKED_KEY, None)
+        st.query_params.pop("branch", None)
 
 
-def select_drawn_pick(tree: CheckpointTree, drawing: str, key_prefix: str = "") -> None:
+def walked_tip(tree: CheckpointTree, selected: str, key_prefix: str = "") -> str:
+    """The tip of the branch the person is on at ``selected``: the one they walked down from
+    (kept in the session and the URL, so a reload or a link keeps it) while ``selected`` is on
+    it, else the branch the tree draws ``selected`` on (its oldest children to a leaf)."""
+    walked = st.session_state.get(key_prefix + WALKED_KEY) or st.query_params.get("branch")
+    if walked in tree.nodes and not tree.children.get(walked) \
+            and selected in tree.path_to(walked):
+        return walked
+    return tree.tip_along(selected)
+
+
+def select_drawn_pick(tree: CheckpointTree, drawing: str, key_prefix: str = "",
+                      walked: str | None = None) -> None:
     """A drawing's click (a checkpoint of the history tree, a bar of the timeline), handled
     before the page's next run so that one run draws the new selection: the callback of the
     drawing whose widget key is ``drawing``. The id comes back from the browser: one that names
-    no checkpoint of the tree is ignored."""
+    no checkpoint of the tree is ignored. ``walked``: the branch the drawing shows (a
+    timeline's), kept as :func:`select` keeps it."""
     picked = (st.session_state.get(drawing) or {}).get("pick")
     if isinstance(picked, str) and picked in tree.nodes:
-        select(picked, key_prefix)
+        select(picked, key_prefix, walked)
 
 
 def stepper(tree: CheckpointTree, selected: str, key_prefix: str = "") -> str:
@@ -166,8 +192,10 @@ def inspector(source: Storage, tree: CheckpointTree, selected: str) -> None:
     badges = []
     if selected == tree.head:
         badges.append(":red-badge[head]")
-    if selected in tree.paused:
-        badges.append(":orange-badge[paused]")
+    if not tree.children.get(selected):  # a tip stands where the tree's label says it does
+        kind = tree.tip_status(selected).kind
+        if kind in (FAILED, PAUSED):  # (the node and its error or question are said below)
+            badges.append(f":{'red' if kind == FAILED else 'orange'}-badge[{kind}]")
     if len(tree.children.get(selected, ())) > 1:
         badges.append(":green-badge[fork point]")
     st.markdown(f"**Checkpoint #{tree.ordinal(selected)}** {' '.join(badges)}")

@@ -63,8 +63,8 @@ def _choice_label(tree: CheckpointTree, checkpoint_id: str) -> str:
         marks.append("head")
     if checkpoint_id in tree.leaves:
         marks.append("tip")
-    if checkpoint_id in tree.paused:
-        marks.append("paused")
+    if checkpoint_id in tree.paused | tree.failed:
+        marks.append(tree.tip_status(checkpoint_id).kind)  # failed is never paused
     suffix = f" ({', '.join(marks)})" if marks else ""
     return f"#{tree.ordinal(checkpoint_id)} · step {record.step} · {clip(writers, 60)}{suffix}"
 

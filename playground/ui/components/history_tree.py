@@ -36,7 +36,7 @@ from playground.timetravel.tree_layout import (
     kept_layout,
 )
 from playground.ui import resources
-from playground.ui.components.checkpoints import select, select_drawn_pick
+from playground.ui.components.checkpoints import select, select_drawn_pick, walked_tip
 from playground.ui.components.drawings import HISTORY_TREE
 from playground.ui.markup import md_escape
 
@@ -196,16 +196,19 @@ def tree_navigation(storage: Storage, tree: CheckpointTree, selected: str,
     ``ending`` is the one :func:`history_tree` is given (the same layout, read once).
     """
     layout = kept_layout(resources.tree_cache(), storage, tree, ending)
+    # A walk keeps the branch it came down: Newer goes back up towards the same tip, and the
+    # actions below act on that branch, even at a fork point.
+    walked = walked_tip(tree, selected, key_prefix)
     older = along_branch(layout, tree, selected, newer=False)
-    newer = along_branch(layout, tree, selected, newer=True)
+    newer = along_branch(layout, tree, selected, newer=True, toward=walked)
     down_col, up_col, jump_col = st.columns([1, 1, 2], vertical_alignment="bottom")
     down_col.button("Older", icon=":material/arrow_downward:", shortcut="Down",
                     disabled=older is None, key=key_prefix + "tree-older", width="stretch",
-                    on_click=select, args=(older, key_prefix),
+                    on_click=select, args=(older, key_prefix, walked),
                     help="The parent of this checkpoint (the Down key)")
     up_col.button("Newer", icon=":material/arrow_upward:", shortcut="Up",
                   disabled=newer is None, key=key_prefix + "tree-newer", width="stretch",
-                  on_click=select, args=(newer, key_prefix),
+                  on_click=select, args=(newer, key_prefix, walked),
                   help="The next checkpoint along this branch (the Up key)")
     jump = key_prefix + "tree-jump"
     jump_col.text_input("Go to checkpoint", key=jump, placeholder="#12 or a checkpoint id",

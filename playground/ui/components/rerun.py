@@ -14,13 +14,14 @@ import streamlit as st
 
 from playground.runtime.rerun import ReRunOutcome, rerun
 from playground.runtime.run import RunStep
-from playground.timetravel.recording import Recording, branch_tip
+from playground.timetravel.recording import Recording
 from playground.timetravel.tree import CheckpointTree
 from playground.ui.markup import md_escape
 
 RERUN = "Re-run on current code"
 TOOLS_FROM_RECORDING = "Answer tool calls from the recording"
 REAL_MODEL_AFTER = "Call the real model past the recording"
+BRANCHES_OFFERED = 20  # branches a fork point offers to re-run, the walked one first
 
 
 @dataclass(frozen=True)
@@ -31,19 +32,68 @@ class ReRunChoice:
     real_model_after: bool
 
 
-def rerun_controls(tree: CheckpointTree, selected: str, key: str, on_click, args: tuple
-                   ) -> ReRunChoice:
-    """The re-run's toggles and button, for the branch that passes ``selected``.
+def branch_choices(tree: CheckpointTree, selected: str, walked: str,
+                   names: dict[str, str]) -> list[tuple[str, str]]:
+    """The branches a re-run from ``selected`` could play, as (tip, "to #15 · fork of #8
+    (edited)"): the one the person walked first, then every other tip after ``selected``,
+    newest first (at most :data:`BRANCHES_OFFERED`)."""
+    tips, todo = [], [selected]
+    while todo:
+        current = todo.pop()
+        kids = tree.children.get(current, ())
+        if not kids and current != selected:
+            tips.append(current)
+        todo.extend(kids)
+    tips.sort(key=tree.ordinal, reverse=True)
+    ordered = [walked, *(tip for tip in tips if tip != walked)][:BRANCHES_OFFERED]
+    return [(tip, f"to #{tree.ordinal(tip)} · {names.get(tip, '')}".rstrip(" ·"))
+            for tip in ordered]
 
-    The button's ``on_click`` gets ``args``, made by the run that drew it: it checks that the
-    thread is still what the page showed, before the re-run runs in the next run's body. The
-    button is off on a branch's tip: nothing after it was recorded to play again.
+
+def _edit_after(tree: CheckpointTree, selected: str, tip: str) -> str | None:
+    """The first state edit on the way from ``selected`` to ``tip`` (a re-run cannot play
+    one: it was never an input), as ``#13``; None when there is none."""
+    path = tree.path_to(tip)
+    for cid in path[path.index(selected) + 1:]:
+        if tree.nodes[cid].source == "update":
+            return f"#{tree.ordinal(cid)}"
+    return None
+
+
+def rerun_controls(tree: CheckpointTree, selected: str, walked: str, names: dict[str, str],
+                   key: str, on_click) -> ReRunChoice | None:
+    """The re-run's branch, toggles and button, for a branch that passes ``selected``.
+
+    The branch is the one the person walked (``walked``, a tip); where others leave after
+    ``selected`` too, a picker offers them, the walked one first, and the text names the one
+    that will play before anything runs. The button's ``on_click`` gets (tree, selected, tip),
+    made by the run that drew it. It is off on a branch's tip (nothing after it was recorded),
+    and where the branch holds a state edit (an edit is not an input a run can be given).
     """
-    tip = branch_tip(tree, selected)
-    at_tip = tip == selected  # the tip descends from the selection, or is it
+    choices = branch_choices(tree, selected, walked, names)
+    if not choices:  # a tip: nothing after it to play
+        tip = selected
+    elif len(choices) == 1:
+        tip = choices[0][0]
+    else:
+        labels = dict(choices)
+        picked = f"{key}-branch"
+        if st.session_state.get(picked) not in labels:
+            st.session_state[picked] = choices[0][0]
+        tip = st.selectbox("Branch to re-run", list(labels), key=picked,
+                           format_func=lambda t: labels[t],
+                           help="Several branches go on from this checkpoint: the one you "
+                           "walked is first.")
+    at_tip = tip == selected
+    edit = None if at_tip else _edit_after(tree, selected, tip)
+    named = dict(choices).get(tip, f"to #{tree.ordinal(tip)}")
     st.markdown(f"**{RERUN}**: run the graph as it is loaded now from this checkpoint into a "
-                "new branch, fed the inputs, answers and model replies this branch recorded "
-                f"(to #{tree.ordinal(tip)}), then compare the two.")
+                "new branch, fed the inputs, answers and model replies that the branch "
+                f"{md_escape(named, 200)} recorded, then compare the two.")
+    if edit:
+        st.caption(f":material/info: That branch holds a state edit at {edit} (update_state): "
+                   "an edit is not an input a run can be given, so it cannot be re-run from "
+                   "here. Pick a checkpoint after the edit, or another branch.")
     # One toggle per line: side by side, a half column cut their labels short.
     tools = st.toggle(TOOLS_FROM_RECORDING, key=f"{key}-tools",
                       help="Off: tools run for real. On: each tool call gets the result the "
@@ -51,8 +101,9 @@ def rerun_controls(tree: CheckpointTree, selected: str, key: str, on_click, args
     real = st.toggle(REAL_MODEL_AFTER, key=f"{key}-real-model",
                      help="Off: a model call the recording holds no reply for stops the "
                      "re-run. On: from there on the real model answers.")
-    st.button(RERUN, icon=":material/model_training:", key=f"{key}-go", disabled=at_tip,
-              width="stretch", on_click=on_click, args=args,
+    st.button(RERUN, icon=":material/model_training:", key=f"{key}-go",
+              disabled=at_tip or edit is not None, width="stretch", on_click=on_click,
+              args=(tree, selected, tip),
               help="This is the tip of its branch: nothing after it was recorded. Pick a "
               "checkpoint before the step you changed." if at_tip else None)
     return ReRunChoice(tools, real)

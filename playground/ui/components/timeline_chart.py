@@ -29,7 +29,6 @@ from pathlib import Path
 import streamlit as st
 
 from playground.timetravel.limits import clip
-from playground.timetravel.recording import branch_tip
 from playground.timetravel.storage import Storage
 from playground.timetravel.timeline import (
     EDIT,
@@ -44,7 +43,7 @@ from playground.timetravel.timeline import (
 )
 from playground.timetravel.tree import CheckpointTree
 from playground.ui import resources
-from playground.ui.components.checkpoints import select_drawn_pick
+from playground.ui.components.checkpoints import select_drawn_pick, walked_tip
 from playground.ui.components.drawings import TIMELINE
 from playground.ui.components.tables import arrow_rows
 from playground.ui.markup import md_escape
@@ -229,7 +228,7 @@ def timeline_panel(storage: Storage, tree: CheckpointTree, selected: str, key: s
                    key_prefix: str = "") -> None:
     """The chart and the per-node table of the branch through ``selected``; a picked bar
     selects its checkpoint (and reruns the page to draw it)."""
-    tip = branch_tip(tree, selected)
+    tip = walked_tip(tree, selected, key_prefix)
     found = kept_timeline(resources.tree_cache(), storage, tree, tip)
     usage = found.usage
     st.markdown(f"**Where the time and tokens went** · branch to #{tree.ordinal(tip)}: ran "
@@ -246,7 +245,7 @@ def timeline_panel(storage: Storage, tree: CheckpointTree, selected: str, key: s
         data = chart_data(rows, labels, bool(labels), span, selected)
         data["nodes"] = node_table(found)
         TIMELINE(data=data, key=drawing,
-                 on_pick_change=partial(select_drawn_pick, tree, drawing, key_prefix),
+                 on_pick_change=partial(select_drawn_pick, tree, drawing, key_prefix, tip),
                  on_zoom_change=partial(_zoom_to, drawing, key, tip, bool(labels)),
                  on_unfold_change=partial(_unfold, toggle))
     st.caption(md_escape(" · ".join(_notes(found, unknown, labels))))

@@ -25,6 +25,7 @@ from playground.timetravel.errors import UnknownThread
 from playground.timetravel.messages import describe, message_list
 from playground.timetravel.recording import record_branch
 from playground.timetravel.tree import CheckpointTree
+from playground.timetravel.tree_layout import kept_layout
 from playground.ui import resources
 from playground.ui.components.checkpoints import (
     download_thread,
@@ -33,6 +34,7 @@ from playground.ui.components.checkpoints import (
     select,
     selected_checkpoint,
     stepper,
+    walked_tip,
 )
 from playground.ui.components.compare import COMPARE, compare_view, open_compare, view_switch
 from playground.ui.components.history_tree import history_tree, tree_navigation
@@ -316,8 +318,9 @@ def _what_ran(graph, tree: CheckpointTree, selected: str) -> None:
                         "This step wrote to the store")
 
 
-def _actions(graph, source, tree: CheckpointTree, selected: str) -> None:
-    """Replay, resume and the fork form, for the picked checkpoint of the root graph."""
+def _actions(graph, source, tree: CheckpointTree, selected: str, ending) -> None:
+    """Replay, resume (or retry) and the fork form, for the picked checkpoint of the root
+    graph; the re-run, on the branch the person walked."""
     st.divider()
     st.markdown("**Actions on this checkpoint**")
     replay_col, resume_col = st.columns(2)
@@ -326,9 +329,16 @@ def _actions(graph, source, tree: CheckpointTree, selected: str) -> None:
     # get the tree this run drew: what they say of it is what the user saw.
     replay_col.button("Replay from here", icon=":material/replay:", type="primary",
                       width="stretch", on_click=_replay, args=(graph, tree, selected))
-    resume_col.button("Resume the head", icon=":material/resume:", width="stretch",
-                      disabled=tree.head not in tree.paused, on_click=_resume_head,
-                      args=(graph, tree))
+    if tree.head in tree.failed:
+        # A failed run stopped: nobody is asked anything. Running on from the head runs the
+        # node that raised again (on the code as loaded now).
+        resume_col.button("Retry the head", icon=":material/refresh:", width="stretch",
+                          on_click=_resume_head, args=(graph, tree),
+                          help="The head's node raised: run it again from the head.")
+    else:
+        resume_col.button("Resume the head", icon=":material/resume:", width="stretch",
+                          disabled=tree.head not in tree.paused, on_click=_resume_head,
+                          args=(graph, tree))
 
     values = resources.values_cache().get(source, tree, selected)
     with st.container(border=True, key="history-fork-form"):
@@ -336,7 +346,9 @@ def _actions(graph, source, tree: CheckpointTree, selected: str) -> None:
     if resources.app().runs_on_server:
         st.caption(SERVER_ONLY)
     else:
-        _rerun(graph, tree, selected)
+        layout = kept_layout(resources.tree_cache(), source, tree, ending)
+        _rerun(graph, tree, selected, walked_tip(tree, selected),
+               {branch.tip: branch.label for branch in layout.branches})
 
 
 RERUN_AT = "history-rerun-at"
@@ -347,23 +359,27 @@ SERVER_ONLY = ("Re-run on current code and Export as test need the graph's own c
                "test.")
 
 
-def _ask_rerun(tree: CheckpointTree, selected: str) -> None:
-    """The re-run button's callback: refused on a stale page, else the re-run runs in the
-    body of the run that follows (so its steps can be drawn as they happen)."""
+def _ask_rerun(tree: CheckpointTree, selected: str, tip: str) -> None:
+    """The re-run button's callback: refused on a stale page, else the re-run of the branch
+    to ``tip`` runs in the body of the run that follows (so its steps can be drawn as they
+    happen)."""
     _forget_fork(tree.thread_id)
     if not _refused_as_stale(tree, "Re-run on current code"):
-        st.session_state[RERUN_AT] = (tree.thread_id, selected)
+        st.session_state[RERUN_AT] = (tree.thread_id, selected, tip)
 
 
-def _rerun(graph, tree: CheckpointTree, selected: str) -> None:
-    """Re-run the branch after ``selected`` on the graph as loaded now, streamed here, then
-    open Compare on the original branch and the new one."""
-    choice = rerun_controls(tree, selected, "history-rerun", _ask_rerun, (tree, selected))
-    if st.session_state.pop(RERUN_AT, None) != (tree.thread_id, selected):
+def _rerun(graph, tree: CheckpointTree, selected: str, walked: str, names: dict[str, str]
+           ) -> None:
+    """Re-run the branch after ``selected`` (the one walked, or the one picked at a fork
+    point) on the graph as loaded now, streamed here, then open Compare on the original branch
+    and the new one."""
+    choice = rerun_controls(tree, selected, walked, names, "history-rerun", _ask_rerun)
+    asked = st.session_state.pop(RERUN_AT, None)
+    if not asked or asked[:2] != (tree.thread_id, selected):
         return
     storage = resources.own_storage()
     try:
-        recording = record_branch(storage, tree, selected)
+        recording = record_branch(storage, tree, selected, asked[2])
     except ValueError as exc:
         flash("error", f"Not re-run, nothing was run: {exc}")
         st.rerun()
@@ -425,7 +441,7 @@ def explorer(context: PageContext, namespace: str) -> None:
                 st.caption("Replay and fork start from the root graph's checkpoints: pick "
                            "(root graph) above to act on this thread.")
             else:
-                _actions(graph, source, tree, selected)
+                _actions(graph, source, tree, selected, ending)
         if not namespace:
             timeline_panel(source, tree, selected, "history-timeline")
     finally:

@@ -37,7 +37,7 @@ def test_threads_lists_every_thread_with_status(db):
     assert writer == f"{db}: written by LangGraph (Python)"
     lines = {line.split()[0]: line for line in rows}
     assert set(lines) == {"loop", "fan", "nested", "forked", "long"}
-    assert lines["forked"].endswith("paused at write")
+    assert lines["forked"].endswith("paused before write")  # as the tree says it
     assert lines["long"].split()[1] == "100"
 
 

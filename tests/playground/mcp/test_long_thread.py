@@ -75,7 +75,7 @@ def test_a_ten_thousand_checkpoint_thread_pages_under_the_answer_cap(session):
     first = pages[0]
     assert first["checkpoints_total"] == CHECKPOINTS and first["status"] == "finished"
     assert first["head"]["ordinal"] == CHECKPOINTS
-    assert first["branches"][0]["label"] == "head · finished"
+    assert first["branches"][0]["label"] == "head · finished · original run"
     assert 0 < len(first["checkpoints"]) < 200  # the cap pages sooner than the limit
     ordinals = [c["ordinal"] for page in pages for c in page["checkpoints"]]
     assert ordinals == list(range(CHECKPOINTS, CHECKPOINTS - len(ordinals), -1))

@@ -41,8 +41,7 @@ def test_threads_lists_aegras_threads_with_their_status_and_filters(aegra):
     lines = shown.stdout.splitlines()
     waiting = next(line for line in lines if line.startswith(made["waiting"]))
     forked = next(line for line in lines if line.startswith(made["forked"]))
-    assert waiting.endswith("paused at tools: tools asks: Approve a refund of $40.00 for "
-                            "order A17?")
+    assert waiting.endswith('paused: tools asks "Approve a refund of $40.00 for order A17?"')
     assert forked.endswith("finished") and " 2 " in forked  # two branches
     paused = json.loads(playground("threads", url, "--status", "paused", "--json").stdout)
     listed = [row["thread_id"] for row in paused["threads"]]

@@ -32,8 +32,8 @@ def test_threads_lists_the_servers_threads_with_their_status(agent_server):
     assert lines[0] == f"{url}: written by a LangGraph Agent Server (its HTTP API)"
     waiting = next(line for line in lines if line.startswith(made["waiting"]))
     forked = next(line for line in lines if line.startswith(made["forked"]))
-    assert waiting.endswith("paused at tools: tools asks: Approve a refund of $40.00 for "
-                            "order A17?")  # the question it waits on
+    assert waiting.endswith('paused: tools asks "Approve a refund of $40.00 for order '
+                            'A17?"')  # the question it waits on, as the tree says it
     assert forked.endswith("finished") and " 2 " in forked  # two branches
 
 

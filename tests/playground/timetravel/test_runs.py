@@ -42,8 +42,8 @@ def test_a_callers_run_marks_are_kept_and_nested_metadata_is_left_alone():
     assert marked["metadata"]["k"] == "v"
     assert dt.datetime.fromisoformat(marked["metadata"][RUN_STARTED_KEY]).tzinfo is not None
     assert with_run(marked)["metadata"] == marked["metadata"]  # a lower layer keeps them
-    assert run_of({RUN_ID_KEY: "r", RUN_STARTED_KEY: "x" * 500}) == ("r", None)
-    assert run_of({RUN_ID_KEY: ["not", "text"]}) == (None, None)
+    assert run_of({RUN_ID_KEY: "r", RUN_STARTED_KEY: "x" * 500}) == ("r", None, None)
+    assert run_of({RUN_ID_KEY: ["not", "text"]}) == (None, None, None)
 
 
 def test_the_resume_mark_is_read_as_strings_and_numbers_only():

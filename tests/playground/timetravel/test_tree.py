@@ -96,8 +96,8 @@ def test_thread_list_counts_checkpoints_branches_and_status(sample_db):
     assert set(threads) == set(THREADS)
     assert threads["forked"].checkpoints == 9
     assert threads["forked"].branches == 3
-    assert threads["forked"].status == "paused at write"
-    assert threads["long"].status == "finished"
+    assert threads["forked"].head_next == ("write",)
+    assert threads["long"].head_next == ()
     assert threads["long"].checkpoints == 100
 
 

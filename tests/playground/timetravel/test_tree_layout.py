@@ -65,15 +65,19 @@ def test_every_checkpoint_gets_its_own_row_in_creation_order(sample_db):
     assert [row.checkpoint_id for row in layout.rows] == list(tree.nodes)
 
 
-def test_the_head_branch_is_lane_zero_and_each_fork_leaves_its_parent(sample_db):
+def test_the_original_run_is_lane_zero_and_each_fork_leaves_its_parent(sample_db):
     path, _ = sample_db
     storage = open_storage(path)
     tree = load_tree(storage, "forked")
 
     layout = tree_layout(storage, tree)
 
-    for cid in tree.current_branch:
-        assert layout.row(cid).lane == 0
+    original, current = [tree.roots[0]], tree.roots[0]
+    while tree.children.get(current):
+        current = tree.children[current][0]  # the oldest child goes on with the run
+        original.append(current)
+    assert [cid for cid in original if layout.row(cid).lane != 0] == []
+    assert layout.branches[0].origin == "original run" and layout.branches[0].tip == current
     assert len(layout.branches) == len(tree.leaves)
     for row in layout.rows:
         parent = tree.parent_of(row.checkpoint_id)
@@ -120,7 +124,7 @@ def test_a_failed_tip_says_where_it_failed(tmp_path):
 
     layout = tree_layout(storage, tree)
 
-    assert layout.branches[0].label == "head · failed in boom"
+    assert layout.branches[0].label == "head · failed in boom · original run"
     assert layout.row(tree.head).kind == FAILED
 
 
@@ -162,7 +166,7 @@ def test_a_ten_thousand_checkpoint_chain_is_laid_out_whole():
     assert layout.rows[0].parent_ordinal is None and layout.rows[-1].parent_ordinal == 9_999
 
 
-def test_older_and_newer_move_along_the_selected_branch(sample_db):
+def test_older_and_newer_move_along_the_branch_a_walk_came_from(sample_db):
     path, _ = sample_db
     storage = open_storage(path)
     tree = load_tree(storage, "forked")
@@ -171,7 +175,11 @@ def test_older_and_newer_move_along_the_selected_branch(sample_db):
     on_head = tree.current_branch[tree.current_branch.index(fork_point) + 1]
 
     assert along_branch(layout, tree, on_head, newer=False) == fork_point
-    assert along_branch(layout, tree, fork_point, newer=True) == on_head  # stays on lane 0
+    # walked down from the head's tip, a step back up returns to the head's branch
+    assert along_branch(layout, tree, fork_point, newer=True, toward=tree.head) == on_head
+    # with no walk behind it, newer follows the branch the checkpoint is drawn on
+    drawn = layout.row(fork_point).branch
+    assert layout.row(along_branch(layout, tree, fork_point, newer=True)).branch == drawn
     assert along_branch(layout, tree, tree.head, newer=True) is None
     root = tree.current_branch[0]
     assert along_branch(layout, tree, root, newer=False) is None

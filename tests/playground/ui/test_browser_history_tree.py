@@ -89,7 +89,7 @@ def test_branch_labels_and_the_legend_are_drawn_in_readable_text(forked_chat, br
     drawn = tree.inner_text()
 
     assert "head · finished · fork of #" in drawn and "(edited)" in drawn
-    assert "finished · original run from #" in drawn
+    assert "finished · original run" in drawn
     for entry in ("checkpoints", "a node ran", "new input", "edited (update_state)", "lines",
                   "selected branch", "other branches", "marks", "selected"):
         assert entry in drawn, entry

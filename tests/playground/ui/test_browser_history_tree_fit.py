@@ -57,7 +57,7 @@ def test_a_replay_whose_write_met_412_reads_412_refused_at_its_tip_in_the_tree(
     drawn = tab.page.locator(".ht").first.inner_text()
 
     assert "head · 412 refused · replay of #4" in drawn
-    assert "written v2 · original run from #4" in drawn
+    assert "written v2 · original run" in drawn
     assert "finished" not in drawn
 
 

@@ -315,16 +315,30 @@ def test_compare_of_an_edited_message_fork_of_the_support_example_shows_the_mess
     assert '+ tool call lookup_order(order_id="B22")' in final
 
 
-def test_rerun_across_an_edit_is_refused_and_says_where_to_start(graph_app, ui):
+def test_at_a_fork_point_the_rerun_offers_each_branch_the_walked_one_first(graph_app, ui):
+    at = _support_chat_with_an_edited_fork(graph_app)
+    next(s for s in at.slider if s.label == "Checkpoint (creation order)").set_value(1).run()
+
+    picker = at.selectbox(key="history-rerun-branch")
+    assert [picker.format_func(option) for option in picker.options][0].endswith(
+        "· finished · original run")  # #1 is drawn on the original run: it comes first
+    assert any("fork of #1 (edited)" in picker.format_func(o) for o in picker.options)
+    assert "the branch to #6 · finished · original run recorded" in ui.texts(at)
+    assert not ui.button(at, "Re-run on current code").disabled
+
+
+def test_rerun_of_a_branch_holding_an_edit_is_off_and_says_where_to_start(graph_app, ui):
     at = _support_chat_with_an_edited_fork(graph_app)
     next(s for s in at.slider if s.label == "Checkpoint (creation order)").set_value(1).run()
     stored = _count_checkpoints(os.environ["PLAYGROUND_CHECKPOINTS"])
+    picker = at.selectbox(key="history-rerun-branch")
+    edited = next(o for o in picker.options if "(edited)" in picker.format_func(o))
 
-    ui.button(at, "Re-run on current code").click().run()
+    picker.set_value(edited).run()
 
     assert not at.exception
-    assert "Not re-run, nothing was run: the branch holds a state edit (update_state) at #7" \
-        in ui.texts(at)
+    assert "That branch holds a state edit at #7 (update_state)" in ui.texts(at)
+    assert ui.button(at, "Re-run on current code").disabled
     assert _count_checkpoints(os.environ["PLAYGROUND_CHECKPOINTS"]) == stored
 
 

@@ -28,7 +28,7 @@ def test_a_fork_whose_write_met_412_reads_412_refused_at_its_tip(app, ui):
     assert "outcome: 412" in ui.texts(at)
     tips = _tips(at)
     assert tips[max(tips)] == "head · 412 refused · fork of #4 (edited)"
-    assert tips[5] == "written v2 · original run from #4"
+    assert tips[5] == "written v2 · original run"
 
 
 def test_the_tips_of_a_graph_that_offers_no_words_still_read_finished(graph_app, ui):
@@ -40,4 +40,4 @@ def test_the_tips_of_a_graph_that_offers_no_words_still_read_finished(graph_app,
 
     tips = _tips(at)
 
-    assert list(tips.values()) == ["head · finished"]
+    assert list(tips.values()) == ["head · finished · original run"]
