@@ -320,7 +320,7 @@ def test_at_a_fork_point_the_rerun_offers_each_branch_the_walked_one_first(graph
     next(s for s in at.slider if s.label == "Checkpoint (creation order)").set_value(1).run()
 
     picker = at.selectbox(key="history-rerun-branch")
-    assert [picker.format_func(option) for option in picker.options][0].endswith(
+    assert next(picker.format_func(option) for option in picker.options).endswith(
         "· finished · original run")  # #1 is drawn on the original run: it comes first
     assert any("fork of #1 (edited)" in picker.format_func(o) for o in picker.options)
     assert "the branch to #6 · finished · original run recorded" in ui.texts(at)
