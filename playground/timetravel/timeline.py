@@ -40,7 +40,7 @@ import itertools
 import json
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -188,6 +188,21 @@ class Timeline:
         for step in self.steps:
             total += step.usage
         return total
+
+    def own_after(self, checkpoint_id: str | None) -> Timeline:
+        """The branch's own part after ``checkpoint_id`` (a common ancestor): only its steps
+        that wrote a checkpoint after it, less the idle stretch that opens the part (the time
+        between the ancestor being written and the branch being made from it, which belongs
+        to no run). The whole timeline when ``checkpoint_id`` is None or not on the branch."""
+        if checkpoint_id is None or checkpoint_id not in self.branch:
+            return self
+        after = set(self.branch[self.branch.index(checkpoint_id) + 1:])
+        steps = [step for step in self.steps if step.checkpoint_id in after]
+        first = self.branch[self.branch.index(checkpoint_id) + 1] \
+            if len(self.branch) > self.branch.index(checkpoint_id) + 1 else None
+        steps = [step for step in steps if not (step.checkpoint_id == first
+                                                and step.kind == IDLE)]
+        return replace(self, steps=tuple(steps))
 
     def totals(self, prices: Mapping[str, Mapping[str, float]] | None = None
                ) -> list[NodeTotals]:

@@ -28,6 +28,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from playground.timetravel.compare import common_ancestor
 from playground.timetravel.limits import clip
 from playground.timetravel.storage import Storage
 from playground.timetravel.timeline import (
@@ -51,6 +52,9 @@ from playground.ui.markup import md_escape
 MAX_MARKS = 1_000  # past this many steps, the chart draws buckets
 SLOWEST = 3  # running steps outlined as the slowest
 FOLD_GAP = 0.15  # a folded wait's width, as a share of the branch's running time
+# The shortest wait worth folding: one that reads as a wait, whatever the branch's running time
+# (a chat's 40 ms between two streamed steps is longer than its running, and no wait at all).
+MIN_FOLD_SECONDS = 1.0
 MAYBE = "running, may include a pause"
 ZOOM = "zoom"  # the chart's brush: a range to show alone
 WHAT = {RUN: "running", WAIT: "waiting", IDLE: "idle", EDIT: "edit or fork (an instant)"}
@@ -118,12 +122,14 @@ def _length(seconds: float) -> str:
 
 def fold_long_waits(rows: list[dict], running: float) -> tuple[list[dict], list[dict]]:
     """The chart rows with every wait or idle stretch longer than ``running`` (the branch's
-    running time) folded to a short fixed gap (:data:`FOLD_GAP` of the running time), the later
-    bars shifted left by what was cut; and one label per fold, at its gap, saying how long it
-    really was. Each row keeps its real ``seconds``; only where it is drawn moves."""
+    running time) and than :data:`MIN_FOLD_SECONDS` folded to a short fixed gap
+    (:data:`FOLD_GAP` of the running time), the later bars shifted left by what was cut; and
+    one label per fold, at its gap, saying how long it really was. Each row keeps its real
+    ``seconds``; only where it is drawn moves."""
     gap = max(running, 0.001) * FOLD_GAP
+    shortest = max(running, gap, MIN_FOLD_SECONDS)
     spans = sorted((row["from"], row["to"], row["what"]) for row in rows
-                   if row["kind"] in (WAIT, IDLE) and row["to"] - row["from"] > max(running, gap))
+                   if row["kind"] in (WAIT, IDLE) and row["to"] - row["from"] > shortest)
     merged: list[list] = []
     for start, end, what in spans:  # overlapping long stretches fold as one
         if merged and start <= merged[-1][1]:
@@ -325,9 +331,12 @@ def _prices() -> dict | None:
 
 def branches_side_by_side(storage: Storage, tree: CheckpointTree, left: str,
                           right: str) -> None:
-    """Compare's time and tokens: each branch's, and the difference."""
+    """Compare's time and tokens: each branch's own, from the common ancestor on, and the
+    difference."""
     cache = resources.tree_cache()
-    a, b = kept_timeline(cache, storage, tree, left), kept_timeline(cache, storage, tree, right)
+    ancestor = common_ancestor(tree, left, right)
+    a = kept_timeline(cache, storage, tree, left).own_after(ancestor)
+    b = kept_timeline(cache, storage, tree, right).own_after(ancestor)
     rows = []
     for what, left_value, right_value in (
             ("running time (s)", a.run_seconds, b.run_seconds),
@@ -338,5 +347,8 @@ def branches_side_by_side(storage: Storage, tree: CheckpointTree, left: str,
             ("tokens out", a.usage.output, b.usage.output)):
         rows.append({"": what, "left": round(left_value, 3), "right": round(right_value, 3),
                      "right - left": round(right_value - left_value, 3)})
-    st.markdown("**Time and tokens of the two branches** (each from its first checkpoint)")
+    since = f"its steps after the common ancestor #{tree.ordinal(ancestor)}" if ancestor \
+        else "every step"
+    st.markdown(f"**Time and tokens of the two branches** (each counts {since}; the time "
+                "between the ancestor and a branch made later belongs to no run)")
     st.dataframe(arrow_rows(rows), hide_index=True, width="stretch")

@@ -183,3 +183,49 @@ def test_older_and_newer_move_along_the_branch_a_walk_came_from(sample_db):
     assert along_branch(layout, tree, tree.head, newer=True) is None
     root = tree.current_branch[0]
     assert along_branch(layout, tree, root, newer=False) is None
+
+
+class _Steps(TypedDict, total=False):
+    n: int
+
+
+def _three_steps(saver):
+    """a -> b -> c, each adding one: a thread of stock LangGraph checkpoints."""
+    builder = StateGraph(_Steps)
+    for name in ("a", "b", "c"):
+        builder.add_node(name, lambda s: {"n": s.get("n", 0) + 1})
+    builder.add_edge(START, "a")
+    builder.add_edge("a", "b")
+    builder.add_edge("b", "c")
+    builder.add_edge("c", END)
+    return builder.compile(checkpointer=saver)
+
+
+def _names(path, thread: str) -> dict[str, str]:
+    """Each branch's name, by the branch's first checkpoint."""
+    storage = open_storage(path)
+    try:
+        tree = load_tree(storage, thread)
+        return {branch.first: branch.origin for branch in tree_layout(storage, tree).branches}
+    finally:
+        storage.close()
+
+
+def test_no_branch_added_later_and_no_move_of_the_head_changes_a_branchs_name(tmp_path):
+    path = tmp_path / "names.sqlite"
+    graph = _three_steps(SqliteSaver(sqlite3.connect(path, check_same_thread=False)))
+    thread = sample_graphs.config("t")
+    graph.invoke({"n": 0}, thread)
+    history = list(graph.get_state_history(thread))  # newest first
+    after_a, after_b = history[-3].config, history[-4].config
+    graph.invoke(None, after_a)  # a replay from after a: the head moves onto it
+    before = _names(path, "t")
+
+    graph.update_state(after_b, {"n": 40}, as_node="b")  # a fork further down the original
+    graph.invoke(None, after_a)  # and a second replay from the same checkpoint
+    after = _names(path, "t")
+
+    assert sorted(before.values()) == ["original run", "replay of #3"]
+    assert {first: after[first] for first in before} == before
+    assert sorted(set(after.values()) - set(before.values())) == ["fork of #4 (edited)"]
+    assert list(after.values()).count("replay of #3") == 2

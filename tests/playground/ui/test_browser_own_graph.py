@@ -189,3 +189,46 @@ def test_rerun_on_fixed_code_then_export_as_test_in_chromium(browser, shots, tmp
     failed = pytest_in(project, exported)
     assert failed.returncode == 1, failed.stdout
     assert "First difference at step 3: only the recording runs review" in failed.stdout
+
+
+def test_a_rerun_from_a_fork_point_reached_down_the_original_branch_reruns_the_original(
+        browser, tmp_path):
+    """The support chat forked with an edited message; the person clicks the original
+    branch's tip and walks it down with Older to the fork point: the re-run panel names the
+    original branch first, and the re-run plays the original, not the newer fork."""
+    from contextlib import closing
+
+    from playground.places.door import open_storage
+    from playground.timetravel.tree import load_tree
+    from playground.timetravel.tree_layout import tree_layout
+
+    with playground_server(tmp_path, "--graph", f"{EXAMPLES}/support_chat.py:graph") as server:
+        tab = _tab(browser, server)
+        tab.say("Where is my order A17?")
+        tab.page.get_by_role("button", name="Edit and fork").first.click()
+        _fill(tab, "Edited message", "Where is my order B22?")
+        if not tab.page.get_by_text("Fork from here").first.is_visible():
+            tab.page.get_by_role("button", name="Edit and fork").first.click()
+        tab.click("Fork from here")
+        with closing(open_storage(tmp_path / "checkpoints.sqlite")) as storage:
+            tree = load_tree(storage, f"{tab.room}/thread-1")
+            original = next(b for b in tree_layout(storage, tree).branches
+                            if b.origin == "original run")
+            fork = next(b for b in tree_layout(storage, tree).branches
+                        if b.origin != "original run")
+        tip, fork_point = tree.ordinal(original.tip), tree.ordinal(fork.fork_point)
+        assert tree.ordinal(tree.head) > tip  # the head is on the newer fork
+
+        tab.open("history")
+        tab.tree_point(tab.checkpoints()).wait_for()
+        tab.click_tree(tip)
+        for _ in range(len(tree.path_to(original.tip)) - len(tree.path_to(fork.fork_point))):
+            tab.click("Older")
+        assert f"Checkpoint #{fork_point}" in tab.text()
+        assert f"the branch to #{tip} · finished · original run recorded" in tab.text()
+
+        tab.click("Re-run on current code")
+
+        shown = tab.text()
+        assert "Re-run on current code: played the recording to its end" in shown
+        assert f"left ends at #{tip} (finished)" in shown, shown[:3000]
