@@ -142,3 +142,22 @@ def test_the_table_per_node_lists_each_node_once_with_its_running_time_slowest_f
     nodes = [row[0] for row in table["rows"]]
     assert nodes == ["read", "write"]  # the waits, the idle time and the fork ran nothing
     assert table["rows"][0][2] == "1.500" and table["rows"][1][2] == "0.500"
+
+
+def test_a_chats_short_waits_are_not_folded_even_where_they_outlast_its_running():
+    # a chat whose steps run 10 ms each, 40 ms apart: waits longer than the running, and no
+    # wait a person would call one
+    rows = [{"from": 0.0, "to": 0.01, "kind": RUN, "what": WHAT[RUN]},
+            {"from": 0.01, "to": 0.05, "kind": WAIT, "what": WHAT[WAIT]},
+            {"from": 0.05, "to": 0.06, "kind": RUN, "what": WHAT[RUN]}]
+
+    assert fold_long_waits(rows, 0.02) == (rows, [])
+
+
+def test_a_branchs_own_part_leaves_out_what_came_before_and_the_gap_it_was_made_after():
+    own = FOUND.own_after("b")  # c, d: the fork made an hour later, and what ran after it
+
+    assert [step.checkpoint_id for step in own.steps] == ["c", "d"]
+    assert own.idle_seconds == 0  # the hour before the fork belongs to no run
+    assert own.run_seconds == 0.5
+    assert FOUND.own_after(None) is FOUND and FOUND.own_after("elsewhere") is FOUND
