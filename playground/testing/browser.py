@@ -121,6 +121,14 @@ class Tab:
             self.room = found.group(1)
         return self
 
+    def visit(self, url: str) -> Tab:
+        """Go to ``url`` as typed into the address bar (a room URL, a bookmark, a link some
+        page holds) and wait for the run it starts; the tab's room is whatever that gives."""
+        before = self.runs
+        self.page.goto(url)
+        self._wait_for_run_after(before, f"opening {url}")
+        return self
+
     def click(self, label: str) -> Tab:
         """Click the Streamlit button with exactly this label (not a selectbox's "Open") and
         wait until the run it starts, and any rerun that run asks for, has finished."""

@@ -33,13 +33,6 @@ pytestmark = [
 KEY = "workshop-facilitator-key-7"
 
 
-def _open(tab: Tab, url: str) -> Tab:
-    before = tab.runs
-    tab.page.goto(url)
-    tab._wait_for_run_after(before, f"opening {url}")
-    return tab
-
-
 def _replica(tab: Tab) -> str:
     """The replica nginx sends this browser to (its sticky cookie rides along)."""
     return tab.page.request.get(f"{tab.base}/_stcore/health").headers["x-playground-replica"]
@@ -58,10 +51,10 @@ def test_an_attendee_moved_to_another_replica_stays_signed_in_and_the_board_show
         base = room.url.split("/?")[0]
         assert "127.0.0.1" not in base
 
-        first = _open(Tab(browser.new_context(viewport={"width": 1400, "height": 1600}
-                                              ).new_page(), base), room.url)
+        first = Tab(browser.new_context(viewport={"width": 1400, "height": 1600}
+                                              ).new_page(), base).visit(room.url)
         first.open("agent").click("Run turn")
-        second = _open(Tab(browser.new_context().new_page(), base), room.url)
+        second = Tab(browser.new_context().new_page(), base).visit(room.url)
         second.open("agent").click("Run turn").click("Restart process")
 
         gone = _replica(first)
@@ -76,7 +69,7 @@ def test_an_attendee_moved_to_another_replica_stays_signed_in_and_the_board_show
 
         facilitator = Tab(browser.new_context(viewport={"width": 1400, "height": 1800}
                                               ).new_page(), base)
-        _open(facilitator, room.url)
+        facilitator.visit(room.url)
         facilitator.page.goto(f"{base}/board")  # through nginx: the key, never local
         assert facilitator.page.url.endswith("/_playground/board-sign-in")
         facilitator.page.get_by_label("Facilitator key").fill(KEY)

@@ -110,9 +110,7 @@ def test_the_board_shows_each_rooms_step_and_the_stuck_one_and_opens_history_rea
             re.findall(r"1\. Run it[^\n]*", shown)
 
         # the room's History link, as the board's table holds it
-        before = facilitator.runs
-        facilitator.page.goto(f"{server}/history?room={room}&view=read-only")
-        facilitator._wait_for_run_after(before, "opening the room's History")
+        facilitator.visit(f"{server}/history?room={room}&view=read-only")
         shown = facilitator.text()
         assert "Read-only: no replay, resume or fork here." in shown, shown[:2000]
         assert "echo failed" in shown  # the attendee's thread, at its failed node

@@ -49,13 +49,6 @@ def _room_server(home, port: int):
         yield local, printed_room_url(home)
 
 
-def _open(tab: Tab, url: str) -> Tab:
-    before = tab.runs
-    tab.page.goto(url)
-    tab._wait_for_run_after(before, f"opening {url}")
-    return tab
-
-
 def _room_of(tab: Tab) -> str:
     return re.search(r"room=([a-z0-9-]+)", tab.page.url).group(1)
 
@@ -82,7 +75,7 @@ def test_an_attendee_stays_in_through_reloads_pages_tabs_and_a_server_restart(
         assert base == f"http://{ADDRESS}:{port}"
         attendee = ShotTab(browser.new_context(viewport={"width": 1440, "height": 1200}),
                            base, shots)
-        _open(attendee, room_url)
+        attendee.visit(room_url)
         assert "token=" not in attendee.page.url  # the gate took it out of the address bar
         room = _room_of(attendee)
         cookies = {c["name"]: c for c in attendee.page.context.cookies()}
@@ -102,7 +95,7 @@ def test_an_attendee_stays_in_through_reloads_pages_tabs_and_a_server_restart(
         assert not _signed_out(attendee)
 
         bookmark = Tab(attendee.page.context.new_page(), base)
-        _open(bookmark, f"{base}/history")  # a bookmark opened in a new tab: no room, no token
+        bookmark.visit(f"{base}/history")  # a bookmark opened in a new tab: no room, no token
         assert not _signed_out(bookmark) and _room_of(bookmark) == room
         assert "#4 plan" in bookmark.text()  # the room's paused turn, from its own thread
         attendee.shot("room-after-reload")
@@ -123,18 +116,18 @@ def test_the_facilitator_signs_in_once_marks_a_step_and_the_mark_outlives_a_rest
     port = free_port()
     with _room_server(tmp_path, port) as (_, room_url):
         base = room_url.split("/?")[0]
-        attendee = _open(Tab(browser.new_context().new_page(), base), room_url)
+        attendee = Tab(browser.new_context().new_page(), base).visit(room_url)
         name = attendee.page.get_by_role("textbox", name="Your name")
         name.fill("Ada Lovelace")
         before = attendee.runs
         name.press("Enter")
         attendee._wait_for_run_after(before, "giving a name")
         attendee.open("agent").click("Run turn")
-        start = _open(Tab(attendee.page.context.new_page(), base), f"{base}/")
+        start = Tab(attendee.page.context.new_page(), base).visit(f"{base}/")
 
         facilitator = ShotTab(browser.new_context(viewport={"width": 1440, "height": 1300}),
                               base, shots)
-        _open(facilitator, room_url)  # the facilitator's laptop is another machine too
+        facilitator.visit(room_url)  # the facilitator's laptop is another machine too
         facilitator.page.goto(f"{base}/board")  # the board's address: its sign-in first
         assert facilitator.page.url == f"{base}/_playground/board-sign-in"
         assert "Rooms" not in facilitator.page.inner_text("body")
@@ -159,7 +152,7 @@ def test_the_facilitator_signs_in_once_marks_a_step_and_the_mark_outlives_a_rest
         facilitator.shot("board-signed-in")
 
     with _room_server(tmp_path, port):
-        _open(start, f"{base}/")
+        start.visit(f"{base}/")
         assert "The room is on step 3" in start.text()
 
 
@@ -167,25 +160,25 @@ def test_a_room_looked_at_from_the_board_shows_no_write_control_on_any_page(brow
     port = free_port()
     with _room_server(tmp_path, port) as (local, room_url):
         base = room_url.split("/?")[0]
-        attendee = _open(Tab(browser.new_context().new_page(), base), room_url)
+        attendee = Tab(browser.new_context().new_page(), base).visit(room_url)
         attendee.open("agent").click("Run turn")
         room = _room_of(attendee)
 
         # On the server's own machine: the board opens without the key.
         facilitator = Tab(browser.new_context(viewport={"width": 1440, "height": 1300}
                                               ).new_page(), local)
-        _open(facilitator, f"{local}/agent")
+        facilitator.visit(f"{local}/agent")
         own = _room_of(facilitator)
-        _open(facilitator, f"{local}/board")
+        facilitator.visit(f"{local}/board")
         facilitator.page.get_by_text("Redrawn every 5 s").wait_for()
         # the room's History link, as the board's table holds it (its grid is a canvas)
-        _open(facilitator, f"{local}/history?room={room}&view=read-only")
+        facilitator.visit(f"{local}/history?room={room}&view=read-only")
 
         sidebar = facilitator.page.locator('[data-testid="stSidebarNav"]')
         shown_pages = [a.inner_text().splitlines()[-1] for a in sidebar.get_by_role("link").all()]
         assert shown_pages == ["Start", "History"]
         for page in ("", "agent", "conflicts", "schema", "run", "sizes", "inspect", "history"):
-            _open(facilitator, f"{local}/{page}?room={room}&view=read-only")
+            facilitator.visit(f"{local}/{page}?room={room}&view=read-only")
             assert _write_controls(facilitator) == [], page
             assert _room_of(facilitator) == room
         # from a page of the look, a click on the sidebar stays in the look
@@ -199,7 +192,7 @@ def test_a_room_looked_at_from_the_board_shows_no_write_control_on_any_page(brow
 
         kept = {c["name"]: c["value"] for c in facilitator.page.context.cookies()}
         assert kept["playground_room"] == own  # the facilitator's own room is as it was
-        mine = _open(Tab(facilitator.page.context.new_page(), local), f"{local}/agent")
+        mine = Tab(facilitator.page.context.new_page(), local).visit(f"{local}/agent")
         assert _room_of(mine) == own and _write_controls(mine)
 
 
@@ -219,8 +212,8 @@ def test_a_file_over_the_upload_limit_is_refused_by_the_server_itself(browser, t
                     sessions.append(message.new_session.initialize.session_id)
 
         tab.page.on("websocket", lambda socket: socket.on("framereceived", _session))
-        _open(tab, room_url)
-        _open(tab, f"{base}/inspect")
+        tab.visit(room_url)
+        tab.visit(f"{base}/inspect")
         put = """async ([session, megabytes]) => {
             const xsrf = document.cookie.split("; ").find(c => c.startsWith("_streamlit_xsrf="))
                 .split("=").slice(1).join("=");
