@@ -32,7 +32,7 @@ from playground.timetravel.compare import BranchStep, align
 from playground.timetravel.delta import is_unfolded
 from playground.timetravel.diff import diff_states
 from playground.timetravel.recording import Recording
-from playground.timetravel.regression_file import run_facts
+from playground.timetravel.regression_file import is_file_spec, run_facts
 from playground.timetravel.tree import load_tree
 
 THREAD = "regression"
@@ -42,9 +42,33 @@ class RunDiffers(AssertionError):
     """The replay went another way than the recorded thread; the message shows where."""
 
 
+def graph_found(graph: Mapping[str, str], where: tuple[Path, ...]) -> dict[str, str]:
+    """``graph`` with each relative file it names read from the first folder of ``where``
+    holding it (the test file's own, then the one it was exported for); as it is when none
+    does (the loader then says which file is missing)."""
+    found = {key: str(value) for key, value in graph.items() if value}
+
+    def located(path: str) -> str:
+        if Path(path).is_absolute():
+            return path
+        for folder in where:
+            if (folder / path).exists():
+                return str((folder / path).resolve())
+        return str(where[0] / path) if where else path
+
+    if "graph" in found:
+        place, sep, attr = found["graph"].rpartition(":")
+        if sep and is_file_spec(place):
+            found["graph"] = f"{located(place)}:{attr}"
+    if "config" in found:
+        found["config"] = located(found["config"])
+    return found
+
+
 def replay_and_compare(graph: Mapping[str, str], recording: Mapping, expected: Mapping,
                        folder: str | Path, *, settings: Mapping[str, Any] | None = None,
-                       tools_from_recording: bool = True) -> ReRunOutcome:
+                       tools_from_recording: bool = True,
+                       where: tuple[Path, ...] = ()) -> ReRunOutcome:
     """Replay ``recording`` on the graph as its code is now and check it did what ``expected``
     says the original did.
 
@@ -58,6 +82,8 @@ def replay_and_compare(graph: Mapping[str, str], recording: Mapping, expected: M
         settings: ``{"context": {...}}`` or ``{"configurable": {...}}`` the thread ran with.
         tools_from_recording: answer tool calls from the recorded results (a tool called
             with other arguments fails the test); False runs the tools for real.
+        where: the folders ``graph``'s relative paths are read from, first to last (the test
+            file's own, then the one it was exported for); none: the working directory.
 
     Raises:
         RunDiffers: another node sequence, another end, another final state, or a call the
@@ -67,6 +93,7 @@ def replay_and_compare(graph: Mapping[str, str], recording: Mapping, expected: M
     from langgraph.checkpoint.sqlite import SqliteSaver
     from langgraph.store.memory import InMemoryStore
 
+    graph = graph_found(graph, where) if where else graph
     app = load_app(AppChoice(graph.get("graph") or None, graph.get("config") or None,
                              graph.get("graph_name") or None))
     played = Recording.from_json({**dict(recording), "thread_id": THREAD, "start": ""})

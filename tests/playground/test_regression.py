@@ -1,8 +1,8 @@
 """A thread exported as a regression test: the file passes on the code that made the thread,
 and fails with a step-aligned difference naming the first step once the code goes another way.
 
-Each exported file is run the way its user runs it: ``pytest`` in a process of its own, from the
-folder ``playground run`` was started in, with no server and no network."""
+Each exported file is run the way its user runs it: ``pytest`` in a process of its own, with no
+server and no network, from the project's folder or from any other."""
 
 from __future__ import annotations
 
@@ -37,10 +37,14 @@ def thread_of(path: Path, choice: AppChoice, turns, settings: RunSettings | None
 
 
 def export(path: Path, graph: dict, out: Path, thread: str = "t1", at: str | None = None,
-           settings: dict | None = None) -> Path:
+           settings: dict | None = None, started_in: Path | None = None) -> Path:
+    """Export the thread to ``out``, ``graph``'s paths typed in ``started_in`` (where
+    ``playground run`` would be started; default: the folder ``out`` is written to)."""
     with closing(open_storage(str(path))) as storage:
         tree = load_tree(storage, thread)
-        out.write_text(regression_test(storage, tree, at or tree.head, graph, settings))
+        out.write_text(regression_test(storage, tree, at or tree.head, graph, settings,
+                                       written_to=out.parent,
+                                       started_in=started_in or out.parent))
     return out
 
 
@@ -91,6 +95,33 @@ def test_an_exported_thread_passes_on_its_code_and_fails_naming_the_step_after_a
     assert "(the paths part)" in report and "(the paths meet again)" in report
 
 
+def test_an_exported_test_passes_run_from_another_folder_and_saved_in_another(tmp_path):
+    project = support_project(tmp_path)
+    db = tmp_path / "checkpoints.sqlite"
+    thread_of(db, AppChoice(str(project / "support_agent.py") + ":graph"), [ask("where is A17?")])
+    (project / "tests").mkdir()
+    test_file = export(db, {"graph": "support_agent.py:graph"},
+                       project / "tests" / "test_support.py", started_in=project)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+
+    from_elsewhere = pytest_in(elsewhere, test_file)  # pytest run from another folder
+    assert from_elsewhere.returncode == 0, from_elsewhere.stdout + from_elsewhere.stderr
+    assert "GRAPH = {'graph': '../support_agent.py:graph'}" in test_file.read_text()
+
+    # History's download: where it is saved is not known, so it is made for the folder
+    # `playground run` was started in, which it keeps as the second place to look
+    downloads = tmp_path / "Downloads"
+    downloads.mkdir()
+    with closing(open_storage(str(db))) as storage:
+        tree = load_tree(storage, "t1")
+        downloaded = regression_test(storage, tree, tree.head, {"graph": "support_agent.py:graph"},
+                                     started_in=project)
+    (downloads / "test_downloaded.py").write_text(downloaded)
+    found = pytest_in(elsewhere, downloads / "test_downloaded.py")
+    assert found.returncode == 0, found.stdout + found.stderr
+
+
 def test_an_interrupt_answer_is_replayed_from_the_exported_file(tmp_path):
     """The create_agent example with human review: the thread paused for approval and was
     approved; the export replays the approval."""
@@ -100,7 +131,7 @@ def test_an_interrupt_answer_is_replayed_from_the_exported_file(tmp_path):
     thread_of(db, choice, [ask("Email Ada about the launch"),
                            Command(resume={"decisions": [{"type": "approve"}]})])
     test_file = export(db, {"config": "langgraph.json", "graph_name": "assistant"},
-                       tmp_path / "test_approval.py")
+                       tmp_path / "test_approval.py", started_in=config.parent)
 
     ran = pytest_in(config.parent, test_file)
 
@@ -114,7 +145,8 @@ def test_the_react_example_replays_with_the_context_it_ran_with(tmp_path):
     context = {"model": "stand-in/brief", "max_search_results": 2}
     thread_of(db, choice, [ask("What is LangGraph?")], RunSettings(context=context))
     test_file = export(db, {"config": "langgraph.json", "graph_name": "agent"},
-                       tmp_path / "test_react.py", settings={"context": context})
+                       tmp_path / "test_react.py", settings={"context": context},
+                       started_in=config.parent)
 
     ran = pytest_in(config.parent, test_file)
 
