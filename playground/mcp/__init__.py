@@ -13,13 +13,15 @@ thread's head is no longer the ``expected_head`` the assistant read.
 - :mod:`.server`: the server, its tools' signatures and descriptions, the resource, the prompt;
 - :mod:`.reads`: how a tool reads the place (one read per call, through the door);
 - :mod:`.bounds`: the caps, cutting a value, fitting an answer, cursors;
-- :mod:`.answers`: an answer as a tool result, a refusal in one sentence;
+- :mod:`.answers`: an answer as a tool result (with the copies its client hands its model), a
+  refusal in one sentence;
 - :mod:`.arguments`: checkpoints and thread-list filters, read as the CLI reads them;
 - :mod:`.threads`, :mod:`.checkpoints`, :mod:`.conversation`, :mod:`.timeline`,
   :mod:`.branches`: the read tools, each over the engine's own calls;
 - :mod:`.writes`: the graph the write tools run, opened once, and its runs one at a time;
 - :mod:`.write_tools`: the write tools over the runtime's own fork, replay and resume, and the
   stale-head refusal;
-- :mod:`.export`: the thread resource; :mod:`.prompts`: the prompt;
+- :mod:`.export`: the thread resource (whole under the answer cap, else its size and the
+  ``playground export`` line that writes it); :mod:`.prompts`: the prompt;
 - :mod:`.setup`: how to add the server to each client (``--help``'s setup section).
 """

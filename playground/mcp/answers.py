@@ -1,10 +1,26 @@
 """What a tool hands back: an answer (data and a short summary) or a refusal in one sentence.
 
 An :class:`Answer` becomes the tool result a client receives (:func:`tool_result`): the summary
-as the first text block, the data as structured content and, since many clients hand a model
-only the text blocks, the same data as JSON text in a second block (the MCP specification's
-advice for structured results). The whole result stays under
-:data:`~playground.mcp.bounds.ANSWER_CAP` bytes: the data is shrunk further until it does.
+as the first text block, the data as structured content and the same data as JSON text in a
+second block (the MCP specification's advice for structured results, since a client may hand
+its model either). The whole result stays under :data:`~playground.mcp.bounds.ANSWER_CAP`
+bytes: the data is shrunk further until it does. Every fact of the summary is in the data too
+(a count, a cursor, the stored id a name was read under): a client that hands its model the
+structured content alone loses nothing.
+
+Then :func:`for_client` leaves out the copy the client at the other end never hands its model
+(:func:`shape_for`, from the client's name and protocol version):
+
+- a client documented to hand its model the structured content in place of the text blocks
+  (Claude Code; VS Code, by its own source) gets the summary and the structured content, not
+  the JSON text;
+- a client documented to hand its model the text blocks alone (Claude Desktop), and any client
+  of a protocol version before structured content (2025-06-18), gets the text blocks alone;
+- every other client (Cursor, whose handling is not documented, and programs reading the
+  structured content) gets both, as the specification advises.
+
+``PLAYGROUND_MCP_ANSWERS=both`` gives every client both (for a client that changes how it reads
+results). The data budget is the same whatever the client gets, so every client pages alike.
 
 A refusal (:func:`refusal`) is a tool error with one sentence and no traceback; the server
 keeps serving. :func:`sentence_of` turns what reading a place can raise into that sentence.
@@ -12,10 +28,12 @@ keeps serving. :func:`sentence_of` turns what reading a place can raise into tha
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from mcp.types import CallToolResult, TextContent
+from mcp.types.version import KNOWN_PROTOCOL_VERSIONS, is_version_at_least
 from pydantic import ValidationError
 
 from playground.mcp.bounds import ANSWER_CAP, DATA_BUDGET, clip, fit, json_text
@@ -24,6 +42,27 @@ from playground.mcp.bounds import ANSWER_CAP, DATA_BUDGET, clip, fit, json_text
 SENTENCE_CHARS = 400
 # What the JSON-RPC envelope around a result takes (id, jsonrpc, result key).
 _ENVELOPE = 256
+
+# What a tool result carries for one client: the summary, the JSON text and the structured
+# content ("both"), the summary and the structured content ("structured"), or the text blocks
+# alone ("text").
+Shape = Literal["both", "structured", "text"]
+# The clientInfo names of the clients that hand their model JSON.stringify(structuredContent)
+# and none of the text blocks whenever a result has structured content: Claude Code (observed
+# and reported in anthropics/claude-code#55677, #79944 on 2.1.280), and VS Code in its own
+# source (mcpLanguageModelToolContribution.ts: "take that in place of any textual description
+# when present"; its clientInfo name is the product's nameLong).
+STRUCTURED_CLIENTS = frozenset({"claude-code", "Visual Studio Code",
+                                "Visual Studio Code - Insiders", "Code - OSS", "VSCodium"})
+# The clientInfo names of the clients that hand their model the text blocks and never the
+# structured content: Claude Desktop ("claude-ai"; reported in blockscout/mcp-server#324 and
+# Urigo/accounter-fullstack#4303). Leaving structured content out costs such a client nothing,
+# even were it to read structured content one day: a result without it is read from its text.
+TEXT_CLIENTS = frozenset({"claude-ai"})
+# The first protocol version with structured content in tool results.
+STRUCTURED_SINCE = "2025-06-18"
+# PLAYGROUND_MCP_ANSWERS: "auto" (the default: by client) or "both" (every client both copies).
+ANSWERS_ENV = "PLAYGROUND_MCP_ANSWERS"
 
 
 class Refused(ValueError):
@@ -60,6 +99,49 @@ def tool_result(answer: Answer) -> CallToolResult:
             return result
         # Text the JSON copy escapes heavily (quotes, control characters): try with less.
         budget = budget * 2 // 3
+
+
+def answers_setting() -> str:
+    """``PLAYGROUND_MCP_ANSWERS``: ``auto`` (unset) or ``both``. The server checks it once
+    before it starts.
+
+    Raises:
+        ValueError: it is set to anything else.
+    """
+    setting = os.environ.get(ANSWERS_ENV, "").strip().lower() or "auto"
+    if setting not in ("auto", "both"):
+        raise ValueError(f"{ANSWERS_ENV} takes auto or both, not {clip(setting, 40)!r}")
+    return setting
+
+
+def shape_for(client_name: str | None, protocol_version: str | None) -> Shape:
+    """What a result carries for the client that sent ``client_name`` (its ``clientInfo``
+    name) and speaks ``protocol_version``: see :data:`Shape`. Unknown clients and versions
+    get both copies, and so does every client with ``PLAYGROUND_MCP_ANSWERS=both`` (a
+    setting that is not one counts as ``both``: the server refused it at start)."""
+    if os.environ.get(ANSWERS_ENV, "").strip().lower() not in ("", "auto"):
+        return "both"
+    if (protocol_version in KNOWN_PROTOCOL_VERSIONS
+            and not is_version_at_least(protocol_version, STRUCTURED_SINCE)):
+        return "text"  # that version's result has no structured content: a client drops it
+    if client_name in STRUCTURED_CLIENTS:
+        return "structured"
+    if client_name in TEXT_CLIENTS:
+        return "text"
+    return "both"
+
+
+def for_client(result: Any, shape: Shape) -> Any:
+    """``result`` (as :func:`tool_result` made it) with only what a client of ``shape`` hands
+    its model. Either copy left out only shrinks the result, so it stays within the cap; a
+    refusal, or any other result, is left as it is."""
+    if (shape == "both" or not isinstance(result, CallToolResult) or result.is_error
+            or result.structured_content is None or len(result.content) != 2):
+        return result
+    if shape == "structured":
+        return CallToolResult(content=result.content[:1],
+                              structured_content=result.structured_content)
+    return CallToolResult(content=result.content)
 
 
 def _wire_size(result: CallToolResult) -> int:

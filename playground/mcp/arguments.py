@@ -47,6 +47,11 @@ Metadata = Annotated[
                       "[\"user_id=42\"]")]
 Text = Annotated[Annotated[str, Field(max_length=ID_CHARS)] | None, Field(
     description="only threads whose id, error or question contains this text (any case)")]
+CountOnly = Annotated[bool, Field(
+    description="true: answer only how many threads match, counted whole (by the database, or "
+                "by reading them within the read's deadline, then at least N); no page, so "
+                "no cursor or limit. Each page says how many match too, where the database "
+                "counts them")]
 
 
 def checkpoint_in(tree: CheckpointTree, checkpoint: str | None) -> str:

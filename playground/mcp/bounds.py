@@ -32,7 +32,10 @@ from playground.timetravel.decode import to_jsonable
 ANSWER_CAP = 64 * 1024
 # What a tool's data may take before the result is built. The result carries the data twice
 # (structured, and as JSON text for clients that read only text: the MCP spec's advice), and
-# the text copy's quotes are escaped again, so the data gets a little under half the cap.
+# the text copy's quotes are escaped again, so the data gets a little under half the cap. A
+# client sent one copy (answers.for_client) gets no more data per page: pages stay alike for
+# every client, and Claude Code keeps a result of more than 50,000 characters out of its
+# model's context (it saves it to a file and hands over a preview).
 DATA_BUDGET = 26 * 1024
 # One value's JSON; past it the value is cut with its size said.
 VALUE_CAP = 8 * 1024

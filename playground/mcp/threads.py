@@ -1,9 +1,10 @@
-"""The thread tools: ``list_threads`` (the thread list, a page at a time) and ``get_thread``
-(one thread: its status, head, branches and checkpoints).
+"""The thread tools: ``list_threads`` (the thread list, a page at a time, and how many match)
+and ``get_thread`` (one thread: its status, head, branches and checkpoints).
 
 Both answer what ``playground threads`` and ``playground history`` answer, from the same
 engine calls: :func:`~playground.timetravel.thread_list.thread_page` for the list (its rows are
-the rows of ``threads --json``); :func:`~playground.timetravel.tree.load_tree` and
+the rows of ``threads --json``) and :func:`~playground.timetravel.thread_list.count_threads`
+for ``count=true`` (``threads --count``); :func:`~playground.timetravel.tree.load_tree` and
 :func:`~playground.timetravel.tree_layout.tree_layout` for a thread, kept across calls
 (:func:`~playground.mcp.reads.thread_tree`). Each checkpoint carries the fields of
 ``history --json``, and each branch the label History draws at its tip.
@@ -12,10 +13,10 @@ the rows of ``threads --json``); :func:`~playground.timetravel.tree.load_tree` a
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
-from playground.mcp.answers import Answer
+from playground.mcp.answers import Answer, Refused
 from playground.mcp.arguments import thread_query
 from playground.mcp.bounds import (
     DATA_BUDGET,
@@ -28,9 +29,18 @@ from playground.mcp.bounds import (
     take,
 )
 from playground.mcp.reads import thread_layout, thread_tree
+from playground.timetravel.limits import ReadStopped
 from playground.timetravel.signals import TaskSignal
 from playground.timetravel.storage import Storage
-from playground.timetravel.thread_list import ThreadRow, own_metadata, thread_page
+from playground.timetravel.thread_list import (
+    ThreadCount,
+    ThreadPage,
+    ThreadQuery,
+    ThreadRow,
+    count_threads,
+    own_metadata,
+    thread_page,
+)
 from playground.timetravel.tree import CheckpointTree, TreeCache, ensure_details, tip_fields
 from playground.timetravel.tree_layout import TreeLayout
 
@@ -52,15 +62,18 @@ def thread_row(row: ThreadRow) -> dict[str, Any]:
 def list_threads(storage: Storage, *, status: str | None = None, since: str | None = None,
                  until: str | None = None, metadata: dict | list | None = None,
                  text: str | None = None, limit: int, cursor: str | None = None,
-                 trees: TreeCache | None = None) -> Answer:
-    """The newest threads of the place (after ``cursor``), with the thread list's filters
-    (``trees`` is taken as every tool takes it; a list reads no thread's tree).
+                 count: bool = False, trees: TreeCache | None = None) -> Answer:
+    """The newest threads of the place (after ``cursor``), with the thread list's filters,
+    and how many match in all; with ``count``, only how many match (:func:`count_answer`).
+    (``trees`` is taken as every tool takes it; a list reads no thread's tree.)
 
     Raises:
         ValueError: a filter or cursor the thread list refuses (one sentence).
         CheckpointDbError: the place could not be read.
     """
     query = thread_query(status, since, until, metadata, text, limit, cursor)
+    if count:
+        return count_answer(storage, query)
     page = thread_page(storage, query)
     rows, more = take((thread_row(row) for row in page.rows), limit, DATA_BUDGET - 1_024)
     if more:
@@ -68,14 +81,121 @@ def list_threads(storage: Storage, *, status: str | None = None, since: str | No
         # cursor goes on right after the last row shown.
         page = thread_page(storage, replace(query, limit=len(rows)))
         rows = [thread_row(row) for row in page.rows]
-    data = {"place": storage.label, "writer": storage.writer, "threads": rows,
-            "next_cursor": page.next_cursor, "scanned": page.scanned, "cut_short": page.cut}
-    said = f"{len(rows)} thread{'s' if len(rows) != 1 else ''}"
-    said += " matching" if query.filtered else ""
-    said += f" in {clip(storage.label)} (newest first"
+    matching = page_count(storage, query, page, len(rows))
+    # The facts first, the rows last: what the summary says is all here too.
+    data = {"place": storage.label, "writer": storage.writer, "shown": len(rows),
+            **matching.as_json(), "next_cursor": page.next_cursor, "scanned": page.scanned,
+            "cut_short": page.cut, "threads": rows}
+    said = f"{len(rows)} shown of {matching.words(query.filtered)} in {clip(storage.label)}"
+    said += " (newest first"
     said += f"; more with cursor={page.next_cursor})" if page.next_cursor else "; no more)"
+    if matching.cut:
+        said += f"; counting stopped: {clip(matching.cut, 200)}"
+    elif not matching.exact:
+        said += "; count=true counts them all"
     if page.cut:
         said += f"; the read stopped early: {clip(page.cut, 200)}"
+    return Answer(said, data)
+
+
+@dataclass(frozen=True)
+class Matching:
+    """How many threads match a list's filters, in all (not only the page shown).
+
+    Attributes:
+        count: the count when ``exact``, else the least it can be.
+        exact: whether ``count`` is every thread that matches.
+        counted_by: ``database`` (counted in its own query), ``walk`` (threads read one by
+            one), ``page`` (the page is the whole list), or None (not counted: ``count`` is
+            what the page shows).
+        cut: why counting stopped before the end (the read's deadline), or None.
+    """
+
+    count: int
+    exact: bool
+    counted_by: str | None = None
+    cut: str | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        """The facts an answer carries: ``matching`` when exact, else ``matching_at_least``
+        (one of them is null, so a lower bound is never read as a count)."""
+        return {"matching": self.count if self.exact else None,
+                "matching_at_least": None if self.exact else self.count,
+                "counted_by": self.counted_by, "count_cut_short": self.cut}
+
+    def words(self, filtered: bool) -> str:
+        """What a page is shown of: ``400 that match``, ``at least 20 that match``, ``8
+        threads`` (no filter)."""
+        said = f"{self.count:,}" if self.exact else f"at least {self.count:,}"
+        if filtered:
+            return f"{said} that match"
+        return f"{said} thread{'s' if self.count != 1 or not self.exact else ''}"
+
+    def sentence(self, filtered: bool) -> str:
+        """A count by itself: ``400 threads match``, ``At least 20 threads match``, ``8
+        threads`` (no filter)."""
+        said = f"{self.count:,}" if self.exact else f"At least {self.count:,}"
+        said += f" thread{'s' if self.count != 1 or not self.exact else ''}"
+        if filtered:
+            said += " match" if self.count != 1 or not self.exact else " matches"
+        return said
+
+
+def page_count(storage: Storage, query: ThreadQuery, page: ThreadPage, shown: int) -> Matching:
+    """How many threads match ``query`` in all, for a page's answer: counted by the database
+    where it counts them in its own queries (:meth:`Storage.counted`: statuses, times, metadata),
+    never by reading threads one by one (``count=true`` does that). A count the read's deadline
+    stops, or one the database cannot make, is "at least" what the page shows (exact when the
+    page is the whole list)."""
+    if not query.match:  # text in an error or a question: only read threads can tell
+        try:
+            found = storage.counted(replace(query, after=None))
+        except ReadStopped as exc:  # the page took the deadline: say what is known
+            return Matching(shown, False, cut=str(exc))
+        if found is not None:
+            return Matching(max(found, shown), True, "database")
+    if query.after is None and page.next_cursor is None and page.cut is None:
+        return Matching(shown, True, "page")
+    return Matching(shown, False)
+
+
+def count_answer(storage: Storage, query: ThreadQuery) -> Answer:
+    """How many threads match ``query``, with no page: the engine's count
+    (:func:`~playground.timetravel.thread_list.count_threads`, as ``threads --count``), by the
+    database where it can, else by reading the threads within the read's deadline; a count the
+    deadline stops says where: "at least N".
+
+    Raises:
+        Refused: a cursor (a count is of the whole list).
+        CheckpointDbError: the place could not be read, or the deadline came before one thread
+            was counted.
+    """
+    if query.after:
+        raise Refused("count=true counts the whole list: give it no cursor")
+    read = {"counted": 0, "scanned": 0}
+
+    def progress(counted: int, scanned: int) -> None:
+        read.update(counted=counted, scanned=scanned)
+
+    try:
+        found = count_threads(storage, query, progress)
+    except ReadStopped as exc:
+        # The deadline came between two pages (count_threads stops only inside a page): the
+        # pages counted so far are the answer.
+        if not read["scanned"]:
+            raise
+        found = ThreadCount(read["counted"], read["scanned"], str(exc))
+    matching = Matching(found.count, found.cut is None,
+                        "database" if found.by_query else "walk", found.cut)
+    data = {"place": storage.label, "writer": storage.writer, **matching.as_json(),
+            "scanned": found.scanned}
+    said = f"{matching.sentence(query.filtered)} in {clip(storage.label)}"
+    if found.cut:
+        said += (f": the count stopped after reading {found.scanned:,} threads "
+                 f"({clip(found.cut, 200)})")
+    else:
+        said += (" (counted by the database)" if found.by_query
+                 else f" (read {found.scanned:,} threads)")
     return Answer(said, data)
 
 

@@ -20,7 +20,7 @@ from typing import Any
 from anyio.from_thread import BlockingPortal, start_blocking_portal
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
-from mcp.types import CallToolResult
+from mcp.types import CallToolResult, Implementation
 
 from playground.mcp.bounds import ANSWER_CAP
 
@@ -63,7 +63,8 @@ class Session:
         return result
 
     def answer(self, name: str, arguments: dict[str, Any] | None = None) -> dict[str, Any]:
-        """A tool's structured answer; fails the test on a tool error."""
+        """A tool's structured answer; fails the test on a tool error. (This client is none of
+        those that hand their model the structured content alone, so it gets both copies.)"""
         result = self.call(name, arguments)
         assert not result.is_error, result.content[0].text
         assert result.structured_content is not None
@@ -94,13 +95,16 @@ def wire_bytes(result: CallToolResult) -> int:
 
 
 @contextmanager
-def mcp_session(*args: str, env: dict[str, str] | None = None, memory_cap: int | None = None
-                ) -> Iterator[Session]:
-    """A session with ``playground mcp *args`` (the process ends with the session)."""
+def mcp_session(*args: str, env: dict[str, str] | None = None, memory_cap: int | None = None,
+                client_name: str | None = None) -> Iterator[Session]:
+    """A session with ``playground mcp *args`` (the process ends with the session), the
+    client introducing itself as ``client_name`` when given (as Claude Code says
+    ``claude-code``)."""
     params = StdioServerParameters(
         command=sys.executable, args=server_command(*args, memory_cap=memory_cap)[1:], cwd=ROOT,
         env={"PYTHONPATH": os.environ.get("PYTHONPATH", ""), **(env or {})})
+    info = Implementation(name=client_name, version="0") if client_name else None
     with start_blocking_portal() as portal:
-        client = Client(params, read_timeout_seconds=CALL_TIMEOUT_S)
+        client = Client(params, read_timeout_seconds=CALL_TIMEOUT_S, client_info=info)
         with portal.wrap_async_context_manager(client) as connected:
             yield Session(portal, connected)

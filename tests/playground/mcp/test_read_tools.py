@@ -19,7 +19,7 @@ from playground.timetravel.compare import compare_branches, newest_branches
 from playground.timetravel.diff import diff_states
 from playground.timetravel.messages import conversations, turns
 from playground.timetravel.storage import Storage
-from playground.timetravel.thread_list import ThreadQuery, thread_page
+from playground.timetravel.thread_list import ThreadQuery, count_threads, thread_page
 from playground.timetravel.timeline import timeline
 from playground.timetravel.transfer import dumps_export, export_thread
 from playground.timetravel.tree import load_tree
@@ -56,7 +56,7 @@ def test_the_read_tools_are_listed_with_their_input_schemas_and_no_write_tool(se
         if name != "list_threads":
             assert schema["required"] == ["thread_id"]
     assert set(tools["list_threads"].input_schema["properties"]) == {
-        "status", "since", "until", "metadata", "text", "limit", "cursor"}
+        "status", "since", "until", "metadata", "text", "limit", "cursor", "count"}
     assert set(tools["get_thread"].input_schema["properties"]) == {"thread_id", "limit",
                                                                    "cursor"}
     assert set(tools["get_checkpoint"].input_schema["properties"]) == {"thread_id",
@@ -73,6 +73,40 @@ def test_list_threads_answers_the_failed_threads_as_the_engine_lists_them(sessio
     assert [row["thread_id"] for row in found["threads"]] == place.threads("failed")[::-1]
     assert all("not found" in row["reason"] for row in found["threads"])
     assert found["next_cursor"] is None
+
+
+def test_list_threads_says_how_many_match_in_all_as_the_engine_counts_them(session, place):
+    result = session.call("list_threads", {"status": "failed", "limit": 1})
+    counted = session.call("list_threads", {"status": "failed", "count": True})
+
+    with engine(place) as storage:
+        truth = count_threads(storage, ThreadQuery(status="failed"))
+    failed = len(place.threads("failed"))
+    assert truth.count == failed and truth.by_query
+    page = result.structured_content
+    assert (page["shown"], page["matching"], page["matching_at_least"]) == (1, failed, None)
+    assert page["counted_by"] == "database" and page["next_cursor"]
+    assert result.content[0].text.startswith(f"1 shown of {failed} that match in ")
+    count = counted.structured_content
+    assert (count["matching"], count["counted_by"], count["count_cut_short"]) == (
+        failed, "database", None)
+    assert "threads" not in count  # a count alone: no page
+    assert counted.content[0].text.startswith(f"{failed} threads match in ")
+    assert counted.content[0].text.endswith("(counted by the database)")
+
+
+def test_the_structured_content_holds_each_fact_its_summary_says(session, place):
+    listed = session.call("list_threads", {"limit": 2})
+    thread = session.call("get_thread", {"thread_id": FORKED, "limit": 2})
+
+    for result in (listed, thread):
+        facts = result.structured_content
+        said = result.content[0].text
+        assert facts["next_cursor"] and f"more with cursor={facts['next_cursor']}" in said
+    everything = listed.structured_content
+    assert everything["shown"] == 2 and everything["matching"] == len(place.seeds) + 3
+    assert listed.content[0].text.startswith(
+        f"2 shown of {everything['matching']} threads in ")
 
 
 def test_list_threads_pages_with_its_cursor_and_filters_by_metadata(session, place):
@@ -268,6 +302,8 @@ GARBAGE = [
     ("list_threads", {"metadata": ["no-equals-sign"]}),
     ("list_threads", {"cursor": "not-a-cursor"}),
     ("list_threads", {"state": "failed"}),
+    ("list_threads", {"count": True, "cursor": "r5"}),
+    ("list_threads", {"count": "lots"}),
     ("get_thread", {"thread_id": "no-such-thread"}),
     ("get_thread", {"thread_id": 42}),
     ("get_thread", {}),
@@ -318,8 +354,8 @@ def test_a_wrong_type_is_named_with_the_argument_and_never_its_value(session):
 def test_an_unknown_argument_is_refused_with_the_arguments_the_tool_takes(session):
     said = session.error("list_threads", {"state": "failed"})
 
-    assert said == ("list_threads takes no argument 'state': it takes cursor, limit, metadata, "
-                    "since, status, text, until")
+    assert said == ("list_threads takes no argument 'state': it takes count, cursor, limit, "
+                    "metadata, since, status, text, until")
 
 
 def test_a_thread_named_as_a_page_names_it_is_read_under_its_stored_id(session):
@@ -328,3 +364,5 @@ def test_a_thread_named_as_a_page_names_it_is_read_under_its_stored_id(session):
     assert not result.is_error, result.content[0].text
     assert result.structured_content["thread_id"] == ROOM_THREAD
     assert result.content[0].text.startswith(f"(thread {ROOM_THREAD} is the stored id) ")
+    # said in the structured content too: a client may hand its model only that
+    assert result.structured_content["thread_id_given"] == "thread-1"
