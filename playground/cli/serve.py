@@ -12,6 +12,7 @@ import socket
 import sys
 from pathlib import Path
 
+from playground.access.mode import DEBUGGER, MODE_ENV, WORKSHOP
 from playground.places.door import DEFAULT_CHECKPOINTS, open_place
 
 DEFAULT_PORT = 8501
@@ -42,6 +43,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                      "next free one when it is taken)")
     run.add_argument("--host", default="127.0.0.1", help="address to bind (loopback by default; "
                      "any other asks for the access token the room URL carries)")
+    run.add_argument("--workshop", action="store_true",
+                     help="rooms on a server on loopback too (each browser its own threads, "
+                     "the tour, the board); beyond loopback a server always has them")
     run.add_argument("--no-token", action="store_true",
                      help="serve beyond loopback with no access token (anyone on the network "
                      "may use it)")
@@ -154,12 +158,26 @@ def _withheld(args: argparse.Namespace) -> tuple[str, ...]:
 
 def _room(args: argparse.Namespace, app_env: dict[str, str]
           ) -> tuple[dict[str, str], tuple[str, ...]]:
-    """The pages' settings (the graph's, the room's access, the board's, the prices) and the
-    lines to print once the server answers."""
+    """The pages' settings (the mode, the graph's, the room's access, the board's, the
+    prices) and the lines to print once the server answers."""
     board = _facilitator(args)  # a key that will not do is refused before a token is made
     prices = _prices(args)
     access, announce = _access(args)
-    return {**app_env, **access, **board, **prices, **_allowed(args)}, announce
+    return ({**app_env, MODE_ENV: _mode(args, app_env), **access, **board, **prices,
+             **_allowed(args)}, announce)
+
+
+def _mode(args: argparse.Namespace, app_env: dict[str, str]) -> str:
+    """The workshop (rooms, the tour, the board) for the ticket agent, for every server beyond
+    loopback and with ``--workshop``; else, a graph or a server of one's own on one's own
+    machine, the debugger (one person, the ids as they are)."""
+    from playground.access.peers import is_loopback
+    from playground.apps.launch import CONFIG_ENV, GRAPH_ENV, SERVER_ENV
+
+    own = bool({GRAPH_ENV, CONFIG_ENV, SERVER_ENV} & set(app_env))
+    if args.workshop or not is_loopback(args.host) or not own:
+        return WORKSHOP
+    return DEBUGGER
 
 
 def _allowed(args: argparse.Namespace) -> dict[str, str]:

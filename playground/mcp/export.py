@@ -13,18 +13,18 @@ are past :data:`BUILD_CAP` is not even built to be weighed: its size is then a f
 from __future__ import annotations
 
 import json
-import os
 import re
 import shlex
-from pathlib import Path
 from typing import Any
 
 from playground.mcp.bounds import ANSWER_CAP, json_text
 from playground.mcp.reads import thread_tree
-from playground.places.server_address import KEY_ENV_SETTING
+from playground.places.door import open_place
 from playground.timetravel.storage import Storage
 from playground.timetravel.transfer import dumps_export, export_thread
 from playground.timetravel.tree import CheckpointTree, TreeCache
+
+RESOURCE = "thread://{thread_id}"  # the resource's URI template (server.py serves it)
 
 MIME_TYPE = "application/json"
 # What the JSON-RPC envelope of a resource read adds to its text beside the escaping (the id,
@@ -53,7 +53,8 @@ def thread_export(storage: Storage, thread_id: str, trees: TreeCache | None = No
     if floor > BUILD_CAP:
         return too_large(storage.label, thread_id, floor, exact=False)
     text = dumps_export(export_thread(storage, thread_id))
-    if wire_bytes(text, uri or f"thread://{thread_id}") > ANSWER_CAP:
+    uri = uri or RESOURCE.format(thread_id=thread_id)
+    if wire_bytes(text, uri) > ANSWER_CAP:
         return too_large(storage.label, thread_id, len(text.encode("utf-8")), exact=True)
     return text
 
@@ -90,15 +91,12 @@ def export_command(place: str, thread_id: str) -> str:
     """The ``playground export`` line that writes the thread's export to a file, each part
     quoted for a shell (a thread id is the database's text: never run, only quoted).
 
-    ``place`` is the place as the server shows it: a URL without its password (put it back, or
-    use a pgpass file), a SQLite file made absolute when it exists here.
+    ``place`` is the place as the server shows it; the door says how a command names it
+    again (:meth:`~playground.places.base.Place.command_words`: a file made absolute, a URL
+    without its password, a server's key variable).
     """
-    if "://" not in place and Path(place).exists():
-        place = str(Path(place).resolve())
-    parts = ["playground", "export", shlex.quote(place)]
-    key_env = os.environ.get(KEY_ENV_SETTING)
-    if place.startswith(("http://", "https://")) and key_env:
-        parts += ["--api-key-env", shlex.quote(key_env)]
+    words = open_place(place).command_words()
+    parts = ["playground", "export", *(shlex.quote(word) for word in words)]
     shown = thread_id if len(thread_id) <= COMMAND_ID_CHARS else "THREAD_ID"
     # --thread=ID: an id that starts with "-" is still the option's value, not an option.
     parts += [shlex.quote(f"--thread={shown}"), ">", shlex.quote(file_name(thread_id))]

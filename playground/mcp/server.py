@@ -403,7 +403,7 @@ def _register_resource(server: PlaygroundServer, reads: PlaceReads) -> None:
     # would refuse real ids ("/thread-1", "a/../b"). A NUL byte is still refused.
     security = ResourceSecurity(reject_path_traversal=False, reject_absolute_paths=False)
 
-    @server.resource("thread://{thread_id}", name="thread", title="A thread's export",
+    @server.resource(export.RESOURCE, name="thread", title="A thread's export",
                      description="A thread as the playground's export JSON (every row of it, "
                                  "what `playground export` writes) when it stays under 64 KB; "
                                  "a larger one answers its size and the `playground export` "

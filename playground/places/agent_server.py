@@ -25,6 +25,7 @@ time and size, the key kept to its server).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -32,6 +33,7 @@ import orjson
 
 from playground.places.base import Place
 from playground.places.server_address import (
+    KEY_ENV_SETTING,
     NAME_KEY,
     ServerError,
     carries_key,
@@ -460,6 +462,12 @@ class AgentServer(Place):
             raise ServerError(f"{self.label}: an Agent Server's threads are changed by runs "
                               "through its API (`playground run --server`), not here")
         return ServerStorage(self.client)
+
+    def command_words(self) -> list[str]:
+        """The server's URL, and the variable its key is read from when it is not the
+        default one (``--api-key-env``)."""
+        key_env = os.environ.get(KEY_ENV_SETTING)
+        return [self.label, *(["--api-key-env", key_env] if key_env else [])]
 
     def check_runnable(self) -> None:
         """A server runs its own graphs: a local graph never writes checkpoints there."""

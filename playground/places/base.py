@@ -189,6 +189,12 @@ class Place:
         """Whether the place holds anything yet (an import into it creates it otherwise)."""
         return True
 
+    def command_words(self) -> list[str]:
+        """How a ``playground`` command line names this place again: its label (a URL without
+        its password: a person puts it back, or keeps it in a pgpass file), and the options it
+        needs to be opened (a kind that needs more says so)."""
+        return [self.label]
+
     def discard(self) -> None:
         """Remove what a refused import into a new place left (a file that did not exist
         before); a place that existed is left alone."""

@@ -6,10 +6,12 @@ from pathlib import Path
 
 import streamlit as st
 
+from playground.access.mode import DEBUGGER, WORKSHOP, debugger
 from playground.apps.loader import AppLoadError
 from playground.ui import resources
 from playground.ui.access import in_the_room
 from playground.ui.markup import md_escape
+from playground.ui.pages import PAGES, PageEntry
 from playground.ui.session import (
     NAME_KEY,
     THREAD_KEY,
@@ -21,7 +23,6 @@ from playground.ui.session import (
 )
 from playground.ui.workspace import new_room, normalize_room, remember_room
 
-PAGES = Path(__file__).parent / "views"
 # A file of the package, served by this server: a Material or emoji icon would make every
 # browser fetch it from a public font host, and a workshop offline shows a broken icon.
 FAVICON = Path(__file__).parent / "assets" / "favicon.png"
@@ -46,47 +47,31 @@ if not in_the_room():
 # started with --graph opens on Run, the built-in one on Start.
 try:
     builtin = resources.app().builtin
-    on_server = resources.app().runs_on_server
 except AppLoadError as exc:  # the graph's file changed since `playground run` checked it
     st.error(f"The graph does not load: {md_escape(exc, 2000)}", icon=":material/error:")
     st.caption("Fix the file and reload this page.")
     st.stop()
+mode = DEBUGGER if debugger() else WORKSHOP
 # A look at a room from the facilitator's board lists only the pages that draw no action that
 # writes; the others stay reachable by address and say so instead of drawing (below).
-viewing = read_only()
-LOOKING = ("start.py", "history.py")
+viewing = mode == WORKSHOP and read_only()
+# The ticket agent's server opens on its tour, a graph's on Run.
+opening = "start.py" if builtin or viewing else "run.py"
 
 
-def _page(file: str, title: str, icon: str, default: bool = False,
-          visibility: str = "visible") -> st.Page:
-    if viewing and file not in LOOKING:
-        visibility = "hidden"
-    return st.Page(PAGES / file, title=title, icon=icon, url_path=file.removesuffix(".py"),
-                   default=default, visibility=visibility)
+def _page(entry: PageEntry) -> st.Page:
+    hidden = entry.hidden or (viewing and not entry.looks)
+    return st.Page(entry.path, title=entry.title, icon=entry.icon, url_path=entry.url_path,
+                   default=entry.file == opening, visibility="hidden" if hidden else "visible")
 
 
-run_page = _page("run.py", "Run", ":material/play_circle:", default=not builtin and not viewing)
-history_page = _page("history.py", "History", ":material/account_tree:")
-graph_pages = [
-    run_page,
-    history_page,
-    *([] if builtin else [_page("memory.py", "Memory", ":material/memory:")]),
-    _page("sizes.py", "Sizes", ":material/database:"),
-    _page("inspect.py", "Inspect", ":material/search:"),
-]
-start = _page("start.py", "Start", ":material/flag:", default=builtin or viewing)
-# The facilitator's board is at /board, never in the attendees' navigation (it checks who asks).
-board = _page("board.py", "Board", ":material/dashboard:", visibility="hidden")
-pages = {"": [start, board], "Graph": graph_pages}
-if on_server:  # the Agent Server's own conflict lesson: two runs on one thread
-    pages["Workshop lessons"] = [
-        _page("server_conflicts.py", "Conflicts", ":material/sync_problem:")]
-if builtin:
-    pages["Workshop lessons"] = [
-        _page("agent.py", "Agent", ":material/smart_toy:"),
-        _page("conflicts.py", "Conflicts", ":material/sync_problem:"),
-        _page("schema.py", "Schema", ":material/schema:"),
-    ]
+listed = {entry.file: _page(entry) for entry in PAGES if entry.shown(resources.app(), mode)}
+pages: dict[str, list[st.Page]] = {}
+for entry in PAGES:
+    if entry.file in listed:
+        pages.setdefault(entry.section, []).append(listed[entry.file])
+start, run_page, history_page = listed["start.py"], listed["run.py"], listed["history.py"]
+board = listed.get("board.py")
 navigation = st.navigation(pages)
 
 
@@ -104,9 +89,18 @@ def _enter(room: str) -> None:
     st.rerun()
 
 
+def _debugger_says() -> None:
+    """The sidebar's one line on the mode: a debugger, on what, with ids as they are."""
+    st.caption("Debugger")
+    names = ", ".join(resources.apps())
+    st.markdown(f":material/bug_report: **{md_escape(names, 120)}**")
+    st.caption(f"Checkpoints in {md_escape(resources.place().label, 200)}. Threads keep the "
+               "ids you type and your app gave them.")
+
+
 def _room_controls(room: str) -> None:
     """The sidebar's room: its code, a name for the board, joining another, leaving."""
-    st.caption("Workspace")
+    st.caption("Workshop")
     st.markdown(f"Room code **`{room}`**")
     st.caption("Share the page's link, or the code, to work in the same room.")
     st.text_input("Your name", key=NAME_KEY, max_chars=40, on_change=name_room,
@@ -131,7 +125,7 @@ def _room_controls(room: str) -> None:
 
 def _looking_at(room: str) -> None:
     """The sidebar of a look at a room from the board: which room, and nothing that acts."""
-    st.caption("Workspace")
+    st.caption("Workshop")
     st.markdown(f"Room **`{room}`**, read-only")
     st.caption(":material/visibility: Opened from the facilitator's board: nothing here "
                "writes to this room, and this browser's own room stays as it was.")
@@ -165,7 +159,9 @@ if notice:
 for warning in app_now.warnings:
     st.sidebar.caption(f":material/warning: {md_escape(warning)}")
 with st.sidebar:
-    if viewing:
+    if mode == DEBUGGER:
+        _debugger_says()
+    elif viewing:
         _looking_at(context.workspace.room)
     else:
         _room_controls(context.workspace.room)

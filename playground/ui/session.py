@@ -83,7 +83,7 @@ def page_context() -> PageContext:
         # A page reached from another (its address has no view) or a reload of it: the
         # address says the look again, so a reload or a copied link stays read-only too.
         st.query_params["view"] = "read-only"
-    if NAME_KEY not in st.session_state and not read_only():
+    if NAME_KEY not in st.session_state and workspace.room and not read_only():
         st.session_state[NAME_KEY] = _kept_name(workspace.room)
     return PageContext(workspace)
 

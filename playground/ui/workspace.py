@@ -1,8 +1,15 @@
 """Each browser session's workspace: its own API tenant and its own thread names.
 
-Attendees of a workshop share one server. A workspace is named by a room code that lives in the
-URL (``?room=...``): a new visitor gets a fresh random code, so nobody sees anyone else's
-tickets or threads, and sharing a link (or typing a room code) joins a workspace on purpose.
+The playground runs in one of two modes, which ``playground run`` decides and says once
+(:data:`MODE_ENV`):
+
+- **workshop**: attendees share one server (every server beyond loopback, ``--workshop``, and
+  the ticket agent's lessons). A workspace is named by a room code that lives in the URL
+  (``?room=...``): a new visitor gets a fresh random code, so nobody sees anyone else's tickets
+  or threads, and sharing a link (or typing a room code) joins a workspace on purpose.
+- **debugger**: one person on their own machine, on their own graph or database. There is no
+  room: a thread's id is the one the person types or the app gave it, in the file, the CLI,
+  the pages and exported tests.
 
 The browser keeps the room it is in (a cookie, :data:`ROOM_COOKIE`, written by the page itself:
 :func:`remember_room`), so a page opened without a room, in a new tab or from a bookmark, goes
@@ -17,45 +24,54 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from playground.access.mode import debugger
+
 ROOM_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{2,31}$")
-
-
 @dataclass(frozen=True)
 class Workspace:
     """Where one session's tickets and threads live.
 
     Attributes:
-        room: the room code.
-        graph: the graph whose threads these are, when a server runs several graphs of one
+        room: the room code; None in the debugger, where threads keep their own ids.
+        graph: the graph whose threads these are, when a workshop runs several graphs of one
             langgraph.json on one database (each keeps its own threads); None otherwise.
     """
 
-    room: str
+    room: str | None
     graph: str | None = None
 
     @property
     def _prefix(self) -> str:
+        if self.room is None:
+            return ""
         return f"{self.room}/{self.graph}/" if self.graph else f"{self.room}/"
 
     @property
     def tenant(self) -> str:
         """The API tenant (``X-Tenant``) of this workspace."""
-        return f"room-{self.room}"
+        return f"room-{self.room}" if self.room else "debugger"
 
     def thread_id(self, thread: str) -> str:
         """The checkpoint thread id of a thread name, scoped to this workspace.
 
-        A name that starts with ``/`` names a thread the app wrote itself, outside any room
-        (``/abc`` is thread ``abc``), so a user can open their own app's threads. Another
-        room's thread can never be named that way: such an id stays inside this room.
+        In the debugger the name is the id (``/abc``, a room's way of naming an id, is ``abc``
+        there too, so an older link still opens it). In a room, a name that starts with ``/``
+        names a thread the app wrote itself, outside any room (``/abc`` is thread ``abc``), so
+        a user can open their own app's threads. Another room's thread can never be named that
+        way: such an id stays inside this room.
         """
+        if self.room is None:
+            return thread[1:] if thread.startswith("/") and thread[1:] else thread
         if thread.startswith("/") and thread[1:] and not in_a_room(thread[1:]):
             return thread[1:]
         return f"{self._prefix}{thread}"
 
     def thread_name(self, thread_id: str) -> str | None:
-        """The thread name inside this workspace (``/id`` for a thread outside every room),
-        or None for another workspace's thread (or another graph's)."""
+        """The thread name inside this workspace (the id itself in the debugger; in a room
+        ``/id`` for a thread outside every room), or None for another workspace's thread (or
+        another graph's)."""
+        if self.room is None:
+            return thread_id
         if thread_id.startswith(self._prefix):
             return thread_id[len(self._prefix):]
         return None if in_a_room(thread_id) else f"/{thread_id}"
@@ -83,9 +99,13 @@ def _remembered_room() -> str | None:
 
 
 def current_workspace(graph: str | None = None) -> Workspace:
-    """The session's workspace: the room in the URL; else this session's, or the one this
-    browser was last in, or a new private one, written into the URL. ``graph`` scopes its
-    threads to one of several graphs the server runs."""
+    """The session's workspace. In the debugger, the one without a room. In a workshop, the
+    room in the URL; else this session's, or the one this browser was last in, or a new
+    private one, written into the URL. ``graph`` scopes a room's threads to one of several
+    graphs the server runs."""
+    if debugger():
+        st.session_state.room = None
+        return Workspace(None)
     room = normalize_room(st.query_params.get("room", ""))
     if room is None:
         room = st.session_state.get("room") or _remembered_room() or new_room()

@@ -61,6 +61,10 @@ class SqliteFile(Place):
         """sqlite3's errors (a damaged file, a lock held too long)."""
         return (sqlite3.Error,)
 
+    def command_words(self) -> list[str]:
+        """The file, made absolute when it is here (a command may run in another folder)."""
+        return [str(self.path.resolve())] if self.path.exists() else [self.label]
+
     def exists(self) -> bool:
         """Whether the file is there."""
         return self.path.exists()

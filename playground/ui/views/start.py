@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from playground.access.mode import debugger
 from playground.lessons.board import REFRESH_S
 from playground.lessons.room_records import RoomActivity
 from playground.lessons.tour import OWN_GRAPH_TOUR, TICKET_TOUR, TourStep, progress
@@ -67,6 +68,36 @@ def tour(steps: tuple[TourStep, ...]) -> None:
             right.page_link(f"views/{item.step.page}", label="Open",
                             icon=":material/arrow_forward:", query_params=link)
 
+
+def debugger_start() -> None:
+    """What a debugger has open, and where to begin: no room, no tour."""
+    graphs = resources.apps()
+    where = resources.place().label
+    st.markdown("A debugger on your machine: no account, no room, and nothing leaves it. "
+                "Threads keep the ids you type and your app gave them.")
+    with st.container(border=True):
+        st.markdown("**Open**")
+        for graph in graphs.values():
+            st.markdown(f":material/account_tree: {md_escape(graph.name, 120)} · "
+                        f"{md_escape(graph.spec, 300)}")
+        st.markdown(f":material/database: checkpoints in {md_escape(where, 300)}")
+    st.subheader("Where to begin")
+    for file, label, says in (
+            ("run.py", "Run", "run the graph, pause it before a node, answer its questions"),
+            ("history.py", "History", "every checkpoint of a thread: replay, fork with an "
+             "edit, re-run on your current code, keep it as a test"),
+            ("inspect.py", "Inspect", "any other checkpoint database, read-only: its failed "
+             "threads, why, and the tree of each")):
+        left, right = st.columns([5, 1], vertical_alignment="center")
+        left.markdown(f"**{label}**: {says}.")
+        right.page_link(f"views/{file}", label="Open", icon=":material/arrow_forward:")
+    st.caption(f"From a terminal: `playground threads {md_escape(where, 200)} --status "
+               "failed` lists what went wrong.")
+
+
+if debugger():
+    debugger_start()
+    st.stop()
 
 if not app.builtin:
     # The page speaks of the graph this server runs; the ticket agent is another server's.

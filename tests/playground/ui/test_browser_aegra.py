@@ -20,7 +20,9 @@ pytestmark = pytest.mark.skipif(
 def site(aegra, tmp_path_factory):
     """The playground on Aegra; its URL."""
     url, _, _ = aegra
-    with playground_server(tmp_path_factory.mktemp("on-aegra"), "--server", url) as served:
+    # rooms keep each test's threads apart on the one server
+    with playground_server(tmp_path_factory.mktemp("on-aegra"), "--workshop", "--server",
+                           url) as served:
         yield served
 
 

@@ -28,7 +28,9 @@ def studio(agent_server, tmp_path_factory):
     """The playground on the server, started with a key in LANGSMITH_API_KEY; (url, home)."""
     url, _ = agent_server
     home = tmp_path_factory.mktemp("studio")
-    with playground_server(home, "--server", url, env={"LANGSMITH_API_KEY": KEY}) as site:
+    # rooms keep each test's threads apart on the one server
+    with playground_server(home, "--workshop", "--server", url,
+                           env={"LANGSMITH_API_KEY": KEY}) as site:
         yield site, home
 
 

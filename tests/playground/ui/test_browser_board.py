@@ -91,7 +91,8 @@ def _board_text(tab: Tab) -> str:
 def test_the_board_shows_each_rooms_step_and_the_stuck_one_and_opens_history_read_only(
         browser, tmp_path, shots):
     (tmp_path / "echo.py").write_text(ECHO)
-    with playground_server(tmp_path, "--graph", f"{tmp_path / 'echo.py'}:graph") as server:
+    with playground_server(tmp_path, "--workshop", "--graph",
+                           f"{tmp_path / 'echo.py'}:graph") as server:
         _attendee(browser, server, "hello", "Ada")
         replayed = _attendee(browser, server, "hello again")
         replayed.open("history").click("Previous").click("Replay from here")

@@ -32,7 +32,7 @@ TREE = ".ht"
 @pytest.fixture(scope="module")
 def forked_chat(tmp_path_factory, browser):
     """A support chat thread with an edited fork, and the server that ran it."""
-    with playground_server(tmp_path_factory.mktemp("chat"), "--graph",
+    with playground_server(tmp_path_factory.mktemp("chat"), "--workshop", "--graph",
                            f"{EXAMPLES}/support_chat.py:graph") as url:
         tab = ShotTab(browser.new_context(viewport={"width": 1440, "height": 1900}), url).open()
         tab.say("Where is my order A17?")

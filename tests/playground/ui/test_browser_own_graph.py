@@ -24,7 +24,7 @@ pytestmark = pytest.mark.skipif(
 
 @pytest.fixture(scope="module")
 def chat_server(tmp_path_factory):
-    with playground_server(tmp_path_factory.mktemp("chat"), "--graph",
+    with playground_server(tmp_path_factory.mktemp("chat"), "--workshop", "--graph",
                            f"{EXAMPLES}/support_chat.py:graph") as url:
         yield url
 
@@ -166,7 +166,7 @@ def test_rerun_on_fixed_code_then_export_as_test_in_chromium(browser, shots, tmp
             first = conn.execute("SELECT min(checkpoint_id) FROM checkpoints WHERE "
                                  "checkpoint_ns = ''").fetchone()[0]
         before = tab.runs
-        tab.page.goto(f"{server}/history?room={tab.room}&checkpoint={first}")
+        tab.page.goto(f"{server}/history?checkpoint={first}")  # a debugger: no room
         tab._wait_for_run_after(before, "opening History at the first checkpoint")
         assert "Checkpoint #1" in tab.text()
 
@@ -211,7 +211,7 @@ def test_a_rerun_from_a_fork_point_reached_down_the_original_branch_reruns_the_o
             tab.page.get_by_role("button", name="Edit and fork").first.click()
         tab.click("Fork from here")
         with closing(open_storage(tmp_path / "checkpoints.sqlite")) as storage:
-            tree = load_tree(storage, f"{tab.room}/thread-1")
+            tree = load_tree(storage, "thread-1")  # a debugger keeps the id as it is
             original = next(b for b in tree_layout(storage, tree).branches
                             if b.origin == "original run")
             fork = next(b for b in tree_layout(storage, tree).branches

@@ -25,7 +25,7 @@ def _room(tab: Tab) -> str:
 def test_a_new_tab_without_a_room_opens_the_browsers_room_and_leave_room_starts_anew(
         browser, tmp_path):
     spec = f"{user_graphs.write_support(tmp_path)}:graph"
-    with playground_server(tmp_path, "--graph", spec) as server:
+    with playground_server(tmp_path, "--workshop", "--graph", spec) as server:
         context = browser.new_context(viewport={"width": 1400, "height": 1900})
         first = Tab(context.new_page(), server).open()
         first.say("where is A17?")

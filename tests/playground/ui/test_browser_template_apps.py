@@ -44,7 +44,7 @@ def _open_context(tab: ShotTab) -> None:
 
 @pytest.fixture(scope="module")
 def react_server(tmp_path_factory):
-    with playground_server(tmp_path_factory.mktemp("react"), "--config",
+    with playground_server(tmp_path_factory.mktemp("react"), "--workshop", "--config",
                            str(EXAMPLES / "react_agent" / "langgraph.json"),
                            env=SLOW_TOKENS) as url:
         yield url

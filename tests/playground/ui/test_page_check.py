@@ -120,7 +120,9 @@ def test_every_page_of_the_workshop_tour_reads_as_words_and_asks_only_its_server
 
 def test_every_page_of_the_own_graph_tour_reads_as_words_and_asks_only_its_server(
         browser, tmp_path):
-    with playground_server(tmp_path, "--graph", f"{EXAMPLES}/support_chat.py:graph") as server:
+    # the own-graph tour is the workshop's (a debugger has none)
+    with playground_server(tmp_path, "--workshop", "--graph",
+                           f"{EXAMPLES}/support_chat.py:graph") as server:
         tab, check = _tab(browser, server, WIDE)
         tab.open()
         for page in OWN_GRAPH_PAGES:

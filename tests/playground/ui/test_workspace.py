@@ -39,3 +39,13 @@ def test_slash_names_a_thread_the_app_wrote_outside_every_room():
     assert mine.thread_id("/chat-42") == "chat-42"
     assert mine.thread_name("chat-42") == "/chat-42"
     assert Workspace("other").thread_name("chat-42") == "/chat-42"
+
+
+def test_in_the_debugger_a_threads_name_is_its_id_and_an_old_slash_link_still_opens():
+    workspace = Workspace(None)
+
+    assert workspace.thread_id("thread-1") == "thread-1"
+    assert workspace.thread_id("4c1aef5cdc/thread-1") == "4c1aef5cdc/thread-1"  # as written
+    assert workspace.thread_id("/abc") == "abc"
+    assert workspace.thread_name("4c1aef5cdc/thread-1") == "4c1aef5cdc/thread-1"
+    assert workspace.tenant == "debugger"
