@@ -11,7 +11,7 @@ import argparse
 import sys
 
 from playground.apps.errors import AppLoadError
-from playground.cli import agent, engine, mcp, serve
+from playground.cli import agent, clone, engine, mcp, serve
 from playground.timetravel.errors import UnknownThread
 
 
@@ -25,6 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.register(sub)
     agent.register(sub)
     engine.register(sub)
+    clone.register(sub)
     mcp.register(sub)
     return parser
 

@@ -59,6 +59,8 @@ from playground.timetravel.thread_list import (
 if TYPE_CHECKING:
     from langgraph.checkpoint.base import BaseCheckpointSaver
 
+    from playground.timetravel.portable import PortableThread
+
 # Who wrote a place, as a person reads it (the header of Inspect and of `playground threads`).
 # A place another writer made is read and never written: its app reads only its own rows.
 PYTHON = "LangGraph (Python)"
@@ -209,6 +211,37 @@ def export_columns(table: ExportTable, keeps_task_paths: bool) -> str:
 
 class DuplicateRows(Exception):
     """Rows an import inserts that the database already holds (its own unique keys said so)."""
+
+
+@dataclass(frozen=True)
+class CheckpointLink:
+    """Where one checkpoint sits in its thread, as a clone of one branch picks its rows.
+
+    Attributes:
+        checkpoint_ns: its namespace ("" for the root graph).
+        checkpoint_id: the checkpoint.
+        parent_id: its stored parent in that namespace, None for a root.
+        root_id: for a subgraph's checkpoint, the root graph's checkpoint the call ran from
+            (LangGraph's ``metadata["parents"][""]``); None in the root namespace or where the
+            metadata does not say.
+    """
+
+    checkpoint_ns: str
+    checkpoint_id: str
+    parent_id: str | None
+    root_id: str | None
+
+
+def kept_rows(table: ExportTable, rows: list[tuple],
+              keep: frozenset[tuple[str, str]] | None) -> list[tuple]:
+    """The rows of an export table that belong to kept checkpoints (``(namespace, checkpoint
+    id)`` pairs; None keeps every row). A table without a checkpoint column (Postgres's value
+    blobs) is the kind's to filter: it is returned whole."""
+    names = list(table.columns)
+    if keep is None or "checkpoint_id" not in names:
+        return rows
+    ns_at, id_at = names.index("checkpoint_ns"), names.index("checkpoint_id")
+    return [row for row in rows if (row[ns_at], row[id_at]) in keep]
 
 
 class Storage:
@@ -716,6 +749,52 @@ class Storage:
     def rows_bytes(self, rows: dict[str, list[tuple]]) -> int:
         """Bytes the rows of an import hold, counted as :meth:`stored_bytes` counts them."""
         raise self._read_only()
+
+    # -- what a clone is made of ----------------------------------------------------------
+    # A clone reads a thread's rows in the place's own layout (:meth:`branch_rows`) and, when
+    # the target is another kind, carries them across in no saver's layout
+    # (:mod:`playground.timetravel.portable`); the target writes them with :meth:`insert_rows`.
+
+    def checkpoint_links(self, thread_id: str) -> list[CheckpointLink]:
+        """Every checkpoint of a thread, in every namespace, with its parent and (for a
+        subgraph's) the root checkpoint its call ran from. Here from the decoded checkpoints;
+        a SQL kind reads the columns."""
+        links = []
+        for namespace in self.namespaces(thread_id):
+            for item in self.stored_checkpoints(thread_id, namespace):
+                parents = item.metadata.get("parents")
+                root = parents.get("") if namespace and isinstance(parents, dict) else None
+                links.append(CheckpointLink(namespace, item.checkpoint_id, item.parent_id,
+                                            root if isinstance(root, str) else None))
+        return links
+
+    def branch_rows(self, thread_id: str, keep: frozenset[tuple[str, str]] | None
+                    ) -> dict[str, list[tuple]]:
+        """A thread's rows per export table, as stored, of the kept checkpoints only (``(namespace,
+        checkpoint id)`` pairs; None: every row): their checkpoints, their writes and (where the
+        kind keeps values apart) the values they refer to."""
+        raise self._no_rows()
+
+    def portable_of(self, rows: dict[str, list[tuple]]) -> PortableThread:
+        """This kind's rows (as :meth:`branch_rows` gives them) in no saver's layout, values
+        moved as their stored bytes.
+
+        Raises:
+            NotPortable: a row another kind could not take as it is (one line: which, why).
+        """
+        raise self._no_rows()
+
+    def rows_of_portable(self, thread: PortableThread) -> dict[str, list[tuple]]:
+        """A thread in no saver's layout as this kind's rows, ready for :meth:`insert_rows`,
+        laid out as this kind's own saver lays them out.
+
+        Raises:
+            NotPortable: a value this kind's saver could not store either (one line).
+        """
+        raise self._no_rows()
+
+    def _no_rows(self) -> CheckpointDbError:
+        return CheckpointDbError(f"{self.label}: a {self.kind} place has no saver rows to copy")
 
     def _read_only(self) -> CheckpointDbError:
         return CheckpointDbError(f"{self.label}: a {self.kind} place is read here, never "

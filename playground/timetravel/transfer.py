@@ -291,10 +291,8 @@ def import_thread(storage: Storage, data: dict[str, Any], thread_id: str | None 
             parent loop, duplicate rows, or a target thread that already has rows. Nothing was
             changed.
     """
-    own = storage.own_export(thread_id)
-    if own is not None:
-        return {"format": FORMAT, "version": VERSION, "storage": storage.kind,
-                "thread_id": thread_id, **own}
+    # A place without saver rows (an Agent Server) takes none: refused before it is asked
+    # anything.
     if not storage.export_tables:
         raise TransferRefused(f"import works into SQLite files and Postgres, not {storage.label}")
     if not storage.writable:

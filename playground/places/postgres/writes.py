@@ -12,14 +12,28 @@ import json
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
-from playground.timetravel.decode import is_unread
+import ormsgpack
+
+from playground.timetravel.decode import EXT_DELTA_SNAPSHOT, is_unread
 from playground.timetravel.errors import CheckpointDbError
+from playground.timetravel.msgpack_frames import bin_of, ext_code, is_bin, is_scalar
+from playground.timetravel.portable import (
+    NIL,
+    VALUES,
+    NotPortable,
+    PortableCheckpoint,
+    PortableThread,
+    PortableWrite,
+    jsonb_problem,
+)
 from playground.timetravel.storage import (
+    CheckpointLink,
     DuplicateRows,
     ExportTable,
     Head,
     PlanRow,
     export_columns,
+    kept_rows,
 )
 
 # What writes are made of: a transaction that locks first.
@@ -101,6 +115,99 @@ _COUNT_THREAD_ROWS = (
     "+ (SELECT count(*) FROM checkpoint_blobs WHERE thread_id = %(t)s) "
     "+ (SELECT count(*) FROM checkpoint_writes WHERE thread_id = %(t)s) AS n")
 _INSERT_ROWS = "INSERT INTO {table} (thread_id, {names}) VALUES (%s{marks})"
+
+# Clone: each checkpoint's place in its thread; a subgraph's root checkpoint is the one its
+# metadata names under the root namespace ("").
+_SELECT_LINKS = (
+    "SELECT checkpoint_ns, checkpoint_id, parent_checkpoint_id, CASE WHEN checkpoint_ns = '' "
+    "THEN NULL ELSE metadata->'parents'->>'' END AS root FROM checkpoints "
+    "WHERE thread_id = %s ORDER BY checkpoint_ns, checkpoint_id")
+# The value types a blob row is carried across as msgpack: as stored, as bin, as nil.
+_AS_MSGPACK = {"msgpack": bytes, "bytes": bin_of, "bytearray": bin_of,
+               "null": lambda blob: NIL}
+# The inline ``true`` PostgresSaver leaves where a checkpoint took a DeltaChannel snapshot.
+_MARKED = ormsgpack.packb(True)
+
+
+def _portable_checkpoint(row: tuple, blobs: dict[tuple[str, str, str], tuple]
+                         ) -> PortableCheckpoint:
+    """One PostgresSaver checkpoint as LangGraph loads it (``_load_checkpoint_tuple``): its
+    inline values, then the blob of each channel version it names (a blob wins: under a
+    DeltaChannel snapshot the inline ``true`` is only a marker), each as msgpack bytes."""
+    ns, cid, parent, _type, checkpoint, metadata = row
+    if is_unread(checkpoint) or not isinstance(checkpoint, dict):
+        raise NotPortable(f"checkpoint {cid}'s JSONB is not a readable object")
+    if is_unread(metadata) or not isinstance(metadata, dict):
+        raise NotPortable(f"checkpoint {cid}'s metadata is not a readable JSON object")
+    inline = checkpoint.get(VALUES)
+    # JSONB's values are plain data already (the bounded loader made them): packing them
+    # encodes, it never builds an object.
+    values = {channel: ormsgpack.packb(value) for channel, value in (
+        inline.items() if isinstance(inline, dict) else ())}
+    versions = checkpoint.get("channel_versions")
+    for channel, version in (versions.items() if isinstance(versions, dict) else ()):
+        found = blobs.get((ns, channel, str(version)))
+        if found is None or found[0] == "empty":
+            continue
+        carry = _AS_MSGPACK.get(found[0])
+        if carry is None:
+            raise NotPortable(
+                f"checkpoint {cid}'s {channel!r} value is stored as {found[0]!r}: only "
+                "msgpack, bytes and null values can be carried to another kind of database")
+        value = carry(bytes(found[1] or b""))
+        if ext_code(value) == EXT_DELTA_SNAPSHOT and values.get(channel) != _MARKED:
+            # The version's snapshot, but this checkpoint did not take it (no inline marker):
+            # SqliteSaver would hold no value here either, and LangGraph rebuilds it from the
+            # snapshot's checkpoint and the writes since, as it does in this database.
+            continue
+        values[channel] = value
+    frame = {key: value for key, value in checkpoint.items() if key != VALUES}
+    return PortableCheckpoint(ns, cid, parent, frame, values, metadata)
+
+
+def _postgres_checkpoint(checkpoint: PortableCheckpoint, blobs: dict[tuple, tuple]) -> tuple:
+    """A checkpoint as PostgresSaver.put lays it out: None, strings, numbers and booleans
+    inline in the JSONB, every other value in a blob row at its channel's version (a
+    DeltaChannel snapshot marked ``true`` inline); blob rows are added to ``blobs`` once per
+    (namespace, channel, version), as the saver's ``ON CONFLICT DO NOTHING`` keeps them."""
+    cid = checkpoint.checkpoint_id
+    versions = checkpoint.frame.get("channel_versions")
+    versions = versions if isinstance(versions, dict) else {}
+    inline: dict = {}
+    for channel, raw in checkpoint.values.items():
+        if is_scalar(raw):
+            # nil, a boolean, a number or a string: reading it builds nothing.
+            inline[channel] = ormsgpack.unpackb(raw)
+            continue
+        version = versions.get(channel)
+        if version is None:
+            raise NotPortable(f"checkpoint {cid} holds a {channel!r} value without a channel "
+                              "version: PostgresSaver keeps such values only by version")
+        if is_bin(raw):
+            typed = ("bytes", ormsgpack.unpackb(raw))  # bin: the bytes themselves
+        else:
+            typed = ("msgpack", raw)
+            if ext_code(raw) == EXT_DELTA_SNAPSHOT:
+                inline[channel] = True
+        key = (checkpoint.checkpoint_ns, channel, str(version))
+        blobs.setdefault(key, (*key, *typed))
+    stored = {**checkpoint.frame, VALUES: inline}
+    problem = jsonb_problem(stored) or jsonb_problem(checkpoint.metadata)
+    if problem:
+        raise NotPortable(f"checkpoint {cid} holds {problem}")
+    return (checkpoint.checkpoint_ns, cid, checkpoint.parent_id, None, stored,
+            checkpoint.metadata)
+
+
+def _postgres_write(write: PortableWrite) -> tuple:
+    value = write.value
+    if value is None:
+        if write.type != "null":  # checkpoint_writes.blob is NOT NULL
+            raise NotPortable(f"a {write.channel!r} write under checkpoint "
+                              f"{write.checkpoint_id} has no value")
+        value = b""  # what PostgresSaver stores for None
+    return (write.checkpoint_ns, write.checkpoint_id, write.task_id, write.task_path,
+            write.idx, write.channel, write.type, value)
 
 
 
@@ -316,3 +423,41 @@ class PostgresWrites:
         for key in ("blobs", "writes"):
             total += sum(len(row[-1]) for row in rows.get(key, ()) if row[-1] is not None)
         return total
+
+    def checkpoint_links(self, thread_id: str) -> list[CheckpointLink]:
+        """Every checkpoint's namespace, id, parent and (a subgraph's) root checkpoint, from
+        the columns and the metadata's ``parents``."""
+        return [CheckpointLink(row["checkpoint_ns"], row["checkpoint_id"],
+                               row["parent_checkpoint_id"], row["root"])
+                for row in self._rows(_SELECT_LINKS, (thread_id,))]
+
+    def branch_rows(self, thread_id: str, keep: frozenset[tuple[str, str]] | None
+                    ) -> dict[str, list[tuple]]:
+        """The thread's rows as stored, of the kept checkpoints: their JSONB, their writes,
+        and the value blobs their channel versions name."""
+        rows = self.export_rows(thread_id)
+        kept = {table.key: kept_rows(table, rows.get(table.key, []), keep)
+                for table in self.export_tables}
+        if keep is not None:
+            named = {(row[0], channel, str(version)) for row in kept["checkpoints"]
+                     if isinstance(row[4], dict)
+                     for channel, version in (row[4].get("channel_versions") or {}).items()}
+            kept["blobs"] = [row for row in kept["blobs"] if tuple(row[:3]) in named]
+        return kept
+
+    def portable_of(self, rows: dict[str, list[tuple]]) -> PortableThread:
+        """Each checkpoint as LangGraph loads it: its inline values and the blobs its channel
+        versions name, moved as msgpack bytes; writes as stored."""
+        blobs = {(row[0], row[1], row[2]): (row[3], row[4]) for row in rows.get("blobs", ())}
+        return PortableThread(
+            [_portable_checkpoint(row, blobs) for row in rows.get("checkpoints", ())],
+            [PortableWrite(*(bytes(c) if isinstance(c, memoryview) else c for c in row))
+             for row in rows.get("writes", ())])
+
+    def rows_of_portable(self, thread: PortableThread) -> dict[str, list[tuple]]:
+        """Rows as PostgresSaver.put and put_writes lay them out (see
+        :func:`_postgres_checkpoint`)."""
+        blobs: dict[tuple, tuple] = {}
+        checkpoints = [_postgres_checkpoint(c, blobs) for c in thread.checkpoints]
+        return {"checkpoints": checkpoints, "blobs": list(blobs.values()),
+                "writes": [_postgres_write(w) for w in thread.writes]}

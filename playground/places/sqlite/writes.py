@@ -8,6 +8,7 @@ connection.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -16,12 +17,24 @@ from dataclasses import dataclass
 import orjson
 import ormsgpack
 
+from playground.timetravel.decode import bounded_json_loads, is_unread
+from playground.timetravel.msgpack_frames import NotMsgpack, map_items, packed_map
+from playground.timetravel.portable import (
+    VALUES,
+    NotPortable,
+    PortableCheckpoint,
+    PortableThread,
+    PortableWrite,
+    framed,
+)
 from playground.timetravel.storage import (
+    CheckpointLink,
     DuplicateRows,
     ExportTable,
     Head,
     PlanRow,
     export_columns,
+    kept_rows,
 )
 
 # What writes are made of: the saver's tables, and a transaction that locks first.
@@ -79,6 +92,13 @@ _COUNT_THREAD_ROWS = (
     "+ (SELECT COUNT(*) FROM writes WHERE thread_id = ?)")
 _INSERT_ROWS = "INSERT INTO {table} (thread_id, {names}) VALUES ({marks})"
 
+# Clone: each checkpoint's place in its thread; a subgraph's metadata names the root checkpoint
+# its call ran from (parsed here: json_extract of a BLOB reads it as SQLite's binary JSONB).
+_SELECT_LINKS = (
+    "SELECT checkpoint_ns, checkpoint_id, parent_checkpoint_id, "
+    "CASE WHEN checkpoint_ns = '' THEN NULL ELSE metadata END FROM checkpoints "
+    "WHERE thread_id = ? ORDER BY checkpoint_ns, checkpoint_id")
+
 
 _REWRITABLE = ("channel_values", "channel_versions", "versions_seen")
 _PACK_OPTIONS = ormsgpack.OPT_NON_STR_KEYS | ormsgpack.OPT_PASSTHROUGH_DATACLASS
@@ -117,6 +137,54 @@ def _structure(type_: str | None, blob: bytes | None) -> tuple[dict | None, str 
     return value, None
 
 
+def _no_object(code: int, data: bytes) -> object:
+    raise NotMsgpack(f"an extension value (type {code})")
+
+
+def _frame_part(blob: bytes, start: int, end: int, where: str) -> object:
+    """A part of a checkpoint beside its values (versions, ``ts``...) as plain data: it holds
+    strings and numbers; an extension value there is refused, never built."""
+    try:
+        return ormsgpack.unpackb(blob[start:end], ext_hook=_no_object,
+                                 option=ormsgpack.OPT_NON_STR_KEYS)
+    except (NotMsgpack, ValueError, TypeError) as exc:
+        raise NotPortable(f"{where} holds what is not plain data ({exc}): it cannot be "
+                          "carried to another kind of database without decoding it") from None
+
+
+def _portable_checkpoint(row: tuple) -> PortableCheckpoint:
+    """One SqliteSaver row cut into its frame and its values' bytes (never decoded)."""
+    ns, cid, parent, type_, blob, metadata = row
+    if type_ != "msgpack" or not isinstance(blob, bytes):
+        raise NotPortable(f"checkpoint {cid} is stored as {type_!r}: only msgpack checkpoints "
+                          "(LangGraph in Python) can be carried to another kind of database")
+    frame: dict = {}
+    values: dict[str, bytes] = {}
+    try:
+        for key, start, end in map_items(blob):
+            if key == VALUES:
+                values = {channel: blob[at:stop] for channel, at, stop in map_items(blob, start)}
+            else:
+                frame[key] = _frame_part(blob, start, end, f"checkpoint {cid}'s {key}")
+    except NotMsgpack as exc:
+        raise NotPortable(f"checkpoint {cid} is not a msgpack checkpoint ({exc})") from None
+    meta = bounded_json_loads(metadata) if metadata else {}
+    if is_unread(meta) or not isinstance(meta, dict):
+        raise NotPortable(f"checkpoint {cid}'s metadata is not a JSON object")
+    return PortableCheckpoint(ns, cid, parent, frame, values, meta)
+
+
+def _checkpoint_blob(checkpoint: PortableCheckpoint) -> bytes:
+    """The SqliteSaver blob of a checkpoint: one msgpack map, its values' bytes laid in as
+    they are (msgpack is concatenative), its frame packed as plain data."""
+    try:
+        return packed_map([
+            (key, packed_map(list(checkpoint.values.items())) if key == VALUES
+             else ormsgpack.packb(checkpoint.frame[key]))
+            for key in framed(checkpoint.frame)])
+    except (TypeError, ValueError) as exc:
+        raise NotPortable(f"checkpoint {checkpoint.checkpoint_id}'s frame cannot be written "
+                          f"as msgpack ({exc})") from None
 
 
 class SqliteWrites:
@@ -269,3 +337,44 @@ class SqliteWrites:
 
         return (sum(size(row[4], row[5]) for row in rows.get("checkpoints", ()))
                 + sum(size(row[7]) for row in rows.get("writes", ())))
+
+    def checkpoint_links(self, thread_id: str) -> list[CheckpointLink]:
+        """Every checkpoint's namespace, id and parent from the columns; a subgraph's root
+        checkpoint from its metadata (``parents[""]``)."""
+        links = []
+        for ns, cid, parent, metadata in self.conn.execute(_SELECT_LINKS, (thread_id,)):
+            root = None
+            if metadata:
+                meta = bounded_json_loads(metadata)
+                parents = meta.get("parents") if isinstance(meta, dict) else None
+                found = parents.get("") if isinstance(parents, dict) else None
+                root = found if isinstance(found, str) else None
+            links.append(CheckpointLink(ns, cid, parent, root))
+        return links
+
+    def branch_rows(self, thread_id: str, keep: frozenset[tuple[str, str]] | None
+                    ) -> dict[str, list[tuple]]:
+        """The thread's checkpoints and writes as stored, of the kept checkpoints."""
+        rows = self.export_rows(thread_id)
+        return {table.key: kept_rows(table, rows.get(table.key, []), keep)
+                for table in self.export_tables}
+
+    def portable_of(self, rows: dict[str, list[tuple]]) -> PortableThread:
+        """Each checkpoint blob cut at its framing into the frame (plain data) and each
+        channel's value bytes; writes as stored."""
+        return PortableThread(
+            [_portable_checkpoint(row) for row in rows.get("checkpoints", ())],
+            [PortableWrite(*row) for row in rows.get("writes", ())])
+
+    def rows_of_portable(self, thread: PortableThread) -> dict[str, list[tuple]]:
+        """Rows as SqliteSaver.put writes them: one msgpack blob per checkpoint with every
+        value inline, metadata as JSON text (``json.dumps``, as the saver dumps it)."""
+        return {
+            "checkpoints": [
+                (c.checkpoint_ns, c.checkpoint_id, c.parent_id, "msgpack", _checkpoint_blob(c),
+                 json.dumps(c.metadata, ensure_ascii=False).encode("utf-8", "ignore"))
+                for c in thread.checkpoints],
+            "writes": [
+                (w.checkpoint_ns, w.checkpoint_id, w.task_id, w.task_path, w.idx, w.channel,
+                 w.type, w.value) for w in thread.writes],
+        }
