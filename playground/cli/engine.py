@@ -14,6 +14,8 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import orjson
@@ -24,13 +26,14 @@ from playground.timetravel.decode import to_jsonable
 from playground.timetravel.diff import diff_states
 from playground.timetravel.display import tree_view, view_dot
 from playground.timetravel.errors import CheckpointDbError
-from playground.timetravel.limits import clip
+from playground.timetravel.limits import clip, limits, reset_limits
 from playground.timetravel.messages import conversations, turns
 from playground.timetravel.thread_list import (
     MAX_PAGE,
     PAGE,
     RUNNING,
     STATUSES,
+    WALK_SHARE,
     QueryRefused,
     ThreadQuery,
     count_threads,
@@ -49,6 +52,8 @@ from playground.timetravel.tree import (
 
 # Errors that mean "bad input": reported in one line with exit code 2, never as a traceback.
 USER_ERRORS: tuple[type[Exception], ...] = (CheckpointDbError, ValueError, OSError)
+MAX_DEADLINE_S = 3_600  # the longest --deadline a command takes: every read stays bounded
+DEADLINE_SETTING = "PLAYGROUND_READ_TIMEOUT"
 
 
 def stored_thread_named(args: argparse.Namespace) -> str | None:
@@ -93,8 +98,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     threads.add_argument("--meta", metavar="KEY=VALUE", action="append", default=[],
                          help="only threads with a checkpoint whose metadata holds it (a "
                          "run's metadata is stored with each checkpoint; repeat for several)")
-    threads.add_argument("--match", metavar="TEXT", help="only threads whose id, error or "
-                         "question contains TEXT (any case)")
+    threads.add_argument("--match", metavar="TEXT", help="only threads whose error or "
+                         "question contains TEXT, or whose id starts with it (any case)")
     threads.add_argument("--limit", type=int, default=PAGE, metavar="N",
                          help=f"threads per page (default {PAGE}, at most {MAX_PAGE:,})")
     threads.add_argument("--after", metavar="CURSOR", help="the page after the one that gave "
@@ -105,8 +110,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     threads.add_argument("--show-meta", metavar="KEY", action="append", default=[],
                          help="a column for this key of each thread's metadata (--meta keys "
                          "are shown too; --json carries all of it)")
+    # (%% is argparse's way to write a percent sign in a help text)
+    threads.add_argument("--deadline", type=float, metavar="SECONDS", help="the longest "
+                         f"the read may take (default {DEADLINE_SETTING}, 20 s; at most "
+                         f"{MAX_DEADLINE_S:,}): a filter's walk stops at "
+                         f"{WALK_SHARE * 100:.0f}%% of it and shows the threads it found, "
+                         "with the cursor to keep reading from")
     threads.add_argument("--json", action="store_true", help="one JSON object, with the next "
-                         "page's cursor")
+                         "page's cursor and whether the page is complete")
 
     history = command("history", "every checkpoint of a thread, across all branches", _history)
     history.add_argument("--thread", required=True)
@@ -115,10 +126,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     shape.add_argument("--json", action="store_true", help="one JSON object")
     shape.add_argument("--dot", action="store_true", help="the tree as Graphviz DOT")
 
-    diff = command("diff", "what changed between two checkpoints of a thread", _diff)
+    diff = command("diff", "what changed between two checkpoints of a thread (one: from its "
+                   "parent)", _diff)
     diff.add_argument("--thread", required=True)
-    diff.add_argument("a", help="checkpoint id, unique part of one, or #N (creation order)")
-    diff.add_argument("b", help="checkpoint id, unique part of one, or #N (creation order)")
+    diff.add_argument("a", help="checkpoint id, unique part of one, or #N (creation order); "
+                      "alone, the checkpoint compared with its parent")
+    diff.add_argument("b", nargs="?", help="the checkpoint to compare A with (same forms)")
 
     branches = command("branches", "two branches of a thread compared step by step",
                        _branches)
@@ -211,48 +224,93 @@ def _query(args: argparse.Namespace) -> ThreadQuery:
                        args.limit, args.after)
 
 
+@contextmanager
+def read_deadline(seconds: float | None) -> Iterator[None]:
+    """Within it, a read of a database may take ``seconds`` (``--deadline``), this command
+    only: the read limit's setting, given back afterwards.
+
+    Raises:
+        ValueError: not more than 0 and at most :data:`MAX_DEADLINE_S`.
+    """
+    if seconds is None:
+        yield
+        return
+    if not 0 < seconds <= MAX_DEADLINE_S:
+        raise ValueError(f"--deadline takes more than 0 and at most {MAX_DEADLINE_S:,} seconds")
+    before = os.environ.get(DEADLINE_SETTING)
+    os.environ[DEADLINE_SETTING] = repr(float(seconds))
+    reset_limits()
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(DEADLINE_SETTING, None)
+        else:
+            os.environ[DEADLINE_SETTING] = before
+        reset_limits()
+
+
 def _threads(args: argparse.Namespace) -> int:
     query = _query(args)
-    source = open_storage(args.db)
-    try:
-        if args.count:
-            return _count(source, query, args.json)
-        page = thread_page(source, query)
-    finally:
-        source.close()
+    with read_deadline(args.deadline):
+        source = open_storage(args.db)
+        try:
+            if args.count:
+                return _count(source, query, args.json)
+            page = thread_page(source, query)
+        finally:
+            source.close()
+        seconds = limits().read_seconds
     if args.json:
         print(json.dumps({"place": source.label, "writer": source.writer,
                           "threads": [row.as_json() for row in page.rows],
-                          "next": page.next_cursor, "scanned": page.scanned, "cut": page.cut},
+                          "next": page.next_cursor, "complete": page.complete,
+                          "scanned": page.scanned, "cut": page.cut,
+                          "walked": None if page.walked is None else round(page.walked, 4)},
                          ensure_ascii=False))
         return 0
     print(f"{clip(source.label, 200)}: written by {source.writer}")
     if not page.rows:
-        print("no threads" + (" match" if query.filtered else ""))
+        print("no threads" + (" match" if query.filtered else "")
+              + ("" if page.complete else " among those read"))
     else:
-        # An id is cut to the max_text limit when shown: a 10 MB id padded into every row of
-        # the table printed a gigabyte.
-        shown = [(clip(row.summary.thread_id), row) for row in page.rows]
-        width = max(len(text) for text, _ in shown)
-        # The metadata keys a person filtered by or asked to see, a column each.
-        keys = list(dict.fromkeys([*(key for key, _ in query.meta), *args.show_meta]))
-        cells = {key: [metadata_text(row.metadata.get(key), 40, "-") for _, row in shown]
-                 for key in keys}
-        widths = {key: max([len(clip(key, 40)), *map(len, cells[key])]) for key in keys}
-        meta_head = "".join(f"{clip(key, 40):<{widths[key]}}  " for key in keys)
-        print(f"{'thread':<{width}}  {'checkpoints':>11}  {'branches':>8}  {'bytes':>10}  "
-              f"{'newest':<26}  {meta_head}status")
-        for index, (text, row) in enumerate(shown):
-            t = row.summary
-            said = clip(row.said, 160)
-            meta = "".join(f"{cells[key][index]:<{widths[key]}}  " for key in keys)
-            print(f"{text:<{width}}  {t.checkpoints:>11,}  {t.branches:>8}  "
-                  f"{t.stored_bytes:>10,}  {clip(t.newest_at or '-', 40):<26}  {meta}{said}")
+        _thread_table(page, query, args.show_meta)
     if page.cut:
-        print(f"cut short: {clip(page.cut, 300)} (read {page.scanned:,} threads)")
-    if page.next_cursor:
+        print(f"cut short: {clip(page.cut, 300)}")
+    if page.cut and page.next_cursor:
+        print(f"more: add --after {page.next_cursor} to keep reading from where it stopped "
+              f"(or --deadline {_longer(seconds):g} to read longer)")
+    elif page.next_cursor:
         print(f"more: add --after {page.next_cursor} for the next page")
     return 0
+
+
+def _longer(seconds: float) -> float:
+    """A deadline to suggest after ``seconds`` ran out: three times as long, within bounds."""
+    return min(round(seconds * 3), MAX_DEADLINE_S)
+
+
+def _thread_table(page, query: ThreadQuery, show_meta: list[str]) -> None:
+    """The page's threads as a table: id, counts, bytes, when, the metadata columns asked
+    for, and where each stands."""
+    # An id is cut to the max_text limit when shown: a 10 MB id padded into every row of
+    # the table printed a gigabyte.
+    shown = [(clip(row.summary.thread_id), row) for row in page.rows]
+    width = max(len(text) for text, _ in shown)
+    # The metadata keys a person filtered by or asked to see, a column each.
+    keys = list(dict.fromkeys([*(key for key, _ in query.meta), *show_meta]))
+    cells = {key: [metadata_text(row.metadata.get(key), 40, "-") for _, row in shown]
+             for key in keys}
+    widths = {key: max([len(clip(key, 40)), *map(len, cells[key])]) for key in keys}
+    meta_head = "".join(f"{clip(key, 40):<{widths[key]}}  " for key in keys)
+    print(f"{'thread':<{width}}  {'checkpoints':>11}  {'branches':>8}  {'bytes':>10}  "
+          f"{'newest':<26}  {meta_head}status")
+    for index, (text, row) in enumerate(shown):
+        t = row.summary
+        said = clip(row.said, 160)
+        meta = "".join(f"{cells[key][index]:<{widths[key]}}  " for key in keys)
+        print(f"{text:<{width}}  {t.checkpoints:>11,}  {t.branches:>8}  "
+              f"{t.stored_bytes:>10,}  {clip(t.newest_at or '-', 40):<26}  {meta}{said}")
 
 
 def _count(source, query: ThreadQuery, as_json: bool) -> int:
@@ -395,7 +453,7 @@ def _diff(args: argparse.Namespace) -> int:
     source = open_storage(args.db)
     try:
         tree = load_tree(source, args.thread)
-        a, b = resolve_checkpoint(tree, args.a), resolve_checkpoint(tree, args.b)
+        a, b = _diffed(tree, args.a, args.b)
         changes = diff_states(source.values(args.thread, a), source.values(args.thread, b))
     finally:
         source.close()
@@ -403,6 +461,23 @@ def _diff(args: argparse.Namespace) -> int:
     lines = changes.lines()
     print("\n".join(lines) if lines else "no differences")
     return 0
+
+
+def _diffed(tree: CheckpointTree, first: str, second: str | None) -> tuple[str, str]:
+    """The two checkpoints ``diff`` compares: the two named, or one named and its parent (as
+    the page and the MCP tool compare a checkpoint by default).
+
+    Raises:
+        ValueError: a checkpoint not found, or one alone that starts the thread.
+    """
+    if second is not None:
+        return resolve_checkpoint(tree, first), resolve_checkpoint(tree, second)
+    to = resolve_checkpoint(tree, first)
+    parent = tree.parent_of(to)
+    if parent is None:
+        raise ValueError(f"checkpoint #{tree.ordinal(to)} is where the thread starts: it has "
+                         "no parent to compare with; name a second checkpoint")
+    return parent, to
 
 
 def _branches(args: argparse.Namespace) -> int:
@@ -507,7 +582,8 @@ def _export_test(args: argparse.Namespace) -> int:
         tree = load_tree(storage, args.thread)
         at = resolve_checkpoint(tree, args.at) if args.at else tree.head
         text = regression_test(storage, tree, at, graph, settings,
-                               tools_from_recording=not args.real_tools)
+                               tools_from_recording=not args.real_tools,
+                               written_to=args.output.resolve().parent if args.output else None)
     finally:
         storage.close()
     if args.output is None:
@@ -515,7 +591,8 @@ def _export_test(args: argparse.Namespace) -> int:
         return 0
     args.output.write_text(text, encoding="utf-8")
     print(f"wrote {args.output}: thread {clip(args.thread, 80)!r} to #{tree.ordinal(at)}; run "
-          f"it with pytest from the folder the graph's path is relative to", file=sys.stderr)
+          "it with pytest from any folder (it names the graph relative to itself)",
+          file=sys.stderr)
     return 0
 
 

@@ -46,7 +46,8 @@ Metadata = Annotated[
     Field(description="only threads whose run metadata holds these: {\"user_id\": \"42\"} or "
                       "[\"user_id=42\"]")]
 Text = Annotated[Annotated[str, Field(max_length=ID_CHARS)] | None, Field(
-    description="only threads whose id, error or question contains this text (any case)")]
+    description="only threads whose error or question contains this text, or whose id starts "
+                "with it (any case)")]
 CountOnly = Annotated[bool, Field(
     description="true: answer only how many threads match, counted whole (by the database, or "
                 "by reading them within the read's deadline, then at least N); no page, so "

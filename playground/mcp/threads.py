@@ -85,7 +85,7 @@ def list_threads(storage: Storage, *, status: str | None = None, since: str | No
     # The facts first, the rows last: what the summary says is all here too.
     data = {"place": storage.label, "writer": storage.writer, "shown": len(rows),
             **matching.as_json(), "next_cursor": page.next_cursor, "scanned": page.scanned,
-            "cut_short": page.cut, "threads": rows}
+            "complete": page.complete, "cut_short": page.cut, "threads": rows}
     said = f"{len(rows)} shown of {matching.words(query.filtered)} in {clip(storage.label)}"
     said += " (newest first"
     said += f"; more with cursor={page.next_cursor})" if page.next_cursor else "; no more)"

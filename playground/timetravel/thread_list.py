@@ -1,13 +1,14 @@
 """The thread list of a place, a page at a time, newest first, with the filters a debugging
 person asks for: "the threads that failed", "paused at a question", "of the last hour", "whose
-metadata says user 42", "whose id or error says refund".
+metadata says user 42", "whose error or question says refund", "whose id starts 9e31".
 
 A place may hold 100,000 threads. Nothing here reads them all: a kind walks its threads newest
 first (:meth:`Storage.thread_candidates`, which pushes what it can into its own query, such as a
 metadata filter), and this module reads each candidate's summary and status only until the page
-is full. A filter that matches few threads therefore scans more of them; the scan stops at the
-read's deadline or at :data:`MAX_SCANNED` threads, and the page says so (``cut``) and how far it
-got (``scanned``).
+is full. A filter that matches few threads therefore scans more of them. A filter never ends
+empty-handed: the walk stops at its share of the read's deadline (:data:`WALK_SHARE`) or at
+:data:`MAX_SCANNED` threads, the threads found by then are read in the time left, and the page
+says it was cut (``cut``), how far it got (``scanned``) and where to go on (``next_cursor``).
 
 A thread's status is its head's, as :mod:`playground.timetravel.status` decides it for every
 surface: ``failed`` when a node's error is stored under the head, ``paused`` when the head still
@@ -19,13 +20,13 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
-from itertools import islice
 from typing import Protocol
 
-from playground.timetravel.limits import ReadStopped, clip
+from playground.timetravel.limits import ReadStopped, clip, limits
 from playground.timetravel.records import ThreadSummary
 from playground.timetravel.signals import TaskSignal
 from playground.timetravel.status import PAUSED, RUNNING, STATUSES, Status, status_at
@@ -35,6 +36,10 @@ PAGE = 50  # threads per page unless asked otherwise
 MAX_PAGE = 1_000
 MAX_SCANNED = 100_000  # candidates read for one page at most, whatever the deadline allows
 READ_TOGETHER = 50  # candidates whose lines a kind reads in one go
+# The share of the read's deadline a page's walk may spend finding its threads: the rest is
+# kept for reading the lines of the threads found, so a walk that meets the deadline still shows
+# them (a SQLite read's deadline runs from the file's opening, and stops every statement).
+WALK_SHARE = 0.75
 _RELATIVE = re.compile(r"^(\d+(?:\.\d+)?)\s*(s|m|min|h|d)$")
 _UNITS = {"s": 1, "m": 60, "min": 60, "h": 3600, "d": 86400}
 
@@ -55,7 +60,9 @@ class ThreadQuery:
             LangGraph's ``list(filter=...)`` takes them (a run's ``metadata`` is stored with
             each checkpoint it writes); a value is matched as written and as JSON (``42``
             matches the string "42" and the number 42).
-        match: text the thread id, or its error or question, contains (any case).
+        match: text the thread's error or question contains, or its id starts with (any
+            case): "503" finds the threads that failed on an HTTP 503 (and an id that starts
+            with 503), not every id that holds those digits.
         limit: threads per page.
         after: the cursor a previous page gave, to go on after it.
     """
@@ -128,17 +135,42 @@ class ThreadPage:
 
     Attributes:
         rows: the threads found, newest first.
-        next_cursor: give it back as ``after`` for the next page; None when the walk reached
-            the place's oldest thread.
-        scanned: threads read to fill the page (more than ``rows`` when a filter left some out).
-        cut: why the walk stopped before the page was full or the list ended (a deadline, the
-            scan bound), or None.
+        next_cursor: give it back as ``after`` for the next page (or to keep reading a page
+            that was cut); None when the walk reached the place's oldest thread.
+        scanned: threads read to fill the page (more than ``rows`` when a filter left some out;
+            those a database's filter passed over are not read, so not counted).
+        cut: why the walk stopped before the page was full or the list ended (its deadline,
+            the scan bound), and how far it got; None when the page is complete.
+        walked: the share of the place's rows the walk passed (0 to 1), where the kind knows
+            it (a SQL walk); None otherwise.
     """
 
     rows: list[ThreadRow] = field(default_factory=list)
     next_cursor: str | None = None
     scanned: int = 0
     cut: str | None = None
+    walked: float | None = None
+
+    @property
+    def complete(self) -> bool:
+        """Whether the page holds every thread it was asked for (it was not cut short)."""
+        return self.cut is None
+
+
+@dataclass(frozen=True)
+class WalkMark:
+    """A place a kind's walk has reached, yielded between its candidates
+    (:meth:`ThreadSource.thread_candidates`) so a page cut by its deadline goes on from there
+    rather than from its last thread (a rare filter may pass thousands of rows between two),
+    and says how far it got.
+
+    Attributes:
+        cursor: the cursor that goes on below every row looked at so far.
+        share: the share of the place's rows the walk has passed, newest first (0 to 1).
+    """
+
+    cursor: str
+    share: float
 
 
 # Keys LangGraph, an Agent Server or the playground write into every checkpoint's metadata: not
@@ -312,6 +344,18 @@ def status_of(summary: ThreadSummary, head_signals: tuple[TaskSignal, ...]) -> S
     return status_at(summary.head_next, head_signals)
 
 
+def id_starts(thread_id: str, text: str) -> bool:
+    """Whether a thread id starts with ``text``, in any case (how ``--match`` reads ids)."""
+    return thread_id.lower().startswith(text.lower())
+
+
+def text_matches(row: ThreadRow, text: str) -> bool:
+    """Whether ``--match TEXT`` keeps a row: its error or question holds the text, or its id
+    starts with it (any case). Digits inside an id are not a match: "503" names a status
+    code, not every uuid that holds those three digits."""
+    return id_starts(row.summary.thread_id, text) or text.lower() in row.reason.lower()
+
+
 def _wanted(query: ThreadQuery, row: ThreadRow, moment: datetime | None) -> bool:
     if query.status and row.status != query.status:
         return False
@@ -319,11 +363,7 @@ def _wanted(query: ThreadQuery, row: ThreadRow, moment: datetime | None) -> bool
         return False
     if query.until and (moment is None or moment >= query.until):
         return False
-    if query.match:
-        needle = query.match.lower()
-        if needle not in row.summary.thread_id.lower() and needle not in row.reason.lower():
-            return False
-    return True
+    return not query.match or text_matches(row, query.match)
 
 
 class ThreadSource(Protocol):
@@ -335,8 +375,10 @@ class ThreadSource(Protocol):
     statuses: tuple[str, ...]
     walks_in_time_order: bool
 
-    def thread_candidates(self, query: ThreadQuery) -> Iterator[tuple[str, str]]:
-        """(thread id, cursor after it) of the threads a page may hold, newest first."""
+    def thread_candidates(self, query: ThreadQuery
+                          ) -> Iterator[tuple[str, str] | WalkMark]:
+        """(thread id, cursor after it) of the threads a page may hold, newest first, with
+        a :class:`WalkMark` now and then where a walk passes many rows between two."""
 
     def thread_lines(self, thread_ids: list[str]
                      ) -> Iterator[tuple[str, tuple[ThreadSummary, tuple[TaskSignal, ...],
@@ -351,68 +393,159 @@ class ThreadSource(Protocol):
         """The count, where the place's database can say it (None: walk the pages)."""
 
 
-def thread_page(storage: ThreadSource, query: ThreadQuery) -> ThreadPage:
+def walk_seconds() -> float:
+    """How long a page's walk may look for its threads: its share (:data:`WALK_SHARE`) of the
+    read's deadline, the rest kept for reading the threads it found."""
+    return limits().read_seconds * WALK_SHARE
+
+
+Item = tuple[str, str] | WalkMark  # what a kind's walk yields
+
+
+@dataclass
+class _Filling:
+    """A page being filled: its rows, and how far its walk got (``cursor`` goes on below
+    every row handled so far: each candidate above it read, or left out by the database)."""
+
+    query: ThreadQuery
+    rows: list[ThreadRow] = field(default_factory=list)
+    cursor: str | None = None
+    scanned: int = 0
+    walked: float | None = None
+
+    @property
+    def moved(self) -> bool:
+        """Whether the walk got anywhere (a thread read, or rows passed over)."""
+        return self.scanned > 0 or self.cursor != self.query.after
+
+    def page(self, next_cursor: str | None, cut: str | None = None) -> ThreadPage:
+        """The page as it stands."""
+        return ThreadPage(self.rows, next_cursor, self.scanned, cut, self.walked)
+
+    def how_far(self) -> str:
+        """How far the walk got, in words."""
+        found = f"found {len(self.rows):,} thread{'s' if len(self.rows) != 1 else ''}"
+        if self.walked is None:
+            return f"read {self.scanned:,} threads, {found}"
+        return f"read the newest {self.walked:.0%} of the checkpoints, {found}"
+
+
+def thread_page(storage: ThreadSource, query: ThreadQuery, seconds: float | None = None
+                ) -> ThreadPage:
     """One page of ``storage``'s threads for ``query``, newest first.
 
     The kind walks its threads from ``query.after`` (:meth:`Storage.thread_candidates`,
     metadata filters pushed into its query where it can); each candidate's summary and head
-    signals are read here, and the walk stops when the page is full, at the oldest thread, at
-    the read's deadline or at :data:`MAX_SCANNED` candidates.
+    signals are read here, a batch at a time, and the walk stops when the page is full, at the
+    oldest thread, at :data:`MAX_SCANNED` candidates, or when ``seconds`` have gone by (its
+    share of the read's deadline by default, :func:`walk_seconds`). A walk stopped early still
+    gives the threads it found, read in the time left, and a cursor to keep reading from.
 
     Raises:
         QueryRefused: a cursor that is not one of this list's.
-        CheckpointDbError: the place could not be read (a deadline met before any thread
-            was, a refusal, an answer that is not its API's).
+        CheckpointDbError: the place could not be read at all (the deadline met before any
+            row was, a refusal, an answer that is not its API's).
     """
     _check_status(storage, query)
-    rows: list[ThreadRow] = []
-    scanned = 0
-    # The position of the last candidate read whole: a page cut short by the deadline goes on
-    # from there, so the thread the deadline cut into opens the next page instead of being lost.
-    cursor = query.after
-    walk: Iterator[tuple[str, str]] = storage.thread_candidates(query)
-    try:
-        while True:
-            # Candidates a batch at a time, read together (a kind answers a batch in a few
-            # queries); one more than the page lacks, to tell whether another page follows.
-            batch = list(islice(walk, min(READ_TOGETHER, query.limit - len(rows) + 1)))
-            if not batch:
-                return ThreadPage(rows, None, scanned)
-            lines = iter(storage.thread_lines([thread_id for thread_id, _ in batch]))
-            for _, position in batch:
-                if len(rows) == query.limit:  # one more exists: the page ends before it
-                    return ThreadPage(rows, cursor, scanned)
-                _, line = next(lines)  # read only now: a full page reads no thread beyond it
-                scanned += 1
-                cursor = position
-                if line is None:  # deleted while the walk went on
-                    continue
-                summary, head_signals, metadata = line
-                state = storage.thread_status(summary, head_signals)
-                moment = _moment_of(summary)
-                if storage.walks_in_time_order and query.since and moment is not None \
-                        and moment < query.since:
-                    return ThreadPage(rows, None, scanned)  # older threads only from here on
-                row = ThreadRow(summary, state, own_metadata(metadata))
-                if _wanted(query, row, moment):
-                    rows.append(row)
-                if scanned >= MAX_SCANNED and len(rows) < query.limit:
-                    return ThreadPage(rows, cursor, scanned, cut=(
-                        f"stopped after reading {scanned:,} threads; go on with the cursor"))
-    except ReadStopped as exc:
-        if cursor == query.after:  # not one thread read: that is the answer, not a page
-            raise
-        return ThreadPage(rows, cursor, scanned, cut=str(exc))
+    budget = walk_seconds() if seconds is None else max(seconds, 0.0)
+    stop_at = time.monotonic() + budget
+    filling = _Filling(query, cursor=query.after)
+    walk = storage.thread_candidates(query)
+    while True:
+        items, ended, stopped = _gather(walk, query.limit - len(filling.rows) + 1, stop_at,
+                                        filling)
+        try:
+            done = _read_batch(storage, items, filling)
+        except ReadStopped as exc:
+            # The threads read before the deadline are the page; the thread it cut into
+            # opens the next one. Nothing read at all: that is the answer, not a page.
+            if not filling.moved:
+                raise
+            return filling.page(filling.cursor, f"{exc}; {filling.how_far()}")
+        if done is not None:
+            return done
+        if ended:
+            return filling.page(None)
+        if len(filling.rows) == query.limit:  # full as the walk stopped: more may follow
+            return filling.page(filling.cursor)
+        if stopped is not None:
+            said = stopped or f"stopped at the read's deadline ({budget:g} s)"
+            return filling.page(filling.cursor, f"{said}; {filling.how_far()}")
+        if filling.scanned >= MAX_SCANNED:
+            return filling.page(filling.cursor, f"stopped after reading {filling.scanned:,} "
+                                "threads; go on with the cursor")
+
+
+def _gather(walk: Iterator[Item], lacking: int, stop_at: float, filling: _Filling
+            ) -> tuple[list[Item], bool, str | None]:
+    """The walk's next items, up to a batch of candidates (:data:`READ_TOGETHER`, or one more
+    than the page lacks, to tell whether another page follows), and whether the walk ended or
+    stopped (``""``: its time is up; else the read's own deadline, said). At least one item is
+    taken each time, so a page always moves on."""
+    items: list[Item] = []
+    wanted = min(READ_TOGETHER, lacking)
+    candidates = 0
+    while candidates < wanted:
+        try:
+            item = next(walk)
+        except StopIteration:
+            return items, True, None
+        except ReadStopped as exc:
+            if not items and not filling.moved:
+                raise  # not one row read: the place cannot be read within its deadline
+            return items, False, str(exc)
+        items.append(item)
+        candidates += not isinstance(item, WalkMark)
+        if time.monotonic() > stop_at:
+            return items, False, ""
+    return items, False, None
+
+
+def _read_batch(storage: ThreadSource, items: list[Item], filling: _Filling
+                ) -> ThreadPage | None:
+    """Read the lines of a batch's candidates together and keep those the query wants; the
+    finished page when it is full or the rest can only be older than ``since``, else None.
+
+    Raises:
+        ReadStopped: the read's deadline, midway (``filling`` holds what was read).
+    """
+    query = filling.query
+    ids = [item[0] for item in items if not isinstance(item, WalkMark)]
+    lines = iter(storage.thread_lines(ids)) if ids else iter(())
+    for item in items:
+        if isinstance(item, WalkMark):
+            if len(filling.rows) < query.limit:  # nothing unread above it: go on from there
+                filling.cursor, filling.walked = item.cursor, item.share
+            continue
+        if len(filling.rows) == query.limit:  # one more exists: the page ends before it
+            return filling.page(filling.cursor)
+        _, line = next(lines)  # read only now: a full page reads no thread beyond it
+        filling.scanned += 1
+        filling.cursor = item[1]
+        if line is None:  # deleted while the walk went on
+            continue
+        summary, head_signals, metadata = line
+        moment = _moment_of(summary)
+        if storage.walks_in_time_order and query.since and moment is not None \
+                and moment < query.since:
+            return filling.page(None)  # older threads only from here on
+        row = ThreadRow(summary, storage.thread_status(summary, head_signals),
+                        own_metadata(metadata))
+        if _wanted(query, row, moment):
+            filling.rows.append(row)
+    return None
 
 
 def count_threads(storage: ThreadSource, query: ThreadQuery,
-                  progress: Callable[[int, int], None] | None = None) -> ThreadCount:
+                  progress: Callable[[int, int], None] | None = None,
+                  seconds: float | None = None) -> ThreadCount:
     """How many of ``storage``'s threads match ``query``, exactly where the database can say.
 
     A SQL kind answers from its rows (:meth:`Storage.counted`: status sets, heads' times from
     their uuid6 ids, metadata in SQL); text in an error or question needs the values decoded, and
-    other kinds list their threads, so those count by walking pages, within the read's deadline
-    (``progress(counted, read)`` after each page), and say where they stopped.
+    other kinds list their threads, so those count by walking pages, all of them within one
+    walk's time (``seconds``, :func:`walk_seconds` by default; ``progress(counted, read)``
+    after each page), and say where they stopped.
 
     Raises:
         QueryRefused: a status the place cannot tell, or a cursor that is not this list's.
@@ -421,10 +554,12 @@ def count_threads(storage: ThreadSource, query: ThreadQuery,
     found = None if query.match or query.after else storage.counted(query)
     if found is not None:
         return ThreadCount(found, by_query=True)
+    stop_at = time.monotonic() + (walk_seconds() if seconds is None else seconds)
     total = scanned = 0
     after = query.after
     while True:
-        page = thread_page(storage, replace(query, limit=MAX_PAGE, after=after))
+        page = thread_page(storage, replace(query, limit=MAX_PAGE, after=after),
+                           seconds=stop_at - time.monotonic())
         total += len(page.rows)
         scanned += page.scanned
         if progress:

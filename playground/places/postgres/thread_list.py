@@ -2,17 +2,18 @@
 use (:mod:`playground.timetravel.sql_thread_list`).
 
 A page walks the checkpoint rows from the table's physical end (a TID range scan, a window of
-blocks at a time), listing a thread at its newest row; the cursor is ``t`` and the row's place
-(block.offset). A status filter is answered from the rows alone, in one query each, whatever the
-status's rarity, by the same rules as SQLite's (``places/sqlite/thread_list.py``;
-docs/architecture.md, "The thread list"): failed is an ``__error__`` write under the head;
-maybe paused a write under the head or a trigger write under its parent, each checked by the
-thread's own rule; finished the walk with the failed left out. A metadata filter is
-``metadata->>key = value``.
+blocks at a time), listing a thread at its newest row (with a metadata filter, its newest row
+that holds it: ``metadata->>key = value``, checked in the window's own query, so only those rows
+come back); the cursor is ``t`` and the row's place (block.offset). A status filter is answered
+from the rows alone, in one query each, whatever the status's rarity, by the same rules as
+SQLite's (``places/sqlite/thread_list.py``; docs/architecture.md, "The thread list"): failed is
+an ``__error__`` write under the head; maybe paused a write under the head or a trigger write
+under its parent, and no error under the head, each checked by the thread's own rule; finished
+the walk with the failed left out. Text (``--match``) reads the ids that start with it and the
+threads whose head holds an error or a question.
 
 Nothing here adds an index or a table; every query runs under the read's
-``statement_timeout``.
-"""
+``statement_timeout``."""
 
 from __future__ import annotations
 
@@ -30,20 +31,22 @@ from playground.timetravel.thread_list import QueryRefused, paused_head
 # TID range scan reads only those blocks), a thread listed at its newest row.
 _SELECT_BLOCKS = (
     "SELECT pg_relation_size('checkpoints') / current_setting('block_size')::int AS blocks")
+# With a metadata filter only the rows that hold it come back ({held}: " AND ..." or "").
 _SELECT_ROWS_IN_BLOCKS = (
     "SELECT ctid::text AS at, thread_id FROM checkpoints WHERE ctid >= %(low)s::tid "
-    "AND ctid < %(high)s::tid AND checkpoint_ns = ''")
-_SELECT_NEWEST_ROW = (
-    "SELECT max(ctid)::text AS at FROM checkpoints WHERE thread_id = %(thread)s "
-    "AND checkpoint_ns = ''")
-_SELECT_HAS_META = (
-    "SELECT 1 FROM checkpoints WHERE thread_id = %(thread)s AND checkpoint_ns = '' AND {held} "
-    "LIMIT 1")
+    "AND ctid < %(high)s::tid AND checkpoint_ns = ''{held}")
+# Whether a thread has a row after the walk's (holding the filter): listed there, earlier.
+_SELECT_HELD_ABOVE = (
+    "SELECT 1 FROM checkpoints WHERE thread_id = %(thread)s AND checkpoint_ns = '' "
+    "AND ctid > %(at)s::tid{held} LIMIT 1")
 _FIRST_WINDOW, _LAST_WINDOW = 64, 8_192  # blocks read per step of the walk, growing
 _SELECT_NEWEST_ROWS = (
     "SELECT thread_id, max(ctid)::text AS at FROM checkpoints WHERE checkpoint_ns = '' "
-    "AND thread_id = ANY(%(ids)s) GROUP BY thread_id")
-_SELECT_HOLDING = "SELECT DISTINCT thread_id FROM checkpoints WHERE checkpoint_ns = '' AND {held}"
+    "AND thread_id = ANY(%(ids)s){held} GROUP BY thread_id")
+# The ids that start with a text in any case (an index-only scan of the primary key).
+_SELECT_IDS_LIKE = (
+    "SELECT DISTINCT thread_id FROM checkpoints WHERE thread_id ILIKE %(pattern)s")
+_SELECT_HOLDING = "SELECT DISTINCT thread_id FROM checkpoints WHERE checkpoint_ns = ''{held}"
 # Counts and statuses from the rows alone. A head is a thread's newest root checkpoint.
 _SELECT_THREADS = "SELECT DISTINCT thread_id FROM checkpoints WHERE checkpoint_ns = ''"
 _SELECT_HEADS = (
@@ -57,16 +60,25 @@ _SELECT_FAILED = (
     "WHERE c.thread_id = w.thread_id AND c.checkpoint_ns = '' "
     "AND c.checkpoint_id > w.checkpoint_id)")
 # Maybe paused: per thread, its head and, in one pass over the writes, its newest checkpoint
-# with writes and its newest with a trigger write; a step is due when those are the head, or
-# the same checkpoint (the step that made the head scheduled one).
+# with writes, its newest with a trigger write and its newest with an error; a step is due when
+# those are the head, or the same checkpoint (the step that made the head scheduled one), and no
+# error is under the head (that thread failed).
 _SELECT_MAYBE_PAUSED = (
     "SELECT h.thread_id, h.head FROM ("
     "SELECT thread_id, max(checkpoint_id) AS head FROM checkpoints WHERE checkpoint_ns = '' "
     "GROUP BY thread_id) h JOIN ("
     "SELECT thread_id, max(checkpoint_id) AS wrote, max(checkpoint_id) FILTER (WHERE "
     "channel LIKE 'branch:to:%%' OR channel LIKE 'join:%%' OR channel = '__pregel_tasks') "
-    "AS triggered FROM checkpoint_writes WHERE checkpoint_ns = '' GROUP BY thread_id) w "
-    "ON w.thread_id = h.thread_id WHERE w.wrote = h.head OR w.triggered = w.wrote")
+    "AS triggered, max(checkpoint_id) FILTER (WHERE channel = '__error__') AS erred "
+    "FROM checkpoint_writes WHERE checkpoint_ns = '' GROUP BY thread_id) w "
+    "ON w.thread_id = h.thread_id WHERE (w.wrote = h.head OR w.triggered = w.wrote) "
+    "AND w.erred IS DISTINCT FROM h.head")
+# The threads whose head holds an error or a question: what a --match can find besides ids.
+_SELECT_WITH_REASONS = (
+    "SELECT h.thread_id FROM (SELECT thread_id, max(checkpoint_id) AS head FROM checkpoints "
+    "WHERE checkpoint_ns = '' GROUP BY thread_id) h WHERE EXISTS (SELECT 1 FROM "
+    "checkpoint_writes w WHERE w.thread_id = h.thread_id AND w.checkpoint_ns = '' "
+    "AND w.checkpoint_id = h.head AND w.channel IN ('__error__', '__interrupt__'))")
 # A page's rows read together: the threads' own aggregates (as one thread's, reads.py), their
 # blobs' and writes' bytes, their first checkpoints' metadata.
 # (A leaf is a checkpoint no other names as parent: counted by joining the threads' distinct
@@ -105,13 +117,19 @@ def row_place(text: str) -> tuple[int, int]:
 
 
 def _held(wanted: list[tuple[str, object, str]]) -> tuple[str, dict]:
-    """The SQL of metadata filters (``metadata->>key = value``), and their parameters."""
+    """The SQL of metadata filters (`` AND metadata->>key = value`` each; "" for none), and
+    their parameters."""
     params: dict = {}
-    held = " AND ".join(f"metadata->>%(key{n})s = %(value{n})s" for n in range(len(wanted)))
+    held = "".join(f" AND metadata->>%(key{n})s = %(value{n})s" for n in range(len(wanted)))
     for n, (key, typed, text) in enumerate(wanted):
         params[f"key{n}"] = key
         params[f"value{n}"] = json.dumps(typed) if isinstance(typed, bool) else text
     return held, params
+
+
+def like_prefix(text: str) -> str:
+    """A LIKE pattern for the texts that start with ``text`` (its wildcards escaped)."""
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
 
 
 class PostgresThreadList(SqlThreadList):
@@ -139,33 +157,43 @@ class PostgresThreadList(SqlThreadList):
     def _cursor_text(self, at: tuple[int, int]) -> str:
         return f"t{at[0]}.{at[1]}"
 
-    def _rows_from_end(self, below: tuple[int, int]) -> Iterator[tuple[tuple[int, int], str]]:
-        """(row place, thread id) of the root namespace's rows before ``below``, the last
-        first: windows of blocks read backwards, each larger than the one before."""
+    def _rows_from_end(self, below: tuple[int, int], wanted: list
+                       ) -> Iterator[tuple[list, tuple[int, int], float]]:
+        """The root namespace's rows before ``below`` that hold ``wanted``, the last first:
+        windows of blocks read backwards, each larger than the one before. Each step: (row
+        place, thread id) newest first, the place the walk goes on below (the window's first
+        block), the share of the table's blocks passed."""
+        held, params = _held(wanted)
+        blocks = max(self._rows(_SELECT_BLOCKS)[0]["blocks"] or 0, 1)
         window = _FIRST_WINDOW
         high = below[0] + 1  # the cursor's own block, its rows below the cursor only
         while high > 0:
             low = max(high - window, 0)
-            rows = self._rows(_SELECT_ROWS_IN_BLOCKS, {"low": f"({low},0)",
-                                                       "high": f"({high},0)"})
-            yield from sorted(((at, row["thread_id"]) for row in rows
-                               if (at := row_place(row["at"])) < below), reverse=True)
+            rows = self._rows(_SELECT_ROWS_IN_BLOCKS.format(held=held),
+                              {**params, "low": f"({low},0)", "high": f"({high},0)"})
+            yield (sorted(((at, row["thread_id"]) for row in rows
+                           if (at := row_place(row["at"])) < below), reverse=True),
+                   (low, 0), min(1.0, (blocks - low) / blocks))
             high = low
             window = min(window * 2, _LAST_WINDOW)
 
-    def _newest_position(self, thread_id: str) -> tuple[int, int] | None:
-        newest = self._rows(_SELECT_NEWEST_ROW, {"thread": thread_id})[0]["at"]
-        return None if newest is None else row_place(newest)
+    def _held_above(self, thread_id: str, at: tuple[int, int], wanted: list) -> bool:
+        held, params = _held(wanted)
+        return bool(self._rows(_SELECT_HELD_ABOVE.format(held=held), {
+            **params, "thread": thread_id, "at": f"({at[0]},{at[1]})"}))
 
-    def _newest_positions(self, ids: Iterable[str]) -> list[tuple[str, tuple[int, int] | None]]:
+    def _newest_positions(self, ids: Iterable[str], wanted: list
+                          ) -> list[tuple[str, tuple[int, int] | None]]:
         listed = sorted(ids)
-        rows = self._rows(_SELECT_NEWEST_ROWS, {"ids": listed}) if listed else []
+        held, params = _held(wanted)
+        rows = self._rows(_SELECT_NEWEST_ROWS.format(held=held),
+                          {**params, "ids": listed}) if listed else []
         return [(row["thread_id"], None if row["at"] is None else row_place(row["at"]))
                 for row in rows]
 
-    def _thread_holds(self, thread_id: str, wanted: list[tuple[str, object, str]]) -> bool:
-        held, params = _held(wanted)
-        return bool(self._rows(_SELECT_HAS_META.format(held=held), {**params, "thread": thread_id}))
+    def _ids_starting(self, text: str) -> set[str]:
+        return {row["thread_id"] for row in self._rows(_SELECT_IDS_LIKE,
+                                                       {"pattern": like_prefix(text)})}
 
     def thread_lines(self, thread_ids: list[str]) -> Iterator[tuple[str, tuple | None]]:
         """A page's rows read together, in six queries whatever their number: the threads'
@@ -205,8 +233,8 @@ class PostgresThreadList(SqlThreadList):
         return frozenset(row["thread_id"] for row in self._rows(_SELECT_FAILED))
 
     def maybe_paused(self) -> dict[str, str]:
-        """Thread -> head of the threads whose head may have a step due (failed ones among
-        them), in one query over the primary keys and the writes' channels."""
+        """Thread -> head of the threads whose head may have a step due and holds no error
+        (none failed), in one query over the primary keys and the writes' channels."""
         return {row["thread_id"]: row["head"] for row in self._rows(_SELECT_MAYBE_PAUSED)}
 
     def paused_among(self, heads: dict[str, str]) -> set[str]:
@@ -221,8 +249,11 @@ class PostgresThreadList(SqlThreadList):
     def _heads(self) -> dict[str, str]:
         return {row["thread_id"]: row["head"] for row in self._rows(_SELECT_HEADS)}
 
+    def _with_reasons(self) -> set[str]:
+        return {row["thread_id"] for row in self._rows(_SELECT_WITH_REASONS)}
+
     def _holding(self, wanted: list[tuple[str, object, str]]) -> set[str]:
-        held, params = _held(wanted)
+        held, params = _held(wanted)  # never empty here: a count asks only with filters
         return {row["thread_id"] for row in self._rows(_SELECT_HOLDING.format(held=held),
                                                         params)}
 

@@ -6,6 +6,11 @@ reads only what a page needs). The filters live in the page's URL (``status``, `
 ``meta``, ``match``), so a link to "the failed threads of the last hour in this database" can be
 shared; what the URL says is checked like anything typed, and a filter that cannot be read is
 said in one line and not applied.
+
+A filter never ends empty-handed: a page whose walk met its deadline shows the threads it found
+and offers **keep reading**, which goes on from where it stopped and adds what it finds to the
+page. Such a page is kept for the session (every rerun would walk as long again) until the
+filters or the page change.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from playground.timetravel.storage import Storage
 from playground.timetravel.thread_list import (
     RUNNING,
     QueryRefused,
+    ThreadPage,
     ThreadQuery,
     metadata_text,
     parse_meta,
@@ -55,6 +61,7 @@ def _to_url(prefix: str) -> None:
         else:
             st.query_params.pop(name, None)
     st.session_state.pop(f"{prefix}pages", None)  # a new filter starts at the newest page
+    st.session_state.pop(f"{prefix}held", None)
 
 
 def _query(prefix: str, limit: int, statuses: tuple[str, ...]
@@ -106,6 +113,59 @@ def _metadata_columns(prefix: str, rows: list, filtered: list[str]) -> dict[str,
             for k in st.session_state.get(key, ()) if isinstance(k, str)}
 
 
+def _turn(prefix: str, move) -> None:
+    """A page button's callback: another page, read afresh."""
+    move()
+    st.session_state.pop(f"{prefix}held", None)
+
+
+def _ask_more(prefix: str) -> None:
+    """**keep reading**'s callback: the next run reads on from where the page stopped."""
+    st.session_state[f"{prefix}more"] = True
+
+
+def _said(prefix: str) -> tuple:
+    """The filters as the person gave them (a span back from now, "2h", as typed: its moment
+    moves on each run)."""
+    return tuple(st.session_state.get(f"{prefix}filter-{name}") for name in FILTERS)
+
+
+def _page(source: Storage, query: ThreadQuery, pages: list[str | None], prefix: str
+          ) -> ThreadPage:
+    """The current page: read afresh, or, once its walk met the deadline, the page kept for the
+    session (with what **keep reading** added to it), read on when that was asked.
+
+    Raises:
+        QueryRefused: the page's cursor is not one of this place's list.
+    """
+    key = f"{prefix}held"
+    marks = (source.identity, _said(prefix), query.limit, pages[-1])
+    held = st.session_state.get(key)
+    if held is None or held["marks"] != marks:
+        st.session_state.pop(f"{prefix}more", None)
+        page = thread_page(source, replace(query, after=pages[-1]))
+        if page.cut:
+            st.session_state[key] = {"marks": marks, "page": page}
+        else:
+            st.session_state.pop(key, None)
+        return page
+    page = held["page"]
+    if st.session_state.pop(f"{prefix}more", False) and page.next_cursor:
+        page = _read_on(source, query, page)
+        st.session_state[key] = {"marks": marks, "page": page}
+    return page
+
+
+def _read_on(source: Storage, query: ThreadQuery, page: ThreadPage) -> ThreadPage:
+    """A page cut by its deadline, read on from where it stopped: its rows and those found
+    next, up to the page's size; cut again if the deadline comes again."""
+    more = thread_page(source, replace(query, after=page.next_cursor,
+                                       limit=max(query.limit - len(page.rows), 1)))
+    rows = (page.rows + more.rows)[: query.limit]
+    return ThreadPage(rows, more.next_cursor, page.scanned + more.scanned, more.cut,
+                      more.walked)
+
+
 def thread_table(source: Storage, prefix: str, thread_key: str, on_pick=None,
                  limit: int = 50) -> list[str]:
     """Draw the filters, one page of threads and the page buttons; return the page's thread
@@ -137,8 +197,9 @@ def thread_table(source: Storage, prefix: str, thread_key: str, on_pick=None,
                         help="KEY=VALUE pairs a checkpoint of the thread holds in its "
                              "metadata (a run's metadata is stored with each checkpoint)")
     match_col.text_input("Text", key=f"{prefix}filter-match", on_change=_to_url,
-                         args=(prefix,), placeholder="part of an id, an error, a question",
-                         help="Threads whose id, error or question contains this (any case)")
+                         args=(prefix,), placeholder="an error, a question, an id's start",
+                         help="Threads whose error or question contains this, or whose id "
+                              "starts with it (any case)")
     query, problem = _query(prefix, limit, statuses)
     if problem:
         st.caption(f":material/error: {md_escape(problem, 300)} (not applied)")
@@ -147,15 +208,15 @@ def thread_table(source: Storage, prefix: str, thread_key: str, on_pick=None,
     with st.spinner("Asking the database for the threads that match…" if query.filtered
                     else "Reading the newest threads…", show_time=query.filtered):
         try:
-            page = thread_page(source, replace(query, after=pages[-1]))
+            page = _page(source, query, pages, prefix)
         except QueryRefused:  # a cursor of another place, or another filter: start over
             st.session_state[f"{prefix}pages"] = pages = [None]
-            page = thread_page(source, query)
+            st.session_state.pop(f"{prefix}held", None)
+            page = _page(source, query, pages, prefix)
     rows = page.rows
     columns = _metadata_columns(prefix, rows, [key for key, _ in query.meta])
     # a table per page and filter: its row selection belongs to the rows it showed
-    said = tuple(st.session_state.get(f"{prefix}filter-{name}") for name in FILTERS)
-    table = f"{prefix}threads-{len(pages)}-{abs(hash(said))}"
+    table = f"{prefix}threads-{len(pages)}-{abs(hash(_said(prefix)))}"
     # The key columns first, so a phone's narrow table shows them; "why" only when a thread of
     # the page has one (an empty column as wide as the rest cost a phone its checkpoints).
     said_why = any(r.reason for r in rows)
@@ -187,16 +248,23 @@ def thread_table(source: Storage, prefix: str, thread_key: str, on_pick=None,
         facts.append(f"{page.scanned:,} read to find them")
     st.caption(" · ".join(facts) + " · newest first; click a row to open its thread")
     if page.cut:
-        st.caption(f":material/hourglass_bottom: The search stopped early: "
-                   f"{md_escape(page.cut, 300)}. Older pages go on from where it stopped.")
+        cut_col, keep_col = st.columns([3, 1], vertical_alignment="center")
+        cut_col.caption(f":material/hourglass_bottom: The search stopped early: "
+                        f"{md_escape(page.cut, 300)}. Keep reading goes on from there and adds "
+                        "what it finds to this page.")
+        keep_col.button("keep reading", icon=":material/manage_search:",
+                        key=f"{prefix}keep-reading", disabled=page.next_cursor is None,
+                        on_click=_ask_more, args=(prefix,), width="stretch")
     newer_col, older_col, _ = st.columns([1, 1, 2])
     newer_col.button("Newer threads", icon=":material/arrow_upward:",
                      key=f"{prefix}page-newer", disabled=len(pages) == 1,
-                     on_click=lambda: pages.pop(), width="stretch")
+                     on_click=_turn, args=(prefix, pages.pop), width="stretch")
     older_col.button("Older threads", icon=":material/arrow_downward:",
                      key=f"{prefix}page-older", disabled=page.next_cursor is None,
-                     on_click=lambda: pages.append(page.next_cursor), width="stretch")
+                     on_click=_turn, args=(prefix, lambda: pages.append(page.next_cursor)),
+                     width="stretch")
     if not ids:
-        st.info("No thread matches these filters." if query.filtered
+        st.info("No thread found yet among those read: keep reading to go on."
+                if page.cut else "No thread matches these filters." if query.filtered
                 else "This database has no threads yet.", icon=":material/info:")
     return ids

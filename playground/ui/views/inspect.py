@@ -231,14 +231,26 @@ def _new_thread() -> None:
     st.query_params.pop("checkpoint", None)
 
 
+def _shown_thread(ids: list[str]) -> None:
+    """The thread the page shows is one the list holds: the one shown before if it is still
+    listed, else the list's first, opened at its head.
+
+    Set, not dropped: a box whose value is dropped takes its first option on the server but
+    keeps showing the old thread in the browser (its options changed, its key did not), so the
+    box named a thread the filter had left out above another thread's tree, details and
+    download."""
+    if st.session_state.get(THREAD_KEY) not in ids:
+        st.session_state[THREAD_KEY] = ids[0]
+        _new_thread()
+
+
 def browse(source: Storage, target: str) -> None:
     """The thread table, a thread and namespace picker, then the tree, stepper and inspector."""
     store_table(source)
     ids = thread_table(source, PREFIX, THREAD_KEY, on_pick=_new_thread)
     if not ids:
-        return
-    if st.session_state.get(THREAD_KEY) not in ids:
-        st.session_state.pop(THREAD_KEY, None)
+        return  # no box, no tree, no download: nothing names a thread the list does not hold
+    _shown_thread(ids)
     thread_col, ns_col = st.columns(2)
     thread = thread_col.selectbox("Thread", ids, key=THREAD_KEY, on_change=_new_thread,
                                   format_func=lambda tid: clip(tid, 200))

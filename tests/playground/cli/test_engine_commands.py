@@ -11,9 +11,9 @@ import sys
 import pytest
 
 
-def playground(*args: str) -> subprocess.CompletedProcess:
+def playground(*args: str, cwd=None) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "playground.cli", *args],
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=120, cwd=cwd)
 
 
 @pytest.fixture
@@ -138,12 +138,15 @@ def test_export_test_writes_a_pytest_file_that_passes_on_the_code_of_the_thread(
     thread_of(db, AppChoice(f"{tmp_path / 'support_agent.py'}:graph"), [ask("where is A17?")])
     out = tmp_path / "test_where_is_a17.py"
 
+    # typed in the project's folder, as its owner types it
     result = playground("export-test", str(db), "--thread", "t1", "--graph",
-                        "support_agent.py:graph", "-o", str(out))
+                        "support_agent.py:graph", "-o", str(out), cwd=tmp_path)
 
     assert result.returncode == 0, result.stderr
     assert f"wrote {out}: thread 't1' to #" in result.stderr
-    ran = pytest_in(tmp_path, out)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    ran = pytest_in(elsewhere, out)  # and run from any folder
     assert ran.returncode == 0 and "1 passed" in ran.stdout, ran.stdout
 
 

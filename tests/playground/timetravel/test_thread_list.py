@@ -1,16 +1,20 @@
 """The thread list, a page at a time, on production-shaped databases made by the real savers
 (playground/testing/many_threads.py): each filter finds exactly the threads made that way, and
-paging with the cursor visits every thread once; on SQLite and Postgres alike."""
+paging with the cursor visits every thread once, even when each page is cut by its deadline;
+on SQLite and Postgres alike."""
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from playground.places.door import open_storage
+from playground.places.sqlite.thread_list import spellings
 from playground.testing.many_threads import make_postgres, make_sqlite
+from playground.timetravel import thread_list
 from playground.timetravel.limits import took_too_long
 from playground.timetravel.thread_list import (
     QueryRefused,
@@ -184,7 +188,10 @@ def test_a_walk_stopped_by_its_deadline_is_a_page_cut_short_with_a_cursor_to_go_
     try:
         page = thread_page(storage, ThreadQuery(limit=50))
         assert [row.summary.thread_id for row in page.rows] == calls[:4]
-        assert page.cut == f"{storage.label}: this database took longer than 2 s to read: stopped"
+        # the deadline said, and how far the page got
+        assert page.cut.startswith(
+            f"{storage.label}: this database took longer than 2 s to read: stopped; read ")
+        assert page.cut.endswith(", found 4 threads") and not page.complete
         assert page.next_cursor  # the next page starts where this one stopped
 
         storage.signals_at = read
@@ -194,3 +201,61 @@ def test_a_walk_stopped_by_its_deadline_is_a_page_cut_short_with_a_cursor_to_go_
         assert again.rows[0].summary.thread_id == calls[4]
     finally:
         storage.close()
+
+
+class SlowClock:
+    """The thread list's clock, each look a second later (the databases keep the real one): a
+    walk meets its share of the deadline after 15 steps, whatever this machine's speed."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def monotonic(self) -> float:
+        self.now += 1.0
+        return self.now
+
+
+@pytest.mark.parametrize("meta", [(), ("user=u7",)])
+def test_a_walk_cut_by_its_deadline_at_every_step_still_lists_each_thread_once(
+        place, meta, monkeypatch):
+    target, expected = place
+    monkeypatch.setattr(thread_list, "time", SlowClock())
+    query = ThreadQuery(meta=parse_meta(list(meta)), limit=1_000)
+    found, cuts = [], []
+    storage = open_storage(target)
+    try:
+        while True:
+            page = thread_page(storage, query)
+            found += [row.summary.thread_id for row in page.rows]
+            cuts += [page.cut] if page.cut else []
+            if not page.next_cursor:
+                break
+            query = replace(query, after=page.next_cursor)
+    finally:
+        storage.close()
+
+    wanted = [t for t, seed in expected.items() if not meta or seed.user == "u7"]
+    assert sorted(found) == sorted(wanted)  # each once: none lost between two cut pages
+    assert len(cuts) > 1  # the walk met its deadline again and again
+    assert all(cut.startswith("stopped at the read's deadline (15 s); read ") for cut in cuts)
+
+
+def test_a_metadata_filter_reads_on_past_a_row_whose_metadata_is_not_json(tmp_path):
+    path = tmp_path / "app.sqlite"
+    expected = make_sqlite(path, 120, seeds=12)
+    broken = list(expected)[-1]
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE checkpoints SET metadata = CAST('{not json' AS BLOB) "
+                 "WHERE thread_id = ?", (broken,))
+    conn.commit()
+    conn.close()
+
+    found, _ = _all(str(path), ThreadQuery(meta=parse_meta(["user=u3"]), limit=200))
+
+    assert sorted(found) == sorted(t for t, s in expected.items()
+                                   if s.user == "u3" and t != broken)
+
+
+def test_an_ids_start_is_looked_up_in_every_spelling_of_its_first_letters():
+    assert spellings("aB-9") == ["AB-9", "Ab-9", "aB-9", "ab-9"]
+    assert spellings("9e3157c9") == ["9E31", "9e31"]

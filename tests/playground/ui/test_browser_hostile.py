@@ -115,14 +115,15 @@ def test_a_search_held_up_in_one_tab_holds_no_other_tab_and_ends_in_one_line(bro
     inspect = tmp_path / "inspect"
     inspect.mkdir()
     path = inspect / "many.sqlite"
-    # None of these threads says "refund": a text is searched for through the threads (a
-    # status is one query now), and the search stops after reading 100,000 (MAX_SCANNED).
+    # None of these threads was written after 2026: a time is checked on each thread's head
+    # (a status or a text is one query now), so the search reads them one by one and stops
+    # after reading 100,000 (MAX_SCANNED).
     _many_threads(path, 150_000)
     env = {"PLAYGROUND_INSPECT_DIR": str(inspect), "PLAYGROUND_READ_TIMEOUT": "600"}
     running = '[data-testid="stApp"][data-test-script-state="running"]'
     with playground_server(tmp_path, env=env) as server:
         slow, other = _tab(browser, server), _tab(browser, server)
-        slow.open("inspect?match=refund")  # a link to a text search of any database
+        slow.open("inspect?since=2027-01-01")  # a link to a time search of any database
         slow.select("Database file", "inspect/many.sqlite")
         # Another program writes to the file: the search waits for its lock for as long as
         # the test holds it, so the other tab's page runs while this one's search surely does.
@@ -144,7 +145,8 @@ def test_a_search_held_up_in_one_tab_holds_no_other_tab_and_ends_in_one_line(bro
             timeout=60_000)
         said = slow.text()
         assert "The search stopped early" in said and "Traceback" not in said
-        assert "No thread matches these filters." in said
+        assert "No thread found yet among those read: keep reading to go on." in said
+        assert slow.page.get_by_role("button", name="keep reading").count() == 1
 
 
 def test_a_server_beyond_loopback_shows_only_a_sign_in_line_without_its_token(browser,

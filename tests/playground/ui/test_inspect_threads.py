@@ -1,12 +1,13 @@
 """Inspect's thread list on a production-shaped database (many threads, made by the real saver):
 a page at a time, filters that find exactly the threads made that way, filters read from the
-link, and a row that opens its thread."""
+link, a row that opens its thread, and a page cut by its deadline that reads on when asked."""
 
 from __future__ import annotations
 
 import pytest
 
 from playground.testing.many_threads import make_sqlite
+from playground.timetravel import thread_list
 
 THREADS = 300
 
@@ -81,3 +82,43 @@ def test_a_filter_that_cannot_be_read_is_said_and_not_applied(app, made, monkeyp
     assert not at.exception
     assert "is not a time" in ui.texts(at) and "(not applied)" in ui.texts(at)
     assert len(_listed(at)) == 50
+
+
+class SlowClock:
+    """The thread list's clock, each look five seconds later (the database keeps the real
+    one): a walk meets its share of the deadline (15 s) after three steps."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def monotonic(self) -> float:
+        self.now += 5.0
+        return self.now
+
+
+def _keep_reading(at):
+    return [button for button in at.button if button.key == "inspect-keep-reading"]
+
+
+def test_a_page_cut_by_its_deadline_offers_keep_reading_which_adds_what_it_finds(
+        app, made, monkeypatch, ui):
+    _, expected = made
+    at = _open(app, made, monkeypatch)
+    clock = SlowClock()
+    monkeypatch.setattr(thread_list, "time", clock)
+
+    at.text_input(key="inspect-filter-meta").input("user=u7").run()
+
+    first = _listed(at)
+    wanted = [t for t in reversed(expected) if expected[t].user == "u7"]  # newest first
+    assert len(first) < len(wanted) and first == wanted[: len(first)]
+    assert "The search stopped early: stopped at the read's deadline" in ui.texts(at)
+    assert _keep_reading(at)
+    looked = clock.now
+    at.run()  # another run (a click elsewhere) keeps the page: no walk again
+    assert clock.now == looked and _listed(at) == first
+    while _keep_reading(at):
+        _keep_reading(at)[0].click().run()
+        assert at.selectbox(key="inspect-thread").value in _listed(at)
+    assert _listed(at) == wanted  # each once, newest first, on one page
+    assert not at.exception
