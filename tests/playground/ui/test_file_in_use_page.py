@@ -27,15 +27,15 @@ def _open_sample(at):
 def _failing(monkeypatch, times: int, message: str = "disk I/O error") -> list[int]:
     """The page's thread list (its first query, the walk from the newest row) fails ``times``
     times as a file being written makes it fail."""
-    real, calls = SqliteStorage._rows_before, []
+    real, calls = SqliteStorage._rows_in, []
 
-    def rows_before(self, below):
+    def rows_in(self, low, high, wanted):
         calls.append(1)
         if len(calls) <= times:
             raise sqlite3.OperationalError(message)
-        return real(self, below)
+        return real(self, low, high, wanted)
 
-    monkeypatch.setattr(SqliteStorage, "_rows_before", rows_before)
+    monkeypatch.setattr(SqliteStorage, "_rows_in", rows_in)
     return calls
 
 

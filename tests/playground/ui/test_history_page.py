@@ -319,10 +319,9 @@ def test_at_a_fork_point_the_rerun_offers_each_branch_the_walked_one_first(graph
     at = _support_chat_with_an_edited_fork(graph_app)
     next(s for s in at.slider if s.label == "Checkpoint (creation order)").set_value(1).run()
 
-    picker = at.selectbox(key="history-rerun-branch")
-    assert next(picker.format_func(option) for option in picker.options).endswith(
-        "· finished · original run")  # #1 is drawn on the original run: it comes first
-    assert any("fork of #1 (edited)" in picker.format_func(o) for o in picker.options)
+    picker = at.selectbox(key="history-rerun-branch")  # its options as the page says them
+    assert picker.options[0].endswith("· finished · original run")  # #1 is on the original
+    assert any("fork of #1 (edited)" in option for option in picker.options)
     assert "the branch to #6 · finished · original run recorded" in ui.texts(at)
     assert not ui.button(at, "Re-run on current code").disabled
 
@@ -332,9 +331,9 @@ def test_rerun_of_a_branch_holding_an_edit_is_off_and_says_where_to_start(graph_
     next(s for s in at.slider if s.label == "Checkpoint (creation order)").set_value(1).run()
     stored = _count_checkpoints(os.environ["PLAYGROUND_CHECKPOINTS"])
     picker = at.selectbox(key="history-rerun-branch")
-    edited = next(o for o in picker.options if "(edited)" in picker.format_func(o))
+    edited = next(i for i, option in enumerate(picker.options) if "(edited)" in option)
 
-    picker.set_value(edited).run()
+    picker.select_index(edited).run()
 
     assert not at.exception
     assert "That branch holds a state edit at #7 (update_state)" in ui.texts(at)
