@@ -96,9 +96,11 @@ def serve(
     env = {name: value for name, value in {**os.environ, **(app_env or {})}.items()
            if name not in withheld}
     api = None
+    from playground.access.mode import OPEN_PLACE_ENV
     from playground.apps.launch import CONFIG_ENV, GRAPH_ENV, SERVER_ENV
 
-    builtin = not ({GRAPH_ENV, CONFIG_ENV, SERVER_ENV} & set(app_env or {}))
+    # The ticket agent's API, for its workshop: a debugger on a place of one's own runs none.
+    builtin = not ({GRAPH_ENV, CONFIG_ENV, SERVER_ENV, OPEN_PLACE_ENV} & set(app_env or {}))
     shared = open_place(checkpoints).shared_database if checkpoints else None
     if api_url:
         env["PLAYGROUND_API_URL"] = api_url

@@ -19,3 +19,12 @@ def debugger() -> bool:
     """Whether this server is a debugger. A server started otherwise than by ``playground
     run`` (AppTest, a bare ``streamlit run``) keeps the workshop's rooms."""
     return os.environ.get(MODE_ENV) == DEBUGGER
+
+# The place `playground run PLACE` opened in the debugger, read-only (a file, a postgresql://
+# URL, an Agent Server's URL): Inspect opens on it. Named by the person who started the server.
+OPEN_PLACE_ENV = "PLAYGROUND_OPEN_PLACE"
+
+
+def opened_place() -> str | None:
+    """The place ``playground run PLACE`` opened, or None."""
+    return os.environ.get(OPEN_PLACE_ENV) or None

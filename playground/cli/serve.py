@@ -36,9 +36,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add ``run`` to the ``playground`` parser."""
     run = sub.add_parser("run", help="start the web playground (Streamlit)",
                          formatter_class=argparse.RawDescriptionHelpFormatter,
-                         description="Start the web playground: the built-in ticket agent, "
-                         "or your graph (--graph, --config), or an Agent Server's (--server).",
+                         description="Start the web playground: the built-in ticket agent's "
+                         "workshop, or a debugger on your checkpoint database (PLACE), your "
+                         "graph (--graph, --config) or an Agent Server's (--server).",
                          epilog=ROOM_HELP)
+    run.add_argument("place", nargs="?", metavar="PLACE",
+                     help="a checkpoint database or an Agent Server to debug, read-only: a "
+                     "SQLite file, a postgresql:// URL or an http:// URL. Its threads are the "
+                     "first page; a thread cloned to work on goes to --checkpoints")
     run.add_argument("--port", type=int, help=f"port to serve on (default {DEFAULT_PORT}, or the "
                      "next free one when it is taken)")
     run.add_argument("--host", default="127.0.0.1", help="address to bind (loopback by default; "
@@ -102,6 +107,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.server:
         return _run_on_server(args)
     choice = AppChoice(args.graph, args.config, args.graph_name)
+    opened = _opened(args)
     # Load it here first: a spec that does not load is one line and exit 2, before the server
     # starts and before any file is written.
     apps = load_apps(choice)
@@ -123,10 +129,28 @@ def _run(args: argparse.Namespace) -> int:
         print(f"warning: {warning}", file=sys.stderr, flush=True)
     if not first.builtin:
         print(f"checkpoints in {checkpoints}", flush=True)
-    app_env, announce = _room(args, choice.to_env())
+    app_env, announce = _room(args, {**choice.to_env(), **opened})
     return serve(host=args.host, port=args.port, api_url=args.api_url,
                  checkpoints=checkpoints, database=args.database, app_env=app_env,
                  announce=announce, withheld=_withheld(args))
+
+
+def _opened(args: argparse.Namespace) -> dict[str, str]:
+    """The place ``PLACE`` names, checked now (one that is not a checkpoint database, or does
+    not answer, is one line and exit 2 before the server starts): a file made absolute, for
+    the server reads it from its own folder."""
+    if not args.place:
+        return {}
+    from contextlib import closing
+
+    from playground.access.mode import OPEN_PLACE_ENV
+    from playground.timetravel.thread_list import ThreadQuery, thread_page
+
+    place = open_place(args.place)
+    with closing(place.reads()) as reads:
+        thread_page(reads, ThreadQuery(limit=1))  # reads its newest thread, or says why not
+    words = place.command_words()
+    return {OPEN_PLACE_ENV: words[0] if Path(words[0]).exists() else args.place}
 
 
 def _run_on_server(args: argparse.Namespace) -> int:
@@ -171,10 +195,11 @@ def _mode(args: argparse.Namespace, app_env: dict[str, str]) -> str:
     """The workshop (rooms, the tour, the board) for the ticket agent, for every server beyond
     loopback and with ``--workshop``; else, a graph or a server of one's own on one's own
     machine, the debugger (one person, the ids as they are)."""
+    from playground.access.mode import OPEN_PLACE_ENV
     from playground.access.peers import is_loopback
     from playground.apps.launch import CONFIG_ENV, GRAPH_ENV, SERVER_ENV
 
-    own = bool({GRAPH_ENV, CONFIG_ENV, SERVER_ENV} & set(app_env))
+    own = bool({GRAPH_ENV, CONFIG_ENV, SERVER_ENV, OPEN_PLACE_ENV} & set(app_env))
     if args.workshop or not is_loopback(args.host) or not own:
         return WORKSHOP
     return DEBUGGER

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from playground.access.mode import DEBUGGER, WORKSHOP, debugger
+from playground.access.mode import DEBUGGER, WORKSHOP, debugger, opened_place
 from playground.apps.loader import AppLoadError
 from playground.ui import resources
 from playground.ui.access import in_the_room
@@ -55,14 +55,13 @@ mode = DEBUGGER if debugger() else WORKSHOP
 # A look at a room from the facilitator's board lists only the pages that draw no action that
 # writes; the others stay reachable by address and say so instead of drawing (below).
 viewing = mode == WORKSHOP and read_only()
-# The ticket agent's server opens on its tour, a graph's on Run.
-opening = "start.py" if builtin or viewing else "run.py"
-
-
 def _page(entry: PageEntry) -> st.Page:
     hidden = entry.hidden or (viewing and not entry.looks)
+    # The root address is home.py's, which sends the browser on to the page the server opens
+    # on (pages.opening_page) at its own address: so every page has one, and a bookmark works.
     return st.Page(entry.path, title=entry.title, icon=entry.icon, url_path=entry.url_path,
-                   default=entry.file == opening, visibility="hidden" if hidden else "visible")
+                   default=entry.file == "home.py",
+                   visibility="hidden" if hidden else "visible")
 
 
 listed = {entry.file: _page(entry) for entry in PAGES if entry.shown(resources.app(), mode)}
@@ -70,7 +69,8 @@ pages: dict[str, list[st.Page]] = {}
 for entry in PAGES:
     if entry.file in listed:
         pages.setdefault(entry.section, []).append(listed[entry.file])
-start, run_page, history_page = listed["start.py"], listed["run.py"], listed["history.py"]
+start, history_page = listed["start.py"], listed["history.py"]
+run_page = listed.get("run.py")
 board = listed.get("board.py")
 navigation = st.navigation(pages)
 
@@ -92,10 +92,13 @@ def _enter(room: str) -> None:
 def _debugger_says() -> None:
     """The sidebar's one line on the mode: a debugger, on what, with ids as they are."""
     st.caption("Debugger")
-    names = ", ".join(resources.apps())
-    st.markdown(f":material/bug_report: **{md_escape(names, 120)}**")
-    st.caption(f"Checkpoints in {md_escape(resources.place().label, 200)}. Threads keep the "
-               "ids you type and your app gave them.")
+    if not builtin:
+        names = ", ".join(resources.apps())
+        st.markdown(f":material/bug_report: **{md_escape(names, 120)}**")
+    if opened_place():
+        st.caption(f"Reading {md_escape(opened_place(), 200)}, read-only.")
+    st.caption(f"Runs and clones in {md_escape(resources.place().label, 200)}. Threads keep "
+               "the ids you type and your app gave them.")
 
 
 def _room_controls(room: str) -> None:
@@ -165,10 +168,10 @@ with st.sidebar:
         _looking_at(context.workspace.room)
     else:
         _room_controls(context.workspace.room)
-    # The Run page has its own Thread picker (its threads listed, and New thread) beside what
-    # it runs: one control for one choice, so the sidebar's stays off there.
-    on_run = navigation is run_page
-    thread = None if on_run else st.text_input(
+    # Run and Inspect have Thread pickers of their own (Run's threads and New thread; the
+    # opened database's threads): one control for one choice, so the sidebar's stays off there.
+    own_picker = navigation in (run_page, listed.get("inspect.py"))
+    thread = None if own_picker else st.text_input(
         "Thread", key=THREAD_KEY, help="A conversation with the graph; each has its own "
         "history. Start with / to open a thread the app wrote itself (/abc is thread abc)."
     )

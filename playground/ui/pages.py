@@ -13,6 +13,7 @@ from pathlib import Path
 
 from playground.access.mode import DEBUGGER, WORKSHOP
 from playground.apps.app import App
+from playground.ui import resources
 
 VIEWS = Path(__file__).parent / "views"
 BOTH = frozenset({DEBUGGER, WORKSHOP})
@@ -24,6 +25,11 @@ def _any(app: App) -> bool:
 
 def _ticket_agent(app: App) -> bool:
     return app.builtin
+
+
+def _runs_here(app: App) -> bool:
+    """A graph to run (:func:`playground.ui.resources.runs_a_graph`)."""
+    return resources.runs_a_graph()
 
 
 def _own_graph(app: App) -> bool:
@@ -78,12 +84,15 @@ class PageEntry:
 
 GRAPH, LESSONS = "Graph", "Workshop lessons"
 PAGES: tuple[PageEntry, ...] = (
+    # The root address (Streamlit's default page, served at "/" alone): it sends the browser
+    # on to the page the server opens on (opening_page), at that page's own address.
+    PageEntry("home.py", "Home", ":material/home:", looks=True, hidden=True),
     PageEntry("start.py", "Start", ":material/flag:", looks=True),
     # The facilitator's board is at /board, never in the attendees' navigation (it checks who
     # asks).
     PageEntry("board.py", "Board", ":material/dashboard:", modes=frozenset({WORKSHOP}),
               hidden=True),
-    PageEntry("run.py", "Run", ":material/play_circle:", GRAPH),
+    PageEntry("run.py", "Run", ":material/play_circle:", GRAPH, shows=_runs_here),
     PageEntry("history.py", "History", ":material/account_tree:", GRAPH, looks=True),
     PageEntry("memory.py", "Memory", ":material/memory:", GRAPH, shows=_own_graph),
     PageEntry("sizes.py", "Sizes", ":material/database:", GRAPH),
@@ -104,3 +113,17 @@ PAGES: tuple[PageEntry, ...] = (
 def page(file: str) -> PageEntry:
     """The entry of a page's script."""
     return next(entry for entry in PAGES if entry.file == file)
+
+
+def opening_page() -> str:
+    """The page this server opens on: a place's threads when ``playground run PLACE`` named
+    one, the tour for the ticket agent's workshop (and a look from the board), Run for a graph
+    of one's own."""
+    from playground.access.mode import opened_place
+    from playground.ui.session import read_only
+
+    if read_only():
+        return "start.py"
+    if opened_place():
+        return "inspect.py"
+    return "start.py" if resources.app().builtin else "run.py"

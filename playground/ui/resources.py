@@ -17,6 +17,7 @@ from pathlib import Path
 import streamlit as st
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
+from playground.access.mode import debugger
 from playground.agent.client import TicketClient
 from playground.agent.graph import build_agent
 from playground.agent.ticket_service import DEFAULT_TICKETS_DB
@@ -166,6 +167,12 @@ def api_url() -> str:
         return configured
     tickets = os.environ.get("PLAYGROUND_TICKETS_DB") or database_url() or str(DEFAULT_TICKETS_DB)
     return _embedded_api(tickets).url
+
+
+def runs_a_graph() -> bool:
+    """Whether this server has a graph to run: one's own, or the ticket agent in its workshop
+    (a debugger opened on a place alone runs nothing, so nothing replays there)."""
+    return not (app().builtin and debugger())
 
 
 def checkpoints_path() -> Path:

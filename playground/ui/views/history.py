@@ -36,6 +36,7 @@ from playground.ui.components.checkpoints import (
     stepper,
     walked_tip,
 )
+from playground.ui.components.clone import clone_note
 from playground.ui.components.compare import COMPARE, compare_view, open_compare, view_switch
 from playground.ui.components.history_tree import history_tree, tree_navigation
 from playground.ui.components.missing_nodes import missing_nodes_warning
@@ -399,8 +400,11 @@ def _rerun(graph, tree: CheckpointTree, selected: str, walked: str, names: dict[
 def explorer(context: PageContext, namespace: str) -> None:
     """The tree, the inspector and the actions: stepping, replaying or forking reruns only
     this part of the page."""
-    base = context.graph()
-    graph = base.with_settings(thread_settings(resources.app(), base, context.thread_id))
+    runs = resources.runs_a_graph()  # a debugger on a place alone has no graph to run
+    graph = None
+    if runs:
+        base = context.graph()
+        graph = base.with_settings(thread_settings(resources.app(), base, context.thread_id))
     source = resources.own_storage()
     try:
         tree = resources.tree_cache().get(source, context.thread_id, namespace)
@@ -408,21 +412,22 @@ def explorer(context: PageContext, namespace: str) -> None:
         no_checkpoints_yet(context.thread)
         return
     # the app's words for how a step ended, at the tips of its own root graph's branches
-    ending = None if namespace else resources.app().step_ending
+    ending = None if namespace or not runs else resources.app().step_ending
     try:
         show_flash()
+        clone_note(context.thread)
         if view_switch("history-view") == COMPARE:
             compare_view(source, tree, "history-compare", ending=ending)
             return
         selected = selected_checkpoint(tree)
-        if not namespace and not read_only():  # its Fork from #N writes
+        if not namespace and not read_only() and runs:  # its Fork from #N writes
             missing_nodes_warning(source, tree, graph, "history-fork-fitting")
         stepper(tree, selected)
         download_col, test_col, _ = st.columns([1, 1, 2])
         with download_col:
             download_thread(resources.checkpoints_target(), context.thread_id, context.thread,
                             key="history-download")
-        if not namespace and not resources.app().runs_on_server:
+        if not namespace and runs and not resources.app().runs_on_server:
             with test_col:
                 export_test_button(resources.checkpoints_target(), context.thread_id, selected,
                                    tree.ordinal(selected), context.thread, resources.app(),
@@ -437,6 +442,10 @@ def explorer(context: PageContext, namespace: str) -> None:
                 _what_ran(graph, tree, selected)
             if read_only():
                 st.caption(":material/visibility: Read-only: no replay, resume or fork here.")
+            elif not runs:
+                st.caption(":material/info: Replay, fork and re-run run your graph: start the "
+                           "playground with it (`--graph path/to/app.py:graph` or `--config "
+                           "langgraph.json`).")
             elif namespace:
                 st.caption("Replay and fork start from the root graph's checkpoints: pick "
                            "(root graph) above to act on this thread.")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from playground.access.mode import opened_place
 from playground.places.door import UrlRefused, open_place
 from playground.places.server_address import server_label
 from playground.timetravel.errors import UnknownThread
@@ -20,6 +21,7 @@ from playground.ui.components.checkpoints import (
     selected_checkpoint,
     stepper,
 )
+from playground.ui.components.clone import CLONE, clone_control
 from playground.ui.components.compare import COMPARE, compare_view, view_switch
 from playground.ui.components.history_tree import history_tree, tree_navigation
 from playground.ui.components.tables import arrow_rows
@@ -268,13 +270,19 @@ def browse(source: Storage, target: str) -> None:
     except UnknownThread:
         st.info(f"Thread {md_escape(thread, 200)} has no checkpoints in this namespace.")
         return
-    download_thread(target, thread, thread, key=PREFIX + "download",
-                    typed=st.session_state[TARGET_KEY]["kind"] == "url",
-                    label=st.session_state[TARGET_KEY]["label"])
+    opened = st.session_state[TARGET_KEY]
+    selected = selected_checkpoint(tree, PREFIX)
+    download_col, clone_col, _ = st.columns([1, 1, 2])
+    with download_col:
+        download_thread(target, thread, thread, key=PREFIX + "download",
+                        typed=opened["kind"] == "url", label=opened["label"])
+    if not namespace:  # a clone starts from the root graph's checkpoints
+        with clone_col:
+            clone_control(context, opened["kind"], target, opened["label"], tree, selected,
+                          PREFIX + "clone")
     if view_switch(PREFIX + "view") == COMPARE:
         compare_view(source, tree, PREFIX + "compare")
         return
-    selected = selected_checkpoint(tree, PREFIX)
     stepper(tree, selected, PREFIX)
     left, right = st.columns([1, 1])
     with left:
@@ -286,6 +294,13 @@ def browse(source: Storage, target: str) -> None:
 
 
 open_controls()
+OPENED_KEY = PREFIX + "opened-place"
+if opened_place() and st.session_state.get(TARGET_KEY) is None \
+        and not st.session_state.get(OPENED_KEY):
+    # `playground run PLACE`: its threads are this page's, once per session (closed, it stays
+    # closed).
+    st.session_state[OPENED_KEY] = True
+    _try_open("place", opened_place(), None)  # its label: the place says it (no password)
 message = st.session_state.get(MESSAGE_KEY)
 if message:
     st.error(md_escape(message, 800), icon=":material/error:")
@@ -323,8 +338,8 @@ else:
                                 width="stretch"):
                 _forget_target()
                 st.rerun()
-            st.caption("Read-only: no replay, fork or edit here. To time-travel, use History "
-                       "on the playground's own threads.")
+            st.caption("Read-only: nothing here is written. To replay, fork or re-run a "
+                       f"thread, **{CLONE}**: the copy opens in History.")
             try:
                 browse(source, target)
             except resources.database_errors() as exc:

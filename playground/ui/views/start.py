@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from playground.access.mode import debugger
+from playground.access.mode import debugger, opened_place
 from playground.lessons.board import REFRESH_S
 from playground.lessons.room_records import RoomActivity
 from playground.lessons.tour import OWN_GRAPH_TOUR, TICKET_TOUR, TourStep, progress
@@ -71,23 +71,33 @@ def tour(steps: tuple[TourStep, ...]) -> None:
 
 def debugger_start() -> None:
     """What a debugger has open, and where to begin: no room, no tour."""
-    graphs = resources.apps()
+    graphs = {} if app.builtin else resources.apps()
     where = resources.place().label
+    reading = opened_place()
     st.markdown("A debugger on your machine: no account, no room, and nothing leaves it. "
                 "Threads keep the ids you type and your app gave them.")
     with st.container(border=True):
         st.markdown("**Open**")
+        if reading:
+            st.markdown(f":material/search: {md_escape(reading, 300)}, read-only")
         for graph in graphs.values():
             st.markdown(f":material/account_tree: {md_escape(graph.name, 120)} · "
                         f"{md_escape(graph.spec, 300)}")
-        st.markdown(f":material/database: checkpoints in {md_escape(where, 300)}")
+        if not graphs:
+            st.caption("No graph: start with `--graph path/to/app.py:graph` (or `--config "
+                       "langgraph.json`) to run, replay, fork and re-run threads.")
+        st.markdown(f":material/database: runs and clones in {md_escape(where, 300)}")
     st.subheader("Where to begin")
-    for file, label, says in (
-            ("run.py", "Run", "run the graph, pause it before a node, answer its questions"),
-            ("history.py", "History", "every checkpoint of a thread: replay, fork with an "
-             "edit, re-run on your current code, keep it as a test"),
-            ("inspect.py", "Inspect", "any other checkpoint database, read-only: its failed "
-             "threads, why, and the tree of each")):
+    steps = [
+        ("inspect.py", "Inspect", "the threads of the database you opened, or of any other, "
+         "read-only: the failed ones and why, the tree of each; clone one to work on it"),
+        ("history.py", "History", "every checkpoint of a thread: replay, fork with an edit, "
+         "re-run on your current code, keep it as a test"),
+    ]
+    if graphs:
+        steps.insert(0 if not reading else 1, ("run.py", "Run", "run the graph, pause it "
+                                                "before a node, answer its questions"))
+    for file, label, says in steps:
         left, right = st.columns([5, 1], vertical_alignment="center")
         left.markdown(f"**{label}**: {says}.")
         right.page_link(f"views/{file}", label="Open", icon=":material/arrow_forward:")
