@@ -219,6 +219,29 @@ def task_node(task_path: str | None) -> str:
     return path.rsplit(",", 1)[-1].strip()
 
 
+def checkpoint_name(source: str | None, writers: tuple[str, ...] = ()) -> str:
+    """A checkpoint named as LangGraph writes it, the same on every surface (the tree, the
+    inspector, ``history``, Compare's pickers, MCP): its ``source`` and, for a step or an
+    edit, the node (``loop · plan``; ``loop · __start__``, the step that applies a run's input;
+    ``update · plan``, ``update_state`` as ``plan``; ``input``, the input a run was given;
+    ``fork``, a replay's or a fork's start). A node that ran several times in one step is
+    counted (``loop · research ×3``)."""
+    counts: dict[str, int] = {}
+    for name in writers:
+        counts[name] = counts.get(name, 0) + 1
+    nodes = ", ".join(f"{name} ×{n}" if n > 1 else name for name, n in counts.items())
+    said = source or "?"
+    return f"{said} · {nodes}" if nodes and source in ("loop", "update") else said
+
+
+# What each name means, said once where the names are shown (a tooltip).
+CHECKPOINT_NAMES = (
+    "Each checkpoint is named as LangGraph writes it: input (the input a run was given), "
+    "loop · NODE (the step NODE ran; loop · __start__ applies the input), update · NODE "
+    "(update_state wrote the state as NODE), fork (a replay or a fork started from an older "
+    "checkpoint).")
+
+
 def step_nodes(writers: tuple[str, ...]) -> tuple[str, ...]:
     """The nodes of a step as a person reads them: ``__start__`` writing the input is
     ``input``."""

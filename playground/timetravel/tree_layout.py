@@ -31,7 +31,7 @@ from typing import Any
 from playground.timetravel.bulk import paused_gc
 from playground.timetravel.errors import CheckpointDbError
 from playground.timetravel.limits import clip
-from playground.timetravel.records import UNKNOWN_NODE, step_nodes
+from playground.timetravel.records import UNKNOWN_NODE, checkpoint_name
 from playground.timetravel.runs import RERUN
 from playground.timetravel.signals import SIGNAL_CHANNELS
 from playground.timetravel.status import FINISHED
@@ -62,8 +62,9 @@ class Row:
         ordinal: its ``#N`` (creation order, 1 the oldest): the row it is drawn on.
         lane: the lane of its branch (0 is the head's).
         parent_ordinal, parent_lane: where its line comes from; None for a root.
-        node: who wrote it, as a person reads it (``plan``; ``new input`` for the input a run
-            was given, ``input`` for the step that applied it; ``update_state``, ``fork``).
+        node: what it is, named as every surface names it
+            (:func:`~playground.timetravel.records.checkpoint_name`: ``loop · plan``,
+            ``input``, ``loop · __start__``, ``update · plan``, ``fork``).
         kind: one of :data:`KINDS`.
         branch: the index of its branch in :attr:`TreeLayout.branches`.
         tip: the label of the branch it ends, or "" when it ends none.
@@ -205,7 +206,7 @@ def _layout(storage: Storage | None, tree: CheckpointTree, ending: Ending | None
             cid, ordinals[cid], lane_of[cid],
             None if parent is None else ordinals[parent],
             None if parent is None else lane_of[parent],
-            _node_of(record.source, writers.get(cid)),
+            _node_of(record.source, writers.get(cid) or _edited_as(tree, cid)),
             _kind(tree, cid, record.source, cid in errors),
             branch_of[cid],
             labels.get(cid, ""),
@@ -288,7 +289,7 @@ def _writers(storage: Storage, tree: CheckpointTree) -> dict[str, tuple[str, ...
             # A parent with several loop children (two runs from one checkpoint) holds both
             # runs' writes: each child's own writers are in its blob.
             if len(children) == 1 and parent not in nameless and owners.get(parent):
-                found[child] = step_nodes(tuple(owners[parent]))
+                found[child] = tuple(owners[parent])
             else:
                 unnamed.append(child)
     if unnamed:
@@ -296,7 +297,7 @@ def _writers(storage: Storage, tree: CheckpointTree) -> dict[str, tuple[str, ...
         for child in unnamed:
             detail = tree.details.get(child)
             if detail is not None and detail.writers:
-                found[child] = step_nodes(tuple(detail.writers))
+                found[child] = tuple(detail.writers)
     return found
 
 
@@ -321,16 +322,17 @@ def _endings(storage: Storage, tree: CheckpointTree, tips: list[str], ending: En
     return found
 
 
+def _edited_as(tree: CheckpointTree, cid: str) -> tuple[str, ...]:
+    """The node an ``update_state`` wrote as, where the tree has its details already (no
+    blob is read for a name alone)."""
+    detail = tree.details.get(cid)
+    if detail is None or tree.nodes[cid].source != "update":
+        return ()
+    return tuple(detail.writers)
+
+
 def _node_of(source: str | None, writers: tuple[str, ...] | None) -> str:
-    if source == "input":
-        return "new input"
-    if source == "update":
-        return "update_state"
-    if source == "fork":
-        return "fork"
-    if writers:
-        return ", ".join(writers)
-    return source or "?"
+    return checkpoint_name(source, writers or ())
 
 
 def _kind(tree: CheckpointTree, cid: str, source: str | None, failed: bool) -> str:

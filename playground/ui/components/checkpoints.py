@@ -16,6 +16,7 @@ from playground.timetravel.delta import StateAt
 from playground.timetravel.diff import diff_states
 from playground.timetravel.errors import UnreadableCheckpoint
 from playground.timetravel.messages import conversations, describe
+from playground.timetravel.records import CHECKPOINT_NAMES, checkpoint_name
 from playground.timetravel.status import FAILED, PAUSED
 from playground.timetravel.storage import Storage
 from playground.timetravel.thread_list import own_metadata
@@ -213,11 +214,10 @@ def inspector(source: Storage, tree: CheckpointTree, selected: str) -> None:
             column.markdown(f"**{md_escape(value, 200)}**")
     # Ids, writers and times come from the database: escaped, as every text from it.
     st.caption(
-        f"id {md_escape(selected, 200)} · parent "
-        f"{'#' + str(tree.ordinal(parent)) if parent else 'none'} · written by "
-        f"{md_escape(', '.join(detail.writers) or record.source or '?', 300)} · "
-        f"{md_escape(detail.created_at or '', 100)}"
-    )
+        f"{md_escape(checkpoint_name(record.source, detail.writers), 300)} · id "
+        f"{md_escape(selected, 200)} · parent "
+        f"{'#' + str(tree.ordinal(parent)) if parent else 'none'} · "
+        f"{md_escape(detail.created_at or '', 100)}", help=CHECKPOINT_NAMES)
     if selected in tree.broken:
         st.warning(f"Broken link: {md_escape(tree.broken[selected], 300)}. It is drawn as a "
                    "root; the thread's other checkpoints still show.", icon=":material/link_off:")

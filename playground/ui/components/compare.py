@@ -19,6 +19,7 @@ from playground.timetravel.compare import (
 )
 from playground.timetravel.limits import clip
 from playground.timetravel.messages import describe
+from playground.timetravel.records import checkpoint_name
 from playground.timetravel.storage import Storage
 from playground.timetravel.tree import CheckpointTree
 from playground.timetravel.tree_layout import Ending
@@ -57,7 +58,7 @@ def view_switch(key: str) -> str:
 
 def _choice_label(tree: CheckpointTree, checkpoint_id: str) -> str:
     record, detail = tree.nodes[checkpoint_id], tree.details.get(checkpoint_id)
-    writers = ", ".join(detail.writers) if detail and detail.writers else record.source or "?"
+    named = checkpoint_name(record.source, detail.writers if detail else ())
     marks = []
     if checkpoint_id == tree.head:
         marks.append("head")
@@ -66,7 +67,7 @@ def _choice_label(tree: CheckpointTree, checkpoint_id: str) -> str:
     if checkpoint_id in tree.paused | tree.failed:
         marks.append(tree.tip_status(checkpoint_id).kind)  # failed is never paused
     suffix = f" ({', '.join(marks)})" if marks else ""
-    return f"#{tree.ordinal(checkpoint_id)} · step {record.step} · {clip(writers, 60)}{suffix}"
+    return f"#{tree.ordinal(checkpoint_id)} · {clip(named, 60)}{suffix}"
 
 
 def _side(step: BranchStep | None) -> tuple[str, str]:

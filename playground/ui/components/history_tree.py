@@ -19,6 +19,7 @@ from functools import partial
 import streamlit as st
 
 from playground.timetravel.limits import clip
+from playground.timetravel.records import CHECKPOINT_NAMES
 from playground.timetravel.storage import Storage
 from playground.timetravel.tree import CheckpointTree
 from playground.timetravel.tree_layout import (
@@ -156,7 +157,7 @@ def history_tree(storage: Storage, tree: CheckpointTree, selected: str | None, k
     if len(tree) > VISIBLE:
         facts.append("the strip at the left is the whole thread: press or drag in it to scroll "
                      "there")
-    st.caption(" · ".join(facts))
+    st.caption(" · ".join(facts), help=CHECKPOINT_NAMES)  # what a row's name means
     if pickable:
         # Its own element: a touch screen has no keys to press, and the stylesheet
         # (history_tree.css, KEY_HINT) hides it there.

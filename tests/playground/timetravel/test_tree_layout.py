@@ -109,7 +109,7 @@ def test_rows_name_the_node_that_wrote_each_checkpoint(sample_db):
     layout = tree_layout(storage, tree)
     nodes = [row.node for row in layout.rows[:5]]
 
-    assert nodes == ["new input", "input", "read", "plan", "write"]
+    assert nodes == ["input", "loop · __start__", "loop · read", "loop · plan", "loop · write"]
     kinds = {row.kind for row in layout.rows}
     assert {EDIT, REPLAY, PAUSED} <= kinds
 
