@@ -75,10 +75,30 @@ board = listed.get("board.py")
 navigation = st.navigation(pages)
 
 
+SIDEBAR_THREAD_KEY = "sidebar-thread"
+
+
 def _pick_graph() -> None:
     st.session_state[resources.GRAPH_KEY] = st.session_state["graph-picker"]
     st.query_params["graph"] = st.session_state["graph-picker"]
     st.session_state.pop(THREAD_KEY, None)  # each graph has its own threads
+
+
+def _sidebar_thread() -> str:
+    """The sidebar's Thread box: the session's thread, typed over to open another.
+
+    The box has a key of its own, copied from the session's thread on every run: the thread
+    outlives the box, which pages with a picker of their own do not draw (a widget's key is
+    dropped by Streamlit on a run that does not draw it)."""
+    st.session_state[SIDEBAR_THREAD_KEY] = st.session_state.get(THREAD_KEY) or context.thread
+    return st.text_input(
+        "Thread", key=SIDEBAR_THREAD_KEY, on_change=_typed_thread,
+        help="A conversation with the graph; each has its own history. Start with / to open "
+        "a thread the app wrote itself (/abc is thread abc).")
+
+
+def _typed_thread() -> None:
+    st.session_state[THREAD_KEY] = st.session_state[SIDEBAR_THREAD_KEY]
 
 
 def _enter(room: str) -> None:
@@ -171,10 +191,7 @@ with st.sidebar:
     # Run and Inspect have Thread pickers of their own (Run's threads and New thread; the
     # opened database's threads): one control for one choice, so the sidebar's stays off there.
     own_picker = navigation in (run_page, listed.get("inspect.py"))
-    thread = None if own_picker else st.text_input(
-        "Thread", key=THREAD_KEY, help="A conversation with the graph; each has its own "
-        "history. Start with / to open a thread the app wrote itself (/abc is thread abc)."
-    )
+    thread = None if own_picker else _sidebar_thread()
     if thread and st.query_params.get("thread") != thread:
         st.query_params["thread"] = thread  # deep links carry the thread
 

@@ -41,3 +41,18 @@ def md_escape(text: object, limit: int | None = None) -> str:
         value = value[: max(limit - 1, 0)] + "…"
     value = _AUTOLINK.sub(_unlinked, value)
     return _SPECIAL.sub(r"\\\1", value).replace("\r", "").replace("\n", "  \n")
+
+
+def md_code(text: object, limit: int | None = None) -> str:
+    """``text`` as a markdown code span that shows exactly its characters (cut to ``limit``).
+
+    Inside a code span markdown gives no character a meaning, so nothing is escaped (an
+    escape would show as a backslash); the span's fence is one backtick longer than the
+    longest run of backticks inside, and line breaks become spaces (a span is one line).
+    """
+    value = str(text).replace("\r", "").replace("\n", " ")
+    if limit is not None and len(value) > limit:
+        value = value[: max(limit - 1, 0)] + "…"
+    fence = "`" * (max((len(run) for run in re.findall(r"`+", value)), default=0) + 1)
+    pad = " " if value.startswith("`") or value.endswith("`") else ""
+    return f"{fence}{pad}{value}{pad}{fence}"

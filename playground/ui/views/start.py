@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shlex
+
 import streamlit as st
 
 from playground.access.mode import debugger, opened_place
@@ -9,7 +11,7 @@ from playground.lessons.board import REFRESH_S
 from playground.lessons.room_records import RoomActivity
 from playground.lessons.tour import OWN_GRAPH_TOUR, TICKET_TOUR, TourStep, progress
 from playground.ui import resources
-from playground.ui.markup import md_escape
+from playground.ui.markup import md_code, md_escape
 from playground.ui.session import read_only
 
 app = resources.app()
@@ -101,8 +103,8 @@ def debugger_start() -> None:
         left, right = st.columns([5, 1], vertical_alignment="center")
         left.markdown(f"**{label}**: {says}.")
         right.page_link(f"views/{file}", label="Open", icon=":material/arrow_forward:")
-    st.caption(f"From a terminal: `playground threads {md_escape(where, 200)} --status "
-               "failed` lists what went wrong.")
+    command = f"playground threads {shlex.quote(where)} --status failed"
+    st.caption(f"From a terminal: {md_code(command, 300)} lists what went wrong.")
 
 
 if debugger():

@@ -73,7 +73,7 @@ def test_the_hover_card_covers_neither_the_rows_below_nor_the_legend(refused_rep
 
     box = card.bounding_box()
 
-    assert "#4 plan" in card.inner_text()
+    assert "#4 loop · plan" in card.inner_text()
     for ordinal in (3, 2, 1):  # the rows drawn below #4
         assert not _overlap(box, tab.tree_point(ordinal).bounding_box()), ordinal
     assert not _overlap(box, tab.page.locator(".ht-legend").bounding_box())

@@ -97,7 +97,7 @@ def test_an_attendee_stays_in_through_reloads_pages_tabs_and_a_server_restart(
         bookmark = Tab(attendee.page.context.new_page(), base)
         bookmark.visit(f"{base}/history")  # a bookmark opened in a new tab: no room, no token
         assert not _signed_out(bookmark) and _room_of(bookmark) == room
-        assert "#4 plan" in bookmark.text()  # the room's paused turn, from its own thread
+        assert "#4 loop · plan" in bookmark.text()  # the room's paused turn, from its own thread
         attendee.shot("room-after-reload")
 
     # The same command again: the URL handed out and the browser's cookie still hold.

@@ -166,6 +166,9 @@ def test_two_tabs_run_async_graphs_at_once(browser, tmp_path):
     running = '[data-testid="stApp"][data-test-script-state="running"]'
     with playground_server(tmp_path, "--graph", spec) as server:
         first, second = _tab(browser, server), _tab(browser, server)
+        # A debugger's tabs share its threads, as the app's would: the second works on one of
+        # its own.
+        second.click("New thread")
         for tab in (first, second):
             tab.page.get_by_label("n · int").fill("0")
         for tab in (first, second):

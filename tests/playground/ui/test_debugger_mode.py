@@ -34,7 +34,7 @@ def test_the_debugger_keeps_the_thread_id_typed_in_the_file_and_on_the_page(debu
     assert _stored_threads() == {"thread-1"}  # no room code in front of it
     assert "room" not in at.query_params
     at.switch_page("views/history.py").run()
-    assert at.text_input(key="thread_name").value == "thread-1"
+    assert at.text_input(key="sidebar-thread").value == "thread-1"
     assert " checkpoints · " in ui.texts(at)
 
 
