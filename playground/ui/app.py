@@ -192,6 +192,8 @@ with st.sidebar:
     # opened database's threads): one control for one choice, so the sidebar's stays off there.
     own_picker = navigation in (run_page, listed.get("inspect.py"))
     thread = None if own_picker else _sidebar_thread()
+    if navigation is run_page:  # Run's own picker and New thread move the session's thread
+        thread = st.session_state.get(THREAD_KEY) or context.thread
     if thread and st.query_params.get("thread") != thread:
         st.query_params["thread"] = thread  # deep links carry the thread
 

@@ -369,3 +369,13 @@ def test_null_sends_none_for_an_optional_str_input_and_text_is_the_string(
 
     assert not at.exception
     assert json.loads(at.json[0].value)["greeting"] == greeted
+
+
+def test_new_thread_is_kept_in_the_address_so_a_reload_opens_it(graph_app, ui):
+    at = _say(graph_app(CHAT), "Where is my order A17?")
+    ui.button(at, "New thread").click().run()
+
+    assert at.query_params["thread"] == "thread-2"
+    _say(at, "Please refund A17")
+    assert at.session_state["thread_name"] == "thread-2"
+    assert "Where is my order A17?" not in ui.texts(at)  # the new thread's own conversation
