@@ -28,6 +28,7 @@ from playground.timetravel.display import tree_view, view_dot
 from playground.timetravel.errors import CheckpointDbError
 from playground.timetravel.limits import clip, limits, reset_limits
 from playground.timetravel.messages import conversations, turns
+from playground.timetravel.status import FAILED
 from playground.timetravel.thread_list import (
     MAX_PAGE,
     PAGE,
@@ -37,6 +38,7 @@ from playground.timetravel.thread_list import (
     QueryRefused,
     ThreadQuery,
     count_threads,
+    group_errors,
     metadata_text,
     parse_meta,
     thread_named,
@@ -116,6 +118,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                          f"{MAX_DEADLINE_S:,}): a filter's walk stops at "
                          f"{WALK_SHARE * 100:.0f}%% of it and shows the threads it found, "
                          "with the cursor to keep reading from")
+    threads.add_argument("--group-by", choices=("error",), metavar="error",
+                         help="error: every failed thread grouped by its error (implies "
+                         "--status failed; other filters apply): each distinct error once, "
+                         "what varies in it (ids, numbers, hex, uuids) masked, with its count, "
+                         "newest time and an example thread; all the failed threads are read "
+                         "within the read's deadline, and a cut walk says how many it read "
+                         "(--limit: groups shown)")
     threads.add_argument("--json", action="store_true", help="one JSON object, with the next "
                          "page's cursor and whether the page is complete")
 
@@ -251,6 +260,8 @@ def read_deadline(seconds: float | None) -> Iterator[None]:
 
 
 def _threads(args: argparse.Namespace) -> int:
+    if args.group_by:
+        return _error_groups(args)
     query = _query(args)
     with read_deadline(args.deadline):
         source = open_storage(args.db)
@@ -283,6 +294,62 @@ def _threads(args: argparse.Namespace) -> int:
     elif page.next_cursor:
         print(f"more: add --after {page.next_cursor} for the next page")
     return 0
+
+
+def _error_groups(args: argparse.Namespace) -> int:
+    """``threads --group-by error``: every failed thread that matches, grouped by error."""
+    if args.status not in (None, FAILED):
+        raise QueryRefused(f"--group-by error groups the failed threads: give --status failed "
+                           f"or no --status, not --status {args.status}")
+    for given, flag in ((args.count, "--count"), (args.after, "--after"),
+                        (args.show_meta, "--show-meta")):
+        if given:
+            raise QueryRefused(f"--group-by error reads every failed thread and prints groups, "
+                               f"not a page of threads: leave out {flag}")
+    query = _query(args)
+    with read_deadline(args.deadline):
+        source = open_storage(args.db)
+        try:
+            found = group_errors(source, query)
+        finally:
+            source.close()
+        seconds = limits().read_seconds
+    if args.json:
+        print(json.dumps({"place": source.label, "writer": source.writer,
+                          **found.as_json(shown=query.limit)}, ensure_ascii=False))
+        return 0
+    print(f"{clip(source.label, 200)}: written by {source.writer}")
+    if not found.groups:
+        print("no failed threads" + (" match" if query.since or query.until or query.meta
+                                     or query.match else "")
+              + ("" if found.complete else " among those read"))
+    else:
+        _group_table(found, query.limit)
+    if found.cut:
+        print(f"cut short: {clip(found.cut, 300)}: the groups are of the {found.failed:,} "
+              f"failed threads read (--deadline {_longer(seconds):g} to read longer)")
+    return 0
+
+
+def _group_table(found, limit: int) -> None:
+    """The groups, the largest first: count, newest time and the masked error, and under each
+    the nodes that raised it and an example thread with its error as stored."""
+    groups = found.groups
+    plural = "s" if len(groups) != 1 else ""
+    print(f"{found.failed:,} failed thread{'s' if found.failed != 1 else ''} in "
+          f"{len(groups):,} group{plural} of errors (what varies inside one is masked: <n> a "
+          "number, <id> an id, <hex>, <uuid>, <time>, <email>)")
+    print(f"{'count':>7}  {'newest':<19}  error")
+    for group in groups[:limit]:
+        newest = (group.newest_at or "-")[:19].replace("T", " ")
+        print(f"{group.count:>7,}  {clip(newest, 19):<19}  {clip(group.key, 300)}")
+        nodes = f"in {clip(', '.join(group.nodes), 200)}; " if group.nodes else ""
+        print(f"{'':>7}  {'':<19}  {nodes}e.g. {clip(group.example_thread, 200)}: "
+              f"{clip(' '.join(group.example_error.split()), 300)}")
+    if len(groups) > limit:
+        rest = groups[limit:]
+        print(f"and {len(rest):,} more group{'s' if len(rest) != 1 else ''} "
+              f"({sum(g.count for g in rest):,} threads): --limit {len(groups)} shows them all")
 
 
 def _longer(seconds: float) -> float:

@@ -48,6 +48,12 @@ Metadata = Annotated[
 Text = Annotated[Annotated[str, Field(max_length=ID_CHARS)] | None, Field(
     description="only threads whose error or question contains this text, or whose id starts "
                 "with it (any case)")]
+GroupBy = Annotated[Literal["error"] | None, Field(
+    description="\"error\": instead of a page of threads, every failed thread (status failed "
+                "is implied; the other filters apply) grouped by its error, what varies inside "
+                "one (ids, numbers, hex, uuids, times) masked: each group's count, newest time "
+                "and an example thread with its error as stored, the largest group first; "
+                "limit caps the groups, no cursor")]
 CountOnly = Annotated[bool, Field(
     description="true: answer only how many threads match, counted whole (by the database, or "
                 "by reading them within the read's deadline, then at least N); no page, so "

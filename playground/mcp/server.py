@@ -59,6 +59,7 @@ from playground.mcp.arguments import (
     CheckpointRef,
     CountOnly,
     Cursor,
+    GroupBy,
     Limit,
     Metadata,
     Moment,
@@ -281,10 +282,11 @@ def _register_read_tools(server: PlaygroundServer, reads: PlaceReads) -> None:
     async def list_threads(status: Status = None, since: Moment = None, until: Moment = None,
                            metadata: Metadata = None, text: Text = None,
                            limit: Limit = DEFAULT_LIMIT, cursor: Cursor = None,
-                           count: CountOnly = False) -> CallToolResult:
+                           count: CountOnly = False, group_by: GroupBy = None
+                           ) -> CallToolResult:
         return await answer(reads, threads.list_threads, status=status, since=since,
                             until=until, metadata=metadata, text=text, limit=limit,
-                            cursor=cursor, count=count)
+                            cursor=cursor, count=count, group_by=group_by)
 
     async def get_thread(thread_id: ThreadId, limit: Limit = DEFAULT_LIMIT,
                          cursor: Cursor = None) -> CallToolResult:
@@ -324,7 +326,9 @@ def _register_read_tools(server: PlaygroundServer, reads: PlaceReads) -> None:
                       "status (failed, paused, finished), time, run metadata or text, each "
                       "with its status and reason, and how many match in all (matching, or "
                       "matching_at_least where the count was cut short); count=true answers "
-                      f"only how many match, counted whole; {UNTRUSTED}.",
+                      "only how many match, counted whole; group_by=\"error\" answers the "
+                      "failed threads grouped by error instead (count, newest, an example "
+                      f"each); {UNTRUSTED}.",
         get_thread: "One thread: its status and why (the error and its node, or the question "
                     "asked), its head, its branches with their labels, and its checkpoints "
                     f"newest first, a page at a time; {UNTRUSTED}.",

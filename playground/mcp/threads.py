@@ -31,6 +31,7 @@ from playground.mcp.bounds import (
 from playground.mcp.reads import thread_layout, thread_tree
 from playground.timetravel.limits import ReadStopped
 from playground.timetravel.signals import TaskSignal
+from playground.timetravel.status import FAILED
 from playground.timetravel.storage import Storage
 from playground.timetravel.thread_list import (
     ThreadCount,
@@ -38,6 +39,7 @@ from playground.timetravel.thread_list import (
     ThreadQuery,
     ThreadRow,
     count_threads,
+    group_errors,
     own_metadata,
     thread_page,
 )
@@ -62,9 +64,11 @@ def thread_row(row: ThreadRow) -> dict[str, Any]:
 def list_threads(storage: Storage, *, status: str | None = None, since: str | None = None,
                  until: str | None = None, metadata: dict | list | None = None,
                  text: str | None = None, limit: int, cursor: str | None = None,
-                 count: bool = False, trees: TreeCache | None = None) -> Answer:
+                 count: bool = False, group_by: str | None = None,
+                 trees: TreeCache | None = None) -> Answer:
     """The newest threads of the place (after ``cursor``), with the thread list's filters,
-    and how many match in all; with ``count``, only how many match (:func:`count_answer`).
+    and how many match in all; with ``count``, only how many match (:func:`count_answer`);
+    with ``group_by="error"``, the failed threads grouped by error (:func:`groups_answer`).
     (``trees`` is taken as every tool takes it; a list reads no thread's tree.)
 
     Raises:
@@ -72,6 +76,8 @@ def list_threads(storage: Storage, *, status: str | None = None, since: str | No
         CheckpointDbError: the place could not be read.
     """
     query = thread_query(status, since, until, metadata, text, limit, cursor)
+    if group_by is not None:
+        return groups_answer(storage, query, group_by, count)
     if count:
         return count_answer(storage, query)
     page = thread_page(storage, query)
@@ -196,6 +202,53 @@ def count_answer(storage: Storage, query: ThreadQuery) -> Answer:
     else:
         said += (" (counted by the database)" if found.by_query
                  else f" (read {found.scanned:,} threads)")
+    return Answer(said, data)
+
+
+def group_json(group) -> dict[str, Any]:
+    """An error group (:class:`~playground.timetravel.error_groups.ErrorGroup`), its texts
+    cut when too large."""
+    found = group.as_json()
+    found["error"] = cut(found["error"])
+    found["nodes"] = cut(jsonable(found["nodes"]))
+    found["example"] = {"thread_id": cut(group.example_thread, ID_CAP),
+                        "error": cut(group.example_error)}
+    return found
+
+
+def groups_answer(storage: Storage, query: ThreadQuery, group_by: str, count: bool) -> Answer:
+    """Every failed thread that matches ``query``, grouped by error (the engine's
+    :func:`~playground.timetravel.thread_list.group_errors`, as ``threads --group-by error``):
+    the largest groups first, up to ``query.limit`` and the answer's budget; a walk the read's
+    deadline stopped says how many failed threads it grouped.
+
+    Raises:
+        Refused: a grouping other than error, another status, a cursor or ``count``.
+        CheckpointDbError: the place could not be read.
+    """
+    if group_by != "error":
+        raise Refused(f"group_by takes \"error\", not {clip(str(group_by), 40)!r}")
+    if query.status not in (None, FAILED):
+        raise Refused("group_by=\"error\" groups the failed threads: give status failed or "
+                      f"none, not {query.status}")
+    if query.after or count:
+        raise Refused("group_by=\"error\" groups every failed thread in one answer: give it "
+                      "no cursor and no count")
+    found = group_errors(storage, query)
+    groups, more = take((group_json(group) for group in found.groups), query.limit,
+                        DATA_BUDGET - 1_024)
+    data = {"place": storage.label, "writer": storage.writer, "group_by": "error",
+            "failed_read": found.failed, "groups_total": len(found.groups),
+            "shown": len(groups), "complete": found.complete, "cut_short": found.cut,
+            "groups": groups}
+    said = (f"{found.failed:,} failed thread{'s' if found.failed != 1 else ''} in "
+            f"{len(found.groups):,} group{'s' if len(found.groups) != 1 else ''} of errors in "
+            f"{clip(storage.label)}; {len(groups)} shown, the largest first")
+    if more:
+        said += f" (the other {len(found.groups) - len(groups):,} are smaller)"
+    if found.cut:
+        said += (f"; the read stopped early, so these are the groups of the {found.failed:,} "
+                 f"read: {clip(found.cut, 200)}")
     return Answer(said, data)
 
 

@@ -26,10 +26,11 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
+from playground.timetravel.error_groups import ErrorGroups, Grouping, error_key
 from playground.timetravel.limits import ReadStopped, clip, limits
 from playground.timetravel.records import ThreadSummary
 from playground.timetravel.signals import TaskSignal
-from playground.timetravel.status import PAUSED, RUNNING, STATUSES, Status, status_at
+from playground.timetravel.status import FAILED, PAUSED, RUNNING, STATUSES, Status, status_at
 
 __all__ = ["RUNNING", "STATUSES"]  # the thread list's statuses are the status module's
 PAGE = 50  # threads per page unless asked otherwise
@@ -65,6 +66,9 @@ class ThreadQuery:
             with 503), not every id that holds those digits.
         limit: threads per page.
         after: the cursor a previous page gave, to go on after it.
+        error_group: only the failed threads of this group of errors, by its key
+            (:func:`~playground.timetravel.error_groups.error_key`: the masked error), as
+            :func:`group_errors` gives it.
     """
 
     status: str | None = None
@@ -74,11 +78,13 @@ class ThreadQuery:
     match: str | None = None
     limit: int = PAGE
     after: str | None = None
+    error_group: str | None = None
 
     @property
     def filtered(self) -> bool:
         """Whether anything but paging is asked for."""
-        return bool(self.status or self.since or self.until or self.meta or self.match)
+        return bool(self.status or self.since or self.until or self.meta or self.match
+                    or self.error_group)
 
     def meta_values(self) -> list[tuple[str, object, str]]:
         """(key, the value read as JSON, the value as written) for each metadata filter."""
@@ -363,6 +369,9 @@ def _wanted(query: ThreadQuery, row: ThreadRow, moment: datetime | None) -> bool
         return False
     if query.until and (moment is None or moment >= query.until):
         return False
+    if query.error_group and (row.status != FAILED
+                              or error_key(row.state.detail) != query.error_group):
+        return False
     return not query.match or text_matches(row, query.match)
 
 
@@ -551,7 +560,8 @@ def count_threads(storage: ThreadSource, query: ThreadQuery,
         QueryRefused: a status the place cannot tell, or a cursor that is not this list's.
     """
     _check_status(storage, query)
-    found = None if query.match or query.after else storage.counted(query)
+    found = (None if query.match or query.error_group or query.after
+             else storage.counted(query))
     if found is not None:
         return ThreadCount(found, by_query=True)
     stop_at = time.monotonic() + (walk_seconds() if seconds is None else seconds)
@@ -566,6 +576,46 @@ def count_threads(storage: ThreadSource, query: ThreadQuery,
             progress(total, scanned)
         if page.cut or not page.next_cursor:
             return ThreadCount(total, scanned, page.cut)
+        after = page.next_cursor
+
+
+def group_errors(storage: ThreadSource, query: ThreadQuery, seconds: float | None = None
+                 ) -> ErrorGroups:
+    """Every failed thread of ``storage`` that matches ``query`` (its other filters; its
+    status is failed whatever it says, its paging and group left out), grouped by error
+    (:mod:`playground.timetravel.error_groups`): each distinct error once, with its count, its
+    newest time and an example thread.
+
+    The failed threads are read as ``threads --status failed`` reads them (a SQL kind picks
+    them from its error writes, an Agent Server's search from its status), a page of
+    :data:`MAX_PAGE` after another, all of them within one walk's time (``seconds``,
+    :func:`walk_seconds` by default). A walk the deadline stops gives the groups of the threads
+    read so far, and says it was cut and how many it read.
+
+    Raises:
+        QueryRefused: the place cannot tell which threads failed.
+        CheckpointDbError: the place could not be read at all.
+    """
+    query = replace(query, status=FAILED, limit=MAX_PAGE, after=None, error_group=None)
+    _check_status(storage, query)
+    stop_at = time.monotonic() + (walk_seconds() if seconds is None else seconds)
+    grouping = Grouping()
+    after = None
+    while True:
+        try:
+            page = thread_page(storage, replace(query, after=after),
+                               seconds=stop_at - time.monotonic())
+        except ReadStopped as exc:
+            if after is None:
+                raise  # not one failed thread read: the place cannot be read in time
+            return grouping.result(f"{exc}; read {grouping.failed:,} failed threads")
+        for row in page.rows:
+            grouping.add(row.summary.thread_id, row.state.node, row.state.detail,
+                         row.summary.newest_at)
+        if page.cut:
+            return grouping.result(f"{page.cut}; grouped {grouping.failed:,} failed threads")
+        if not page.next_cursor:
+            return grouping.result()
         after = page.next_cursor
 
 

@@ -11,6 +11,14 @@ A filter never ends empty-handed: a page whose walk met its deadline shows the t
 and offers **keep reading**, which goes on from where it stopped and adds what it finds to the
 page. Such a page is kept for the session (every rerun would walk as long again) until the
 filters or the page change.
+
+With Status failed, the failed threads' errors come first, grouped as ``playground threads
+--group-by error`` groups them (:func:`~playground.timetravel.thread_list.group_errors`: each
+distinct error once, what varies inside it masked, its count and newest time); a click on a
+group lists its threads only, **All failed threads** lists them all again. The open thread's
+error is shown whole under the table (a ``why`` cell holds one line), and says so where the
+database stored no traceback. Text from the database reaches the page as table cells, code
+blocks or escaped markdown only.
 """
 
 from __future__ import annotations
@@ -19,18 +27,23 @@ from dataclasses import replace
 
 import streamlit as st
 
+from playground.timetravel.error_groups import ErrorGroups, holds_traceback, whole_error
 from playground.timetravel.limits import clip
+from playground.timetravel.status import FAILED
 from playground.timetravel.storage import Storage
 from playground.timetravel.thread_list import (
     RUNNING,
     QueryRefused,
     ThreadPage,
     ThreadQuery,
+    ThreadRow,
+    group_errors,
     metadata_text,
     parse_meta,
     parse_moment,
     thread_page,
 )
+from playground.ui import resources
 from playground.ui.markup import md_escape
 
 ANY = "any"
@@ -62,6 +75,7 @@ def _to_url(prefix: str) -> None:
             st.query_params.pop(name, None)
     st.session_state.pop(f"{prefix}pages", None)  # a new filter starts at the newest page
     st.session_state.pop(f"{prefix}held", None)
+    _clear_group(prefix)  # a group belongs to the filters that found it
 
 
 def _query(prefix: str, limit: int, statuses: tuple[str, ...]
@@ -139,7 +153,7 @@ def _page(source: Storage, query: ThreadQuery, pages: list[str | None], prefix: 
         QueryRefused: the page's cursor is not one of this place's list.
     """
     key = f"{prefix}held"
-    marks = (source.identity, _said(prefix), query.limit, pages[-1])
+    marks = (source.identity, _said(prefix), query.limit, pages[-1], query.error_group)
     held = st.session_state.get(key)
     if held is None or held["marks"] != marks:
         st.session_state.pop(f"{prefix}more", None)
@@ -164,6 +178,101 @@ def _read_on(source: Storage, query: ThreadQuery, page: ThreadPage) -> ThreadPag
     rows = (page.rows + more.rows)[: query.limit]
     return ThreadPage(rows, more.next_cursor, page.scanned + more.scanned, more.cut,
                       more.walked)
+
+
+def _clear_group(prefix: str) -> None:
+    """**All failed threads**' callback (and a new filter's): no group picked; the groups'
+    table is drawn afresh (a new key: its selection cannot be set), the list from its first
+    page."""
+    round_key = f"{prefix}groups-round"
+    st.session_state[round_key] = st.session_state.get(round_key, 0) + 1
+    st.session_state.pop(f"{prefix}group-shown", None)
+    st.session_state.pop(f"{prefix}pages", None)
+    st.session_state.pop(f"{prefix}held", None)
+
+
+def _groups(source: Storage, query: ThreadQuery, prefix: str) -> ErrorGroups:
+    """The failed threads that match the other filters, grouped by error: read once per
+    place and filters, and kept for the session (they are every failed thread: a rerun that
+    only turns a page or opens a thread reads none of them again)."""
+    key = f"{prefix}groups"
+    marks = (source.identity, _said(prefix))
+    held = st.session_state.get(key)
+    if held is not None and held["marks"] == marks:
+        return held["found"]
+    with st.spinner("Grouping the failed threads by error…", show_time=True):
+        found = group_errors(source, query)
+    st.session_state[key] = {"marks": marks, "found": found}
+    return found
+
+
+def _group_picker(found: ErrorGroups, prefix: str) -> str | None:
+    """The groups as a table, the largest first; the key of the group clicked, or None (every
+    failed thread)."""
+    if not found.groups:
+        return None
+    table = f"{prefix}error-groups-{st.session_state.get(f'{prefix}groups-round', 0)}"
+    plural = "s" if found.failed != 1 else ""
+    st.caption(f"**Failed threads by error**: {found.failed:,} failed thread{plural} in "
+               f"{len(found.groups):,} group{'s' if len(found.groups) != 1 else ''}; what "
+               "varies inside one error (ids, numbers, hex, uuids, times) is masked. Click a "
+               "group to list its threads only.")
+    event = st.dataframe(
+        [{"count": group.count, "error": group.key,
+          "newest": (group.newest_at or "")[:19].replace("T", " "),
+          "nodes": clip(", ".join(group.nodes), 200),
+          "example": clip(group.example_thread, 200)} for group in found.groups],
+        hide_index=True, width="stretch", on_select="rerun", selection_mode="single-row",
+        key=table,
+        column_config={"error": st.column_config.TextColumn(
+                           width="large", help="The error, what varies inside it masked: <n> "
+                                               "a number, <id> an id, <hex>, <uuid>, <time>, "
+                                               "<email>"),
+                       "nodes": st.column_config.TextColumn(
+                           help="The nodes that raised it (blank where the database does not "
+                                "say)"),
+                       "example": st.column_config.TextColumn(
+                           help="The newest thread of the group")})
+    if found.cut:
+        st.caption(f":material/hourglass_bottom: Grouped the {found.failed:,} failed threads "
+                   f"read before the deadline: {md_escape(found.cut, 300)}")
+    picked = (getattr(event, "selection", None) or {}).get("rows") or []
+    if not picked or picked[0] >= len(found.groups):
+        return None
+    group = found.groups[picked[0]]
+    shown_col, all_col = st.columns([3, 1], vertical_alignment="center")
+    shown_col.caption(f"Listing one group: {group.count:,} failed "
+                      f"thread{'s' if group.count != 1 else ''}.")
+    all_col.button("All failed threads", icon=":material/filter_alt_off:",
+                   key=f"{prefix}all-failed", on_click=_clear_group, args=(prefix,),
+                   width="stretch")
+    return group.key
+
+
+def _whole_error(source: Storage, rows: list[ThreadRow], thread_key: str) -> None:
+    """The open thread's error whole (the ``why`` cell holds one line of it), with its node,
+    and "no traceback stored" where the database kept none (LangGraph keeps none)."""
+    ids = [r.summary.thread_id for r in rows]
+    shown = st.session_state.get(thread_key)
+    row = rows[ids.index(shown)] if shown in ids else rows[0] if rows else None
+    if row is None or row.status != FAILED or not row.summary.head_id:
+        return
+    try:
+        signals = source.signals_at(row.summary.thread_id, [row.summary.head_id])
+    except resources.database_errors():
+        return  # the tree below says what cannot be read
+    error = next((s for s in signals.get(row.summary.head_id, ()) if s.kind == "error"), None)
+    if error is None:
+        return
+    with st.expander("Why it failed, whole", icon=":material/error:"):
+        st.caption(f"Thread {md_escape(clip(row.summary.thread_id, 200))}: "
+                   f"{md_escape(error.node or 'the run', 200)} failed with")
+        st.code(whole_error(error.value), language=None, wrap_lines=True)
+        if not holds_traceback(error.value):
+            st.caption(":material/info: No traceback stored: LangGraph keeps only the "
+                       "exception's repr (its type and message) under the checkpoint, not "
+                       "where it was raised. Clone the thread and run it again on your graph "
+                       "to see the traceback.")
 
 
 def thread_table(source: Storage, prefix: str, thread_key: str, on_pick=None,
@@ -203,6 +312,13 @@ def thread_table(source: Storage, prefix: str, thread_key: str, on_pick=None,
     query, problem = _query(prefix, limit, statuses)
     if problem:
         st.caption(f":material/error: {md_escape(problem, 300)} (not applied)")
+    if query.status == FAILED:
+        group = _group_picker(_groups(source, query, prefix), prefix)
+        if group != st.session_state.get(f"{prefix}group-shown"):  # another list: its page 1
+            st.session_state[f"{prefix}group-shown"] = group
+            st.session_state.pop(f"{prefix}pages", None)
+            st.session_state.pop(f"{prefix}held", None)
+        query = replace(query, error_group=group)
     pages: list[str | None] = st.session_state.setdefault(f"{prefix}pages", [None])
     # a filtered read may take a moment on a large database: say what is going on meanwhile
     with st.spinner("Asking the database for the threads that match…" if query.filtered
@@ -216,13 +332,13 @@ def thread_table(source: Storage, prefix: str, thread_key: str, on_pick=None,
     rows = page.rows
     columns = _metadata_columns(prefix, rows, [key for key, _ in query.meta])
     # a table per page and filter: its row selection belongs to the rows it showed
-    table = f"{prefix}threads-{len(pages)}-{abs(hash(_said(prefix)))}"
+    table = f"{prefix}threads-{len(pages)}-{abs(hash((_said(prefix), query.error_group)))}"
     # The key columns first, so a phone's narrow table shows them; "why" only when a thread of
     # the page has one (an empty column as wide as the rest cost a phone its checkpoints).
     said_why = any(r.reason for r in rows)
     event = st.dataframe(
         [{"thread": clip(r.summary.thread_id, 200), "status": r.status,
-          **({"why": clip(r.reason, 200)} if said_why else {}),
+          **({"why": clip(r.reason)} if said_why else {}),
           **{label: metadata_text(r.metadata.get(key)) for key, label in columns.items()},
           "checkpoints": r.summary.checkpoints,
           "newest": (r.summary.newest_at or "")[:19].replace("T", " "),
@@ -231,7 +347,10 @@ def thread_table(source: Storage, prefix: str, thread_key: str, on_pick=None,
         key=table,
         column_config={"thread": st.column_config.TextColumn(width="medium"),
                        "bytes": st.column_config.NumberColumn(format="localized"),
-                       "why": st.column_config.TextColumn(width="medium")},
+                       "why": st.column_config.TextColumn(
+                           width="medium", help="The error or the question, on one line: "
+                                                "the open thread's error is under the table, "
+                                                "whole")},
     )
     ids = [r.summary.thread_id for r in rows]
     picked = (getattr(event, "selection", None) or {}).get("rows") or []
@@ -243,6 +362,7 @@ def thread_table(source: Storage, prefix: str, thread_key: str, on_pick=None,
             st.session_state[thread_key] = ids[picked[0]]
             if on_pick is not None:
                 on_pick()
+    _whole_error(source, rows, thread_key)
     facts = [f"page {len(pages)}", f"{len(rows)} thread{'s' if len(rows) != 1 else ''}"]
     if query.filtered:
         facts.append(f"{page.scanned:,} read to find them")

@@ -36,7 +36,9 @@ def _box(tab: ShotTab):
 def _click_row(tab: ShotTab, index: int) -> None:
     """Click the ``index``-th row's selection box in the thread table (the data grid draws on a
     canvas: its rows are found by position) and wait for the run it starts."""
-    grid = tab.page.locator('[data-testid="stDataFrame"]').first
+    # the thread table by its key (with Status failed, the errors' groups come first)
+    grid = tab.page.locator('[class*="st-key-inspect-threads-"] [data-testid="stDataFrame"]'
+                            ).first
     grid.scroll_into_view_if_needed()
     box = grid.bounding_box()
     before = tab.runs
