@@ -9,16 +9,20 @@ way, so a spec that does not load is reported by the CLI before the server start
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from playground.apps.app import App
 from playground.apps.builtin import ticket_agent
 from playground.apps.config import AppConfig, read_config
 from playground.apps.errors import AppLoadError
 from playground.apps.loader import GraphSpec, load_graph, parse_spec, reload_graph
+from playground.apps.state_fields import delta_reducers
 
 SERVER_ENV = "PLAYGROUND_SERVER_URL"  # the same name playground.places.server_client reads
 GRAPH_ENV = "PLAYGROUND_GRAPH"
@@ -127,6 +131,44 @@ def load_apps(choice: AppChoice) -> dict[str, App]:
 def load_app(choice: AppChoice) -> App:
     """The first app a choice names (see :func:`load_apps`)."""
     return next(iter(load_apps(choice).values()))
+
+
+def one_app(choice: AppChoice, used: str) -> App:
+    """The one graph ``--graph``, or ``--config`` (with ``--graph-name`` when it lists
+    several), names for a command that reads or runs it: ``playground mcp`` and the read
+    commands. Its code is imported here, only because the person who typed the command named
+    it; anything it prints goes to stderr (a command's stdout is its output, or MCP's
+    protocol).
+
+    Args:
+        choice: what the command line named.
+        used: what the graph is for, as a refusal of several says it ("the write tools run").
+
+    Raises:
+        AppLoadError: it does not load, or the langgraph.json lists several and none is named
+            (one line).
+    """
+    with contextlib.redirect_stdout(sys.stderr):
+        apps = load_apps(choice)
+    if len(apps) > 1:
+        names = ", ".join(apps)
+        names = names if len(names) <= 200 else names[:199] + "…"
+        raise AppLoadError(f"{choice.config} lists {len(apps)} graphs ({names}): name the one "
+                           f"{used} with --graph-name")
+    return next(iter(apps.values()))
+
+
+def reading_reducers(choice: AppChoice) -> dict[str, Callable[..., Any] | str]:
+    """The reducers of the DeltaChannels of the graph a read names (``--graph``, ``--config``),
+    by state key, for ``Storage.reducers``: stored values then fold as the app folds them. None
+    named: none (the engine folds what it can without running anything).
+
+    Raises:
+        AppLoadError: the graph does not load, or several are named (:func:`one_app`).
+    """
+    if not (choice.graph or choice.config):
+        return {}
+    return delta_reducers(one_app(choice, "whose reducers fold the values").template)
 
 
 def reload_app(app: App, choice: AppChoice) -> App:

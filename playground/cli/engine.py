@@ -5,7 +5,9 @@ DB is a SQLite file, a ``postgresql://`` URL or an Agent Server's ``http://`` UR
 its API; its key from ``LANGSMITH_API_KEY`` or the variable ``--api-key-env`` names). Only prune
 without --dry-run, migrate --apply and import write. Every value is read through the safe
 decoder: nothing a database names is imported or called; export-test names the graph in the
-file it writes and never loads it.
+file it writes and never loads it. history, diff, chat, branches and timeline take ``--graph``
+or ``--config``: the graph the person typed is imported and its own DeltaChannel reducers fold
+the values shown, as the app folds them (a graph that does not load is one line, exit 2).
 """
 
 from __future__ import annotations
@@ -23,12 +25,20 @@ import orjson
 from playground.places.door import open_place, open_storage
 from playground.places.server_address import KEY_ENV, KEY_ENV_SETTING
 from playground.timetravel.decode import to_jsonable
+from playground.timetravel.delta import (
+    ON_CLI,
+    UNFOLDED_NOTE,
+    describe_unfolded,
+    is_unfolded,
+)
 from playground.timetravel.diff import diff_states
 from playground.timetravel.display import tree_view, view_dot
 from playground.timetravel.errors import CheckpointDbError
 from playground.timetravel.limits import clip, limits, reset_limits
 from playground.timetravel.messages import conversations, turns
+from playground.timetravel.records import checkpoint_name
 from playground.timetravel.status import FAILED
+from playground.timetravel.storage import Storage
 from playground.timetravel.thread_list import (
     MAX_PAGE,
     PAGE,
@@ -131,6 +141,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     history = command("history", "every checkpoint of a thread, across all branches", _history)
     history.add_argument("--thread", required=True)
     history.add_argument("--ns", default="", help="checkpoint namespace (subgraph)")
+    _graph_options(history, shows_values=False)
     shape = history.add_mutually_exclusive_group()
     shape.add_argument("--json", action="store_true", help="one JSON object")
     shape.add_argument("--dot", action="store_true", help="the tree as Graphviz DOT")
@@ -141,6 +152,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     diff.add_argument("a", help="checkpoint id, unique part of one, or #N (creation order); "
                       "alone, the checkpoint compared with its parent")
     diff.add_argument("b", nargs="?", help="the checkpoint to compare A with (same forms)")
+    _graph_options(diff)
 
     branches = command("branches", "two branches of a thread compared step by step",
                        _branches)
@@ -151,6 +163,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                           "(default: the newest tip)")
     branches.add_argument("--ns", default="", help="checkpoint namespace (subgraph)")
     branches.add_argument("--json", action="store_true", help="one JSON object")
+    _graph_options(branches)
 
     chat = command("chat", "the conversation a thread's messages hold, at one checkpoint", _chat)
     chat.add_argument("--thread", required=True)
@@ -158,6 +171,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                       help="checkpoint id, unique part of one, or #N (default: the head)")
     chat.add_argument("--ns", default="", help="checkpoint namespace (subgraph)")
     chat.add_argument("--json", action="store_true", help="the messages as plain JSON data")
+    _graph_options(chat)
 
     spent = command("timeline", "where a thread's time and tokens went, step by step",
                     _timeline)
@@ -167,6 +181,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     spent.add_argument("--json", action="store_true", help="one JSON object")
     spent.add_argument("--prices", type=Path, metavar="FILE", help="a JSON price table, "
                        '{"model": {"input": 3.0, "output": 15.0}} in money per million tokens')
+    _graph_options(spent, shows_values=False)
 
     test = command("export-test", "write a thread's branch as a self-contained pytest file",
                    _export_test)
@@ -209,6 +224,61 @@ def register(sub: argparse._SubParsersAction) -> None:
     import_ = command("import", "load a thread exported as JSON into an empty thread", _import)
     import_.add_argument("file", type=Path, help="file written by playground export")
     import_.add_argument("--thread", help="import under this thread id instead")
+
+
+def _graph_options(parser: argparse.ArgumentParser, shows_values: bool = True) -> None:
+    """``--graph SPEC`` or ``--config FILE [--graph-name NAME]`` on a read command: the app's
+    graph, whose own DeltaChannel reducers fold the values shown (:func:`reads_for`). Every
+    read command takes them, so one command line serves them all; ``shows_values`` False says
+    the command prints no state value for them to change."""
+    said = ("its own DeltaChannel reducers fold the values shown, as the app does" if
+            shows_values else "taken as chat, diff and branches take it, though this command "
+            "shows no state value for its reducers to fold")
+    named = parser.add_mutually_exclusive_group()
+    named.add_argument("--graph", metavar="SPEC", help="the app's graph, path/to/file.py:ATTR "
+                       f"or package.module:ATTR as `playground run` takes it: {said} (its code "
+                       "runs)")
+    named.add_argument("--config", metavar="FILE", help="the app's langgraph.json instead "
+                       "(with --graph-name when it lists several graphs)")
+    parser.add_argument("--graph-name", metavar="NAME", help="which graph of --config")
+
+
+def reads_for(args: argparse.Namespace) -> Storage:
+    """The place's reads for a read command, shown in a terminal: with ``--graph`` or
+    ``--config``, the graph's own DeltaChannel reducers fold the values, as the app does.
+
+    The graph is loaded first, only because the person who typed the command named it: one
+    that does not load stops the command before the place is opened.
+
+    Raises:
+        AppLoadError: the graph does not load, or several are named (one line, exit 2).
+        ValueError: ``--graph-name`` without ``--config``.
+        CheckpointDbError: the place cannot be read.
+    """
+    from playground.apps.launch import AppChoice, reading_reducers
+
+    if args.graph_name and not args.config:
+        raise ValueError("--graph-name picks a graph of a langgraph.json: give --config too")
+    reducers = reading_reducers(AppChoice(args.graph, args.config, args.graph_name))
+    storage = open_storage(args.db)
+    storage.shown_on = ON_CLI  # a value the app's reducer folds says what works here
+    if reducers:
+        storage.reducers = reducers
+    return storage
+
+
+def _unfolded_lines(tree: CheckpointTree, *shown: tuple[str, dict]) -> list[str]:
+    """A line for each value only the app's own reducer folds (no ``--graph`` named it) at the
+    checkpoints shown (``(checkpoint id, its values)``): its stored pieces, the snapshot and
+    the writes since; then, once, what to add to the command to see the value it makes (the
+    value's own note, in the CLI's words)."""
+    found = [(cid, key, value) for cid, values in shown for key, value in values.items()
+             if is_unfolded(value)]
+    lines = [f"{clip(key, 80)} at #{tree.ordinal(cid)}, not folded: "
+             f"{describe_unfolded(value, tree.ordinal, 600)}" for cid, key, value in found]
+    if found:
+        lines.append(f"note: {found[0][2][UNFOLDED_NOTE]}")
+    return lines
 
 
 def _keyed(handler):
@@ -449,7 +519,7 @@ def history_json(tree: CheckpointTree, metadata: dict[str, dict] | None = None) 
 
 
 def _history(args: argparse.Namespace) -> int:
-    source = open_storage(args.db)
+    source = reads_for(args)
     try:
         if args.dot:
             tree = load_tree(source, args.thread, args.ns)
@@ -469,15 +539,17 @@ def _history(args: argparse.Namespace) -> int:
     print(f"thread {clip(tree.thread_id, 200)}: {len(tree)} checkpoints, "
           f"{len(tree.leaves)} branches, head #{tree.ordinal(tree.head)}")
     records = list(tree.nodes.values())
-    writers = {r.checkpoint_id: clip(_named(tree.details[r.checkpoint_id].writers), 80)
-               for r in records}
+    # Each checkpoint named as LangGraph writes it, as the tree, the inspector, Compare and
+    # MCP name it (input, loop · NODE, update · NODE, fork).
+    names = {r.checkpoint_id: clip(checkpoint_name(
+        r.source, tree.details[r.checkpoint_id].writers), 80) for r in records}
     nexts = {r.checkpoint_id: clip(_named(tree.details[r.checkpoint_id].next), 80)
              for r in records}
-    # Columns as wide as their widest cell (a fan-out's writers, "research ×3", are wider
-    # than the heading), so every row lines up.
-    wrote = max([16, *map(len, writers.values())])
+    # Columns as wide as their widest cell (a fan-out's, "loop · research ×3", is wider than
+    # the heading), so every row lines up.
+    named = max([16, *map(len, names.values())])
     waits = max([16, *map(len, nexts.values())])
-    print(f"{'#':>5} {'parent':>6} {'step':>5}  {'source':<7} {'written by':<{wrote}} "
+    print(f"{'#':>5} {'parent':>6} {'step':>5}  {'checkpoint':<{named}} "
           f"{'next':<{waits}} {'bytes':>8}  checkpoint id")
     for r in records:
         detail = tree.details[r.checkpoint_id]
@@ -494,7 +566,7 @@ def _history(args: argparse.Namespace) -> int:
             marks.append("other branch")
         print(f"{tree.ordinal(r.checkpoint_id):>5} "
               f"{('#' + str(tree.ordinal(parent))) if parent else '-':>6} {r.step!s:>5}  "
-              f"{clip(r.source or '?', 7):<7} {writers[r.checkpoint_id]:<{wrote}} "
+              f"{names[r.checkpoint_id]:<{named}} "
               f"{nexts[r.checkpoint_id]:<{waits}} {r.stored_bytes:>8,}  "
               f"{clip(r.checkpoint_id, 200)}{'  ' + ' '.join(marks) if marks else ''}")
         if r.checkpoint_id in tree.broken:
@@ -517,16 +589,23 @@ def _named(names: tuple[str, ...]) -> str:
 
 
 def _diff(args: argparse.Namespace) -> int:
-    source = open_storage(args.db)
+    source = reads_for(args)
     try:
         tree = load_tree(source, args.thread)
         a, b = _diffed(tree, args.a, args.b)
-        changes = diff_states(source.values(args.thread, a), source.values(args.thread, b))
+        before, after = source.values(args.thread, a), source.values(args.thread, b)
+        changes = diff_states(before, after)
     finally:
         source.close()
     print(f"#{tree.ordinal(a)} {a} -> #{tree.ordinal(b)} {b}")
     lines = changes.lines()
     print("\n".join(lines) if lines else "no differences")
+    # A changed value only the app's reducer folds, which the diff cuts short: its pieces on
+    # each side, and how to see what they make.
+    changed = {key for key in {*before, *after} if before.get(key) != after.get(key)}
+    for line in _unfolded_lines(tree, *((cid, {k: v for k, v in values.items() if k in changed})
+                                        for cid, values in ((a, before), (b, after)))):
+        print(line)
     return 0
 
 
@@ -552,7 +631,7 @@ def _branches(args: argparse.Namespace) -> int:
 
     if (args.left is None) != (args.right is None):
         raise ValueError("give both --left and --right, or neither for the two newest branches")
-    storage = open_storage(args.db)
+    storage = reads_for(args)
     try:
         tree = load_tree(storage, args.thread, args.ns)
         if args.left is None:
@@ -561,6 +640,7 @@ def _branches(args: argparse.Namespace) -> int:
             left = resolve_checkpoint(tree, args.left)
             right = resolve_checkpoint(tree, args.right)
         comparison = compare_branches(storage, tree, left, right)
+        ends = [(end, storage.values(args.thread, end, args.ns)) for end in (left, right)]
     finally:
         storage.close()
     if args.json:
@@ -569,6 +649,8 @@ def _branches(args: argparse.Namespace) -> int:
         sys.stdout.write("\n")
         return 0
     print("\n".join(comparison.lines(name=lambda cid: f"#{tree.ordinal(cid)} {clip(cid, 80)}")))
+    for line in _unfolded_lines(tree, *ends):
+        print(line)
     return 0
 
 
@@ -580,7 +662,7 @@ def _timeline(args: argparse.Namespace) -> int:
     from playground.timetravel.timeline import EDIT, read_prices, timeline
 
     prices = read_prices(args.prices)
-    storage = open_storage(args.db)
+    storage = reads_for(args)
     try:
         tree = load_tree(storage, args.thread, times=True)
         tip = resolve_checkpoint(tree, args.branch) if args.branch else tree.head
@@ -664,7 +746,7 @@ def _export_test(args: argparse.Namespace) -> int:
 
 
 def _chat(args: argparse.Namespace) -> int:
-    source = open_storage(args.db)
+    source = reads_for(args)
     try:
         tree = load_tree(source, args.thread, args.ns)
         at = resolve_checkpoint(tree, args.at) if args.at else tree.head
@@ -676,12 +758,18 @@ def _chat(args: argparse.Namespace) -> int:
     if args.json:
         json.dump({"thread_id": args.thread, "checkpoint_id": at,
                    "conversations": {key: [to_jsonable(m.raw) for m in messages]
-                                     for key, messages in found.items()}}, sys.stdout, indent=2)
+                                     for key, messages in found.items()},
+                   # what only the app's reducer folds: its stored pieces and how to fold them
+                   "not_folded": {key: to_jsonable(value) for key, value in values.items()
+                                  if is_unfolded(value)}}, sys.stdout, indent=2)
         print()
         return 0
     print(f"thread {args.thread} at #{tree.ordinal(at)} {at}")
+    # A conversation only the app's reducer folds is shown as its stored pieces, with how to
+    # see the messages they make.
+    unfolded = _unfolded_lines(tree, (at, values))
     if not found:
-        print("no messages in this checkpoint's state")
+        print("no messages in this checkpoint's state" + (", as stored" if unfolded else ""))
     for key, messages in found.items():
         if len(found) > 1 or key != "messages":
             print(f"[{key}]")
@@ -692,6 +780,8 @@ def _chat(args: argparse.Namespace) -> int:
             for call, reply in turn.results:
                 result = reply.text if reply else "(no result yet)"
                 print(f"    -> {call.name}: {' '.join(result.split())[:160]}")
+    for line in unfolded:
+        print(line)
     for signal in signals:
         print(signal.line)
     return 0

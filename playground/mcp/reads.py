@@ -22,10 +22,11 @@ a 10,000-checkpoint thread reads the tree once (0.7 s here), then each page in a
 cache is keyed by the thread's fingerprint, read on every call, so a thread that changed is read
 again; it holds half of ``PLAYGROUND_CACHE_MB`` at most.
 
-A server started with a graph (``--graph`` or ``--config``, with ``--allow-writes``) folds that
-graph's DeltaChannels with the graph's own reducers, as the pages do
-(:attr:`PlaceReads.reducers`, given to every storage it opens); without one, the engine folds
-what it can without running anything.
+A server started with a graph (``--graph`` or ``--config``, with or without
+``--allow-writes``) folds that graph's DeltaChannels with the graph's own reducers, as the pages
+do (:attr:`PlaceReads.reducers`, given to every storage it opens); without one, the engine
+folds what it can without running anything, and a value only the app's reducer folds says to
+start the server with the graph (each storage is opened as MCP's: ``delta.ON_MCP``).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ import anyio.to_thread
 
 from playground.places.base import Place
 from playground.places.door import open_place
-from playground.timetravel.delta import Reducer
+from playground.timetravel.delta import ON_MCP, Reducer
 from playground.timetravel.storage import Storage
 from playground.timetravel.tree import CheckpointTree, TreeCache, load_tree
 from playground.timetravel.tree_layout import TreeLayout, kept_layout, tree_layout
@@ -85,6 +86,7 @@ class PlaceReads:
     def read(self, work: Callable[[Storage], T]) -> T:
         """``work`` on the place's reads, opened for it and closed after (on this thread)."""
         with closing(self.place.reads()) as storage:
+            storage.shown_on = ON_MCP  # an unfolded value says what works here
             if self.reducers:
                 storage.reducers = self.reducers
             return work(storage)

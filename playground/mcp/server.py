@@ -19,7 +19,8 @@ Server's own), the write tools come too (:data:`WRITE_TOOLS`: ``fork_with_edit``
 ``replay_from``, ``resume``): each runs the runtime's own command on a worker thread
 (:mod:`playground.mcp.write_tools`, :mod:`playground.mcp.writes`), names the head the assistant
 last read and writes nothing when the thread has moved past it. Without ``--allow-writes`` none
-is listed, and nothing of a graph is imported.
+is listed; a graph named all the same (``--graph``, ``--config``) is imported only for its
+reducers, so the read tools fold its DeltaChannels as the app does.
 """
 
 from __future__ import annotations
@@ -129,13 +130,13 @@ class ServerOptions:
     """How ``playground mcp`` was started, beyond its place.
 
     Attributes:
-        graph: ``--graph``: the graph the write tools run (a spec, as ``playground run`` takes
-            it), loaded only with ``allow_writes``; the read tools then fold its DeltaChannels
-            with its own reducers.
+        graph: ``--graph``: the app's graph (a spec, as ``playground run`` takes it): the
+            read tools fold its DeltaChannels with its own reducers, and with
+            ``allow_writes`` the write tools run it.
         config: ``--config``: a langgraph.json naming it instead.
         graph_name: ``--graph-name``: which graph of the langgraph.json.
-        allow_writes: ``--allow-writes``: list the write tools; without it none is listed and
-            no graph is imported.
+        allow_writes: ``--allow-writes``: list the write tools; without it none is listed
+            (and a graph named is imported for its reducers alone).
     """
 
     graph: str | None = None
@@ -440,9 +441,10 @@ def serve(target: str, options: ServerOptions | None = None) -> int:
 
     Raises:
         CheckpointDbError: the place cannot be read, or graphs must not run on it.
-        ValueError: ``--allow-writes`` with no graph to run, or several to choose from;
+        ValueError: ``--allow-writes`` with no graph to run;
             ``PLAYGROUND_MCP_ANSWERS`` set to neither auto nor both.
-        AppLoadError: the graph named does not load.
+        AppLoadError: the graph named does not load, or a langgraph.json lists several and
+            none is named.
     """
     # Before the SDK's own set-up: every log line goes to stderr, never to the protocol.
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING,
@@ -454,10 +456,18 @@ def serve(target: str, options: ServerOptions | None = None) -> int:
     try:
         reads.check()
         if options.allow_writes:
-            # Only here is a graph imported (or an Agent Server's graphs listed).
+            # The graph the write tools run (or an Agent Server's graphs listed); its reducers
+            # fold the reads too.
             from playground.mcp.writes import PlaceWrites
 
             writes = PlaceWrites.open(reads, options.graph, options.config, options.graph_name)
+        elif options.graph or options.config:
+            # Named by the person starting the server: imported for its reducers alone, and no
+            # write tool is listed.
+            from playground.apps.launch import AppChoice, reading_reducers
+
+            reads.reducers = reading_reducers(AppChoice(options.graph, options.config,
+                                                        options.graph_name))
         build_server(reads, options, writes).run("stdio")
     except KeyboardInterrupt:  # started by hand in a terminal and stopped: no traceback
         return 130

@@ -52,6 +52,8 @@ NOTES = (
     "--api-key-env names).",
     "Give the full path of .venv/bin/playground as the command when playground is not on the "
     "client's PATH.",
+    "With the app's graph (--graph SPEC or --config langgraph.json) the values shown are "
+    "folded by its own DeltaChannel reducers, as the app folds them.",
     "It reads only, unless started with --allow-writes and a graph (--graph SPEC or --config "
     "langgraph.json; an Agent Server runs its own): then fork_with_edit, replay_from and "
     "resume write new branches, each refused when the thread moved past the expected_head "

@@ -17,7 +17,8 @@ graph code runs only then):
 Anything else is refused before the server starts, in one line (:class:`WritesRefused`, exit
 2): ``--allow-writes`` with no graph on a place that runs none, a place graphs must not run on
 (a LangGraph.js file: ``place.check_runnable()``; a graph named for an Agent Server, which runs
-its own), a langgraph.json of several graphs with none named.
+its own); and, as every command that loads a graph says it (``AppLoadError``), a langgraph.json
+of several graphs with none named.
 
 A write runs on a worker thread (:meth:`PlaceWrites.run`), so the event loop keeps answering
 the read tools while a graph runs, and one at a time: a second write waits for the first, then
@@ -26,16 +27,15 @@ finds the thread moved past the head it expected and writes nothing.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Mapping
-from contextlib import ExitStack, redirect_stdout
+from contextlib import ExitStack
 from typing import Any, TypeVar
 
 import anyio
 import anyio.to_thread
 
 from playground.apps.app import App
-from playground.apps.launch import AppChoice, load_apps
+from playground.apps.launch import AppChoice, load_apps, one_app
 from playground.apps.server_graph import safe_name
 from playground.apps.state_fields import delta_reducers
 from playground.mcp.answers import Refused, sentence_of
@@ -90,10 +90,11 @@ class PlaceWrites:
         ``--graph``, or ``--config`` and ``--graph-name``).
 
         Raises:
-            WritesRefused: no graph to run, several to choose from, a graph named for an
-                Agent Server, or a saver the database refuses (one line).
+            WritesRefused: no graph to run, a graph named for an Agent Server, or a saver the
+                database refuses (one line).
             CheckpointDbError: graphs must not run on the place (a LangGraph.js file).
-            AppLoadError: the graph (or the server's list of graphs) does not load.
+            AppLoadError: the graph (or the server's list of graphs) does not load, or a
+                langgraph.json lists several and none is named.
         """
         place = reads.place
         if graph or config:
@@ -104,13 +105,9 @@ class PlaceWrites:
             place.check_runnable()  # before any of the graph's code is imported
             # The graph's module is imported before the protocol starts: anything it prints
             # goes to stderr, never onto the wire.
-            with redirect_stdout(sys.stderr):
-                apps = load_apps(AppChoice(graph=graph, config=config, graph_name=graph_name))
-            if len(apps) > 1:
-                raise WritesRefused(
-                    f"{config} lists {len(apps)} graphs ({clip(', '.join(apps), 200)}): name "
-                    "the one the write tools run with --graph-name")
-            (app,) = apps.values()
+            app = one_app(AppChoice(graph=graph, config=config, graph_name=graph_name),
+                          "the write tools run")
+            apps = {app.name: app}
             stack = ExitStack()
             try:
                 saver = stack.enter_context(place.saver(serde=app.serde()))

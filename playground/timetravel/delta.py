@@ -21,7 +21,9 @@ without running anything the data names:
   decoded plain values.
 - **Anything else** (a reducer only the writer's app knows) is shown as it is stored: the
   snapshot, the checkpoint that holds it, and the writes since, in order, labelled as writes
-  the app's reducer folds (:func:`unfolded`). Never empty, never a stored marker type.
+  the app's reducer folds (:func:`unfolded`), with what to do to see the value it makes in the
+  words of the surface showing it (:data:`TO_FOLD`: a page, a command, the MCP server). Never
+  empty, never a stored marker type.
 
 Pure: nothing here imports LangGraph or reads a database. See docs/architecture.md,
 "DeltaChannel".
@@ -46,8 +48,18 @@ REMOVE_ALL_MESSAGES = "__remove_all__"
 FOLDED_BY_MESSAGES = "rebuilt as LangGraph's messages reducer folds them"
 FOLDED_BY_GRAPH = "rebuilt with the graph's own reducer"
 NOTHING_TO_FOLD = "no write since to fold"
-NOT_FOLDED = ("the app's own reducer folds these writes; start the playground with the app's "
-              "graph (--graph) to see the value it makes")
+# Where a value is shown: each surface says what works there to see the value an app's own
+# reducer makes (a page's storages say the page's words unless their edge says otherwise).
+ON_PAGE, ON_CLI, ON_MCP = "page", "cli", "mcp"
+TO_FOLD = {
+    ON_PAGE: "restart the playground with the app's graph (playground run ... --graph SPEC, or "
+             "--config langgraph.json) to see the value it makes",
+    ON_CLI: "add --graph SPEC (or --config langgraph.json) to this command to see the value it "
+            "makes",
+    ON_MCP: "start the server with the app's graph (playground mcp PLACE --graph SPEC, or "
+            "--config langgraph.json) to see the value it makes",
+}
+NOT_FOLDED_BY = "the app's own reducer folds these writes"
 # The keys of an unfolded value (plain data: pages, diffs and --json read it as any mapping).
 UNFOLDED_SNAPSHOT = "snapshot"
 UNFOLDED_AT = "snapshot_checkpoint"
@@ -84,6 +96,8 @@ class Rebuild:
         folded_by: :data:`FOLDED_BY_MESSAGES`, :data:`FOLDED_BY_GRAPH`,
             :data:`NOTHING_TO_FOLD`, or "" when the writes are shown unfolded.
         problem: why the graph's reducer gave no value (it raised on the stored data), or None.
+        shown_on: the surface the line is shown on (:data:`ON_PAGE`, :data:`ON_CLI`,
+            :data:`ON_MCP`): an unfolded value's line says what works there.
     """
 
     channel: str
@@ -91,6 +105,7 @@ class Rebuild:
     writes: int
     folded_by: str = ""
     problem: str | None = None
+    shown_on: str = ON_PAGE
 
     def sentence(self, ordinal: Callable[[str], int | None] = lambda _: None) -> str:
         """``messages: rebuilt from the snapshot at #9 and 2 writes (rebuilt as ...)``."""
@@ -99,7 +114,9 @@ class Rebuild:
             number = ordinal(self.snapshot_at)
             where = f"the snapshot at #{number}" if number else "a snapshot"
         writes = f"{self.writes} write{'' if self.writes == 1 else 's'}"
-        how = self.folded_by or "shown unfolded: " + NOT_FOLDED
+        # The graph was named and its reducer raised: naming it again would not help.
+        how = self.folded_by or ("shown unfolded" if self.problem else
+                                 "shown unfolded: " + not_folded(self.shown_on))
         said = f"{self.channel}: rebuilt from {where} and {writes} ({how})"
         return f"{said}; the graph's reducer failed: {self.problem}" if self.problem else said
 
@@ -116,6 +133,12 @@ class StateAt:
 
     values: dict
     rebuilt: tuple[Rebuild, ...] = field(default=())
+
+
+def not_folded(shown_on: str = ON_PAGE) -> str:
+    """What an unfolded value says of itself on a surface: the app's own reducer folds its
+    writes, and what to do there to see the value it makes (:data:`TO_FOLD`)."""
+    return f"{NOT_FOLDED_BY}; {TO_FOLD.get(shown_on, TO_FOLD[ON_PAGE])}"
 
 
 def is_snapshot(value: Any) -> bool:
@@ -196,23 +219,29 @@ def fold_messages(state: list, writes: Sequence[Any]) -> list | None:
     return [item for item in result if item is not None]
 
 
-def unfolded(seed: Any, seed_at: str | None, writes: Sequence[DeltaWrite]) -> dict:
-    """A value only the app's own reducer can fold, as plain data a page and ``--json`` show:
-    the stored snapshot (None for the empty start), where it is stored, and the writes since,
-    oldest first, each with its checkpoint and node."""
+def unfolded(seed: Any, seed_at: str | None, writes: Sequence[DeltaWrite],
+             shown_on: str = ON_PAGE, problem: str | None = None) -> dict:
+    """A value only the app's own reducer can fold, as plain data a page, ``--json`` and MCP
+    show: the stored snapshot (None for the empty start), where it is stored, the writes since,
+    oldest first, each with its checkpoint and node, and what to do on ``shown_on`` to see the
+    value it makes (or, where the graph was named and its reducer raised, why it did not)."""
+    note = (f"{NOT_FOLDED_BY}; the graph's reducer failed on them: {problem}" if problem
+            else not_folded(shown_on))
     return {
         UNFOLDED_SNAPSHOT: seed,
         UNFOLDED_AT: seed_at,
         UNFOLDED_WRITES: [{"checkpoint": write.checkpoint_id, "node": write.node,
                            "value": write.value} for write in writes],
-        UNFOLDED_NOTE: NOT_FOLDED,
+        UNFOLDED_NOTE: note,
     }
 
 
 def is_unfolded(value: Any) -> bool:
-    """True for a value :func:`unfolded` made."""
-    return (isinstance(value, Mapping) and TYPE_KEY not in value
-            and value.get(UNFOLDED_NOTE) == NOT_FOLDED and UNFOLDED_WRITES in value)
+    """True for a value :func:`unfolded` made, on any surface (and in a recording exported
+    before each surface had its own words: they start the same)."""
+    note = value.get(UNFOLDED_NOTE) if isinstance(value, Mapping) else None
+    return (isinstance(note, str) and note.startswith(NOT_FOLDED_BY) and TYPE_KEY not in value
+            and UNFOLDED_WRITES in value)
 
 
 def describe_unfolded(value: Mapping, ordinal: Callable[[str], int | None] = lambda _: None,
@@ -235,7 +264,7 @@ def describe_unfolded(value: Mapping, ordinal: Callable[[str], int | None] = lam
 
 
 def fold(channel: str, seed: Any, seed_at: str | None, writes: Sequence[DeltaWrite],
-         reducer: Reducer | None = None) -> tuple[Any, Rebuild]:
+         reducer: Reducer | None = None, shown_on: str = ON_PAGE) -> tuple[Any, Rebuild]:
     """A DeltaChannel's value from its seed and the writes since, and how it was made.
 
     Args:
@@ -246,6 +275,7 @@ def fold(channel: str, seed: Any, seed_at: str | None, writes: Sequence[DeltaWri
         writes: the writes since, oldest first, in LangGraph's order.
         reducer: the graph's own reducer for the channel, :data:`MESSAGES_REDUCER` for
             LangGraph's messages reducer, or None when no graph was named.
+        shown_on: the surface the value is shown on, for what an unfolded one says there.
     """
     base = [] if seed is None else seed
     values = [write.value for write in writes]
@@ -264,9 +294,10 @@ def fold(channel: str, seed: Any, seed_at: str | None, writes: Sequence[DeltaWri
                 channel, seed_at, len(writes), FOLDED_BY_GRAPH)
         except Exception as exc:  # the graph's own code, on data it may not expect
             problem = f"{type(exc).__name__}: {exc}"[:300]
-            return unfolded(seed, seed_at, writes), Rebuild(
-                channel, seed_at, len(writes), problem=problem)
+            return unfolded(seed, seed_at, writes, shown_on, problem), Rebuild(
+                channel, seed_at, len(writes), problem=problem, shown_on=shown_on)
     folded = fold_messages(base, remaining)
     if folded is not None:
         return folded, Rebuild(channel, seed_at, len(writes), FOLDED_BY_MESSAGES)
-    return unfolded(seed, seed_at, writes), Rebuild(channel, seed_at, len(writes))
+    return unfolded(seed, seed_at, writes, shown_on), Rebuild(channel, seed_at, len(writes),
+                                                              shown_on=shown_on)

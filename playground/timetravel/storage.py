@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from playground.timetravel.delta import (
+    ON_PAGE,
     DeltaWrite,
     Reducer,
     StateAt,
@@ -279,6 +280,10 @@ class Storage:
     # named (``--graph``, ``--config``, the built-in agent), by state key: set by the edge that
     # loaded it, never read from data (:mod:`playground.timetravel.delta`).
     reducers: Mapping[str, Reducer] = {}
+    # The surface the values read here are shown on (``delta.ON_PAGE``, ``ON_CLI``, ``ON_MCP``),
+    # set by the edge that opened it: a value only the app's reducer folds says what works
+    # there to see the value it makes.
+    shown_on: str = ON_PAGE
 
     # -- the three questions a kind answers ---------------------------------------------------
 
@@ -572,7 +577,7 @@ class Storage:
                                 for w in here)
             seed, seed_at = seeds.get(channel, (None, None))
             values[channel], how = fold(channel, seed, seed_at, replayed,
-                                        self.reducers.get(channel))
+                                        self.reducers.get(channel), self.shown_on)
             rebuilt.append(how)
         return StateAt(dict(sorted(values.items(), key=lambda kv: _key_order(
             kv[0], versions))), tuple(rebuilt))

@@ -476,9 +476,10 @@ class ValuesCache:
             UnreadableCheckpoint: the blob cannot be decoded (not cached).
         """
         fingerprint = tree.fingerprint or storage.fingerprint(tree.thread_id, tree.checkpoint_ns)
-        # The graph's own reducers fold values differently from none: part of the key.
+        # The graph's own reducers fold values differently from none, and an unfolded value
+        # says what works on its surface: both part of the key.
         key = (storage.identity, tree.thread_id, tree.checkpoint_ns, checkpoint_id, fingerprint,
-               tuple(sorted(storage.reducers)))
+               tuple(sorted(storage.reducers)), storage.shown_on)
         if fingerprint is not None:
             cached = self._budget.get(key)
             if cached is not None:

@@ -345,6 +345,21 @@ def own_storage():
     return reads
 
 
+def graph_reducers() -> dict:
+    """The reducers of the DeltaChannels of the graph the person who started the playground
+    named (``--graph``, ``--config``: the session's pick among several), for a storage a page
+    opens on any place (Inspect): its values then fold as the app folds them. None when no
+    graph was named (the built-in agent is no app of an opened database), or when it no longer
+    loads (the page says so where it runs the graph)."""
+    choice = choice_from_env()
+    if not (choice.graph or choice.config):
+        return {}
+    try:
+        return delta_reducers(app().template)
+    except AppLoadError:
+        return {}
+
+
 def database_errors() -> tuple[type[Exception], ...]:
     """What reading a checkpoint database can raise, shown as one line and never a traceback
     (:func:`playground.places.door.database_errors`)."""

@@ -66,8 +66,12 @@ st.caption(
 def _open(kind: str, target: str, label: str) -> Storage:
     """Open a target read-only through the door. Errors name the place's label (an upload by
     its file's name, a URL without its password), never a temporary path; a typed URL's are
-    said through :func:`~playground.ui.inspect_access.typed_error`."""
-    return open_place(target, typed=kind == "url", label=label).reads()
+    said through :func:`~playground.ui.inspect_access.typed_error`. The graph the playground
+    was started with (``--graph``, ``--config``) folds its own DeltaChannels' values, as
+    History does."""
+    storage = open_place(target, typed=kind == "url", label=label).reads()
+    storage.reducers = resources.graph_reducers()
+    return storage
 
 
 HANDLE_KEY = PREFIX + "upload-handle"  # owns the open upload's copy (deleted with the session)

@@ -104,7 +104,9 @@ def test_history_shows_the_question_against_the_node_that_asked(agent_server):
     lines = shown.stdout.splitlines()
     asked = next(i for i, line in enumerate(lines) if "asks:" in line)
     assert "tools asks: Approve a refund of $40.00 for order A17?" in lines[asked]
-    assert lines[asked - 1].split()[5] == "tools"  # the checkpoint it hangs under waits on tools
+    waits_at = lines[1].index("next")  # the heading's column (a name like "loop · x" has spaces)
+    # the checkpoint it hangs under waits on tools
+    assert lines[asked - 1][waits_at:].split()[0] == "tools"
 
 
 def test_chat_diff_and_branches_read_a_server_thread(agent_server):
