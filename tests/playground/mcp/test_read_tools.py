@@ -56,7 +56,8 @@ def test_the_read_tools_are_listed_with_their_input_schemas_and_no_write_tool(se
         if name != "list_threads":
             assert schema["required"] == ["thread_id"]
     assert set(tools["list_threads"].input_schema["properties"]) == {
-        "status", "since", "until", "metadata", "text", "limit", "cursor", "count"}
+        "status", "since", "until", "metadata", "text", "limit", "cursor", "count",
+        "group_by"}
     assert set(tools["get_thread"].input_schema["properties"]) == {"thread_id", "limit",
                                                                    "cursor"}
     assert set(tools["get_checkpoint"].input_schema["properties"]) == {"thread_id",
@@ -354,7 +355,7 @@ def test_a_wrong_type_is_named_with_the_argument_and_never_its_value(session):
 def test_an_unknown_argument_is_refused_with_the_arguments_the_tool_takes(session):
     said = session.error("list_threads", {"state": "failed"})
 
-    assert said == ("list_threads takes no argument 'state': it takes count, cursor, limit, "
+    assert said == ("list_threads takes no argument 'state': it takes count, cursor, group_by, limit, "
                     "metadata, since, status, text, until")
 
 
