@@ -26,6 +26,7 @@ from playground.timetravel.diff import StateDiff, diff_states
 from playground.timetravel.limits import clip, limits
 from playground.timetravel.messages import as_message, describe
 from playground.timetravel.records import is_internal_channel, step_nodes, written_by
+from playground.timetravel.status import FINISHED, Status
 from playground.timetravel.storage import Storage
 from playground.timetravel.tree import CheckpointTree, ensure_details
 
@@ -94,6 +95,9 @@ class StepPair:
             self.right)
 
 
+FINISHED_STATUS = Status(FINISHED)
+
+
 @dataclass(frozen=True)
 class BranchComparison:
     """Two branches of one thread, aligned step by step from their common ancestor.
@@ -106,7 +110,9 @@ class BranchComparison:
         pairs: the aligned steps after the ancestor.
         first_difference: index in ``pairs`` of the first pair that differs, None when none.
         final: the difference from the left branch's last state to the right's.
-        left_next, right_next: the nodes each end waits to run (empty: the branch finished).
+        left_next, right_next: the nodes each end has next (empty: the branch finished).
+        left_status, right_status: where each end stands, as every surface says it (a
+            failed end is failed, never waiting: :mod:`~playground.timetravel.status`).
     """
 
     thread_id: str
@@ -118,6 +124,8 @@ class BranchComparison:
     final: StateDiff = field(default_factory=StateDiff)
     left_next: tuple[str, ...] = ()
     right_next: tuple[str, ...] = ()
+    left_status: Status = FINISHED_STATUS
+    right_status: Status = FINISHED_STATUS
 
     @property
     def identical(self) -> bool:
@@ -154,13 +162,9 @@ class BranchComparison:
         """
         ancestor = name(self.ancestor) if self.ancestor else (
             "none (the branches share no checkpoint)")
-        def end(checkpoint_id: str, waiting: tuple[str, ...]) -> str:
-            return name(checkpoint_id) + (f" (waits at {', '.join(waiting)})" if waiting else
-                                          " (finished)")
-
         out = [f"thread {clip(self.thread_id, 200)}",
-               f"left:  {end(self.left, self.left_next)}",
-               f"right: {end(self.right, self.right_next)}",
+               f"left:  {name(self.left)} ({self.left_status.short})",
+               f"right: {name(self.right)} ({self.right_status.short})",
                f"common ancestor: {ancestor}", self.difference_line(), "",
                "= same  ~ differs  ! the first difference", ""]
         for index, pair in enumerate(self.pairs):
@@ -193,6 +197,7 @@ class BranchComparison:
             "thread_id": self.thread_id, "left": self.left, "right": self.right,
             "ancestor": self.ancestor, "first_difference": self.first_difference,
             "left_next": list(self.left_next), "right_next": list(self.right_next),
+            "left_status": self.left_status.kind, "right_status": self.right_status.kind,
             "first_difference_line": self.difference_line(),
             "steps": [{"left": step(p.left), "right": step(p.right), "same": p.same,
                        "note": p.note} for p in self.pairs],
@@ -249,7 +254,8 @@ def compare_branches(storage: Storage, tree: CheckpointTree, left: str, right: s
     values = [storage.values(tree.thread_id, end, tree.checkpoint_ns) for end in (left, right)]
     waiting = [tree.details[end].next if end in tree.details else () for end in (left, right)]
     return BranchComparison(tree.thread_id, left, right, ancestor, tuple(pairs), first,
-                            diff_states(values[0], values[1]), *waiting)
+                            diff_states(values[0], values[1]), *waiting,
+                            tree.tip_status(left), tree.tip_status(right))
 
 
 def align(left: list[BranchStep], right: list[BranchStep]) -> list[StepPair]:

@@ -218,6 +218,17 @@ function hideTooltip(view) {
   view.tooltip.style("display", "none");
 }
 
+// Where a card can be seen: the page's main area (Streamlit's sidebar lies over the window's
+// left part when it is open), within the window.
+function pageArea(node) {
+  const main = node.closest('[data-testid="stMain"]');
+  const box = main ? main.getBoundingClientRect() : { left: 0, right: Infinity };
+  return {
+    left: Math.max(box.left, 0),
+    right: Math.min(box.right, document.documentElement.clientWidth),
+  };
+}
+
 // The card sits beside the hovered row, outside the drawing: to its right where the window
 // has room, else to its left, its top level with the row's. Over the drawing it would hide the
 // rows below the row and the legend, which a person reads next. A window too narrow for either
@@ -229,19 +240,20 @@ function placeCard(view, target) {
   const row = target.getBoundingClientRect();
   const width = card.offsetWidth;
   const height = card.offsetHeight;
-  const room = document.documentElement.clientWidth;
+  const shown = pageArea(view.root.node());
   const rowTop = row.top - home.top;
   // level with the row, moved up only as far as keeps it in the window
   const beside = Math.max(Math.min(rowTop, window.innerHeight - home.top - height - CARD_GAP),
     rowTop + row.height - height);
   let left;
   let top = beside;
-  if (home.right + CARD_GAP + width <= room) {
+  if (home.right + CARD_GAP + width <= shown.right) {
     left = home.width + CARD_GAP;
-  } else if (home.left - CARD_GAP - width >= 0) {
+  } else if (home.left - CARD_GAP - width >= shown.left) {
     left = -width - CARD_GAP;
   } else {
-    left = Math.max(Math.min(view.graphWidth, room - home.left - width - CARD_GAP), 0);
+    left = Math.max(Math.min(view.graphWidth, shown.right - home.left - width - CARD_GAP),
+      shown.left - home.left, 0);
     top = row.top - height - CARD_GAP >= 0 ? rowTop - height - CARD_GAP : home.height + CARD_GAP;
   }
   view.tooltip.style("left", `${left}px`).style("top", `${top}px`);

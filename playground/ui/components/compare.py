@@ -20,6 +20,7 @@ from playground.timetravel.compare import (
 from playground.timetravel.limits import clip
 from playground.timetravel.messages import describe
 from playground.timetravel.records import checkpoint_name
+from playground.timetravel.status import Status
 from playground.timetravel.storage import Storage
 from playground.timetravel.tree import CheckpointTree
 from playground.timetravel.tree_layout import Ending
@@ -127,8 +128,8 @@ def compare_view(storage: Storage, tree: CheckpointTree, key: str,
     ancestor = (f"#{tree.ordinal(comparison.ancestor)}" if comparison.ancestor
                 else "none (the branches share no checkpoint)")
     st.markdown(f"**Common ancestor:** {ancestor} · left ends at #{tree.ordinal(left)}"
-                f"{_waiting(comparison.left_next)} · right ends at #{tree.ordinal(right)}"
-                f"{_waiting(comparison.right_next)}")
+                f"{_standing(comparison.left_status)} · right ends at #{tree.ordinal(right)}"
+                f"{_standing(comparison.right_status)}")
     # The two branches in the thread's picture: each line its colour, the ancestor marked.
     history_tree(storage, tree, None, f"{key}-tree",
                  compare=(left, right, comparison.ancestor), ending=ending)
@@ -169,5 +170,5 @@ def compare_view(storage: Storage, tree: CheckpointTree, key: str,
     return comparison
 
 
-def _waiting(nodes: tuple[str, ...]) -> str:
-    return f" (waits at {md_escape(', '.join(nodes), 200)})" if nodes else " (finished)"
+def _standing(status: Status) -> str:
+    return f" ({md_escape(status.short, 200)})"

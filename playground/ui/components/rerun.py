@@ -60,6 +60,13 @@ def _edit_after(tree: CheckpointTree, selected: str, tip: str) -> str | None:
     return None
 
 
+# Said beside the button where it is off because the checkpoint is a branch's tip: said on
+# the page, not only on hover, since a failed thread's head is where a person arrives first.
+_AT_TIP = ("This is the tip of its branch: nothing after it was recorded to feed a re-run. "
+           "Pick an earlier checkpoint (#1 re-runs the whole branch).")
+_RETRY_FAILED = " Or Retry the head: its failed step runs again on the current code."
+
+
 def rerun_controls(tree: CheckpointTree, selected: str, walked: str, names: dict[str, str],
                    key: str, on_click) -> ReRunChoice | None:
     """The re-run's branch, toggles and button, for a branch that passes ``selected``.
@@ -90,6 +97,9 @@ def rerun_controls(tree: CheckpointTree, selected: str, walked: str, names: dict
     st.markdown(f"**{RERUN}**: run the graph as it is loaded now from this checkpoint into a "
                 "new branch, fed the inputs, answers and model replies that the branch "
                 f"{md_escape(named, 200)} recorded, then compare the two.")
+    if at_tip:
+        st.caption(":material/info: " + _AT_TIP + (
+            _RETRY_FAILED if selected == tree.head and selected in tree.failed else ""))
     if edit:
         st.caption(f":material/info: That branch holds a state edit at {edit} (update_state): "
                    "an edit is not an input a run can be given, so it cannot be re-run from "
@@ -104,8 +114,7 @@ def rerun_controls(tree: CheckpointTree, selected: str, walked: str, names: dict
     st.button(RERUN, icon=":material/model_training:", key=f"{key}-go",
               disabled=at_tip or edit is not None, width="stretch", on_click=on_click,
               args=(tree, selected, tip),
-              help="This is the tip of its branch: nothing after it was recorded. Pick a "
-              "checkpoint before the step you changed." if at_tip else None)
+              help=_AT_TIP if at_tip else None)
     return ReRunChoice(tools, real)
 
 

@@ -109,3 +109,21 @@ def test_with_a_mouse_the_key_hint_shows_at_any_width(refused_replay, browser):
 
         assert tab.page.get_by_text("The Up and Down keys").is_visible(), viewport
         tab.page.context.close()
+
+
+def test_in_compare_the_hover_card_stays_in_the_page_never_under_the_sidebar(refused_replay,
+                                                                              browser):
+    """Compare's tree fills the page's width: the card has no room to its right, and to its
+    left lies the sidebar, which would hide it."""
+    tab = _history(browser, *refused_replay)
+    tab.segment("Compare")
+    hovered = tab.tree_point(1)
+    hovered.hover()
+    card = tab.page.locator(".ht-tooltip")
+    card.wait_for()
+
+    box = card.bounding_box()
+    main = tab.page.locator('[data-testid="stMain"]').bounding_box()
+
+    assert "#1 input" in card.inner_text()
+    assert box["x"] >= main["x"] and box["x"] + box["width"] <= main["x"] + main["width"]

@@ -37,6 +37,8 @@ EXPECTED = {
     "forked": ("paused", 'paused: decide asks "Send edited?"', "fork of #3 (edited)"),
     "replayed": ("paused", 'paused: decide asks "Send again?"', "replay of #3"),
     "rerun": ("finished", "finished", "re-run of #3 on current code"),
+    # failed, then forked with the input that failed edited: a failed branch beside the head
+    "refixed": ("paused", 'paused: decide asks "Send boom?"', "fork of #3 (edited)"),
 }
 
 
@@ -101,6 +103,11 @@ def threads_db(tmp_path_factory) -> Path:
     answered("breakpoint", "soon", on=stopping)
     with suppress(RuntimeError):
         answered("failed", "boom")
+    with suppress(RuntimeError):
+        answered("refixed", "boom")
+    refixed = graph.update_state(_after_fetch(graph, "refixed"), {"text": "fine"},
+                                 as_node="fetch")
+    graph.invoke(None, refixed)
     answered("forked", "first")
     edited = graph.update_state(_after_fetch(graph, "forked"), {"said": "edited"},
                                 as_node="fetch")
@@ -193,3 +200,15 @@ def test_inspect_badges_each_head_as_the_tree_labels_it(threads_db, app, monkeyp
         badges = set(re.findall(r":(\w+)-badge\[(\w+)\]", header))
         assert {kind for _, kind in badges} - {"head", "fork point"} == (
             set() if status == "finished" else {status}), (thread, header)
+
+
+def test_compare_says_a_failed_branch_failed_never_that_it_waits(threads_db):
+    text = playground("branches", str(threads_db), "--thread", "refixed")
+    as_json = json.loads(playground("branches", str(threads_db), "--thread", "refixed",
+                                    "--json").stdout)
+
+    assert text.returncode == 0, text.stderr
+    left = next(line for line in text.stdout.splitlines() if line.startswith("left:"))
+    assert left.endswith("(failed in act)"), left
+    assert "waits at" not in text.stdout
+    assert (as_json["left_status"], as_json["right_status"]) == ("failed", "paused")

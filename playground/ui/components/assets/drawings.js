@@ -1,4 +1,4 @@
-// built from src/*.js sha256:6e324806fb11ad99cc057a757f661cc28c1dacb74cd485000b56e988d83dfb2b
+// built from src/*.js sha256:be9c31f0ab4c053679e92b4eaf4d1907106d92c81dc349831ea3c8a1c8372293
 // node_modules/d3-selection/dist/d3-selection.mjs
 var e = "http://www.w3.org/1999/xhtml", t = {
 	svg: "http://www.w3.org/2000/svg",
@@ -656,7 +656,7 @@ function It(e, t) {
 	let n = e.data === null;
 	e.data = t;
 	let r = t.rows.length, i = Math.min(r, t.visible) * k, a = r > t.visible;
-	e.graphWidth = jt + Math.max(t.lanes - 1, 0) * At + jt, e.root.classed("ht-pickable", t.pickable), e.list.style("height", `${i}px`), e.spacer.style("height", `${r * k}px`), e.graph.attr("width", e.graphWidth), e.strip.style("display", a ? null : "none").attr("width", Mt).attr("height", i), Wt(e, i), Kt(e);
+	e.graphWidth = jt + Math.max(t.lanes - 1, 0) * At + jt, e.root.classed("ht-pickable", t.pickable), e.list.style("height", `${i}px`), e.spacer.style("height", `${r * k}px`), e.graph.attr("width", e.graphWidth), e.strip.style("display", a ? null : "none").attr("width", Mt).attr("height", i), Gt(e, i), qt(e);
 	let o = e.list.node(), s = r - t.at, c = o.scrollTop / k, l = s >= c + 1 && s <= c + t.visible - 2;
 	(n || !l) && (o.scrollTop = Math.max(s - t.visible / 2 + .5, 0) * k), Rt(e);
 }
@@ -681,7 +681,7 @@ function Rt(e) {
 		t.pickable && e.pick("pick", r[j.id]);
 	}).on("pointerenter", (t, n) => {
 		t.pointerType !== "touch" && Vt(e, t.currentTarget, n);
-	}).on("pointerleave", () => Ht(e)), Gt(e);
+	}).on("pointerleave", () => Ht(e)), Kt(e);
 }
 var zt = (e) => `#${e[j.ordinal]} ${e[j.node]}`;
 function Bt(e, t, n) {
@@ -700,16 +700,26 @@ function Vt(e, t, n) {
 		["stored bytes", n[j.bytes].toLocaleString("en-US")],
 		["its branch", r.branches[n[j.branch]]]
 	];
-	Ot(e.tooltip, i, "ht-tooltip-key"), e.tooltip.style("display", null), Ut(e, t);
+	Ot(e.tooltip, i, "ht-tooltip-key"), e.tooltip.style("display", null), Wt(e, t);
 }
 function Ht(e) {
 	e.tooltip.style("display", "none");
 }
-function Ut(e, t) {
-	let n = e.tooltip.node(), r = e.root.node().getBoundingClientRect(), i = t.getBoundingClientRect(), a = n.offsetWidth, o = n.offsetHeight, s = document.documentElement.clientWidth, c = i.top - r.top, l = Math.max(Math.min(c, window.innerHeight - r.top - o - A), c + i.height - o), u, d = l;
-	r.right + A + a <= s ? u = r.width + A : r.left - A - a >= 0 ? u = -a - A : (u = Math.max(Math.min(e.graphWidth, s - r.left - a - A), 0), d = i.top - o - A >= 0 ? c - o - A : r.height + A), e.tooltip.style("left", `${u}px`).style("top", `${d}px`);
+function Ut(e) {
+	let t = e.closest("[data-testid=\"stMain\"]"), n = t ? t.getBoundingClientRect() : {
+		left: 0,
+		right: 1e400
+	};
+	return {
+		left: Math.max(n.left, 0),
+		right: Math.min(n.right, document.documentElement.clientWidth)
+	};
 }
 function Wt(e, t) {
+	let n = e.tooltip.node(), r = e.root.node().getBoundingClientRect(), i = t.getBoundingClientRect(), a = n.offsetWidth, o = n.offsetHeight, s = Ut(e.root.node()), c = i.top - r.top, l = Math.max(Math.min(c, window.innerHeight - r.top - o - A), c + i.height - o), u, d = l;
+	r.right + A + a <= s.right ? u = r.width + A : r.left - A - a >= s.left ? u = -a - A : (u = Math.max(Math.min(e.graphWidth, s.right - r.left - a - A), s.left - r.left, 0), d = i.top - o - A >= 0 ? c - o - A : r.height + A), e.tooltip.style("left", `${u}px`).style("top", `${d}px`);
+}
+function Gt(e, t) {
 	let { data: n } = e, r = n.rows.length, i = [];
 	if (r > n.visible) {
 		let e = /* @__PURE__ */ new Map();
@@ -740,13 +750,13 @@ function Wt(e, t) {
 	}
 	e.strip.select(".ht-strip-ground").attr("x", 2).attr("y", 0).attr("width", 36).attr("height", t).attr("rx", 3), e.strip.select(".ht-strip-marks").selectAll("rect").data(i).join("rect").attr("x", (e) => 7 + e.lane * 5).attr("width", 4).attr("y", (e) => e.start).attr("height", (e) => e.end - e.start + 1).attr("fill", (e) => n.kinds[e.kind][1]);
 }
-function Gt(e) {
+function Kt(e) {
 	let t = e.data.rows.length;
 	if (t <= e.data.visible) return;
 	let n = e.list.node(), r = n.clientHeight, i = n.scrollTop / k / t * r, a = Math.max(r / k / t * r, 3);
 	e.strip.select(".ht-strip-window").attr("x", 1).attr("width", 38).attr("y", Math.min(i, r - a)).attr("height", a);
 }
-function Kt(e) {
+function qt(e) {
 	let { data: t } = e, n = [
 		["checkpoints", t.kinds.map(([e, t]) => ({
 			name: e,
@@ -774,37 +784,37 @@ function Kt(e) {
 	});
 }
 // node_modules/d3-axis/dist/d3-axis.mjs
-function qt(e) {
+function Jt(e) {
 	return e;
 }
-var Jt = 1, Yt = 2, Xt = 3, Zt = 4, Qt = 1e-6;
-function $t(e) {
+var Yt = 1, Xt = 2, Zt = 3, Qt = 4, $t = 1e-6;
+function en(e) {
 	return "translate(" + e + ",0)";
 }
-function en(e) {
+function tn(e) {
 	return "translate(0," + e + ")";
 }
-function tn(e) {
+function nn(e) {
 	return (t) => +e(t);
 }
-function nn(e, t) {
+function rn(e, t) {
 	return t = Math.max(0, e.bandwidth() - t * 2) / 2, e.round() && (t = Math.round(t)), (n) => +e(n) + t;
 }
-function rn() {
+function an() {
 	return !this.__axis;
 }
-function an(e, t) {
-	var n = [], r = null, i = null, a = 6, o = 6, s = 3, c = typeof window < "u" && window.devicePixelRatio > 1 ? 0 : .5, l = e === Jt || e === Zt ? -1 : 1, u = e === Zt || e === Yt ? "x" : "y", d = e === Jt || e === Xt ? $t : en;
+function on(e, t) {
+	var n = [], r = null, i = null, a = 6, o = 6, s = 3, c = typeof window < "u" && window.devicePixelRatio > 1 ? 0 : .5, l = e === Yt || e === Qt ? -1 : 1, u = e === Qt || e === Xt ? "x" : "y", d = e === Yt || e === Zt ? en : tn;
 	function f(f) {
-		var p = r ?? (t.ticks ? t.ticks.apply(t, n) : t.domain()), m = i ?? (t.tickFormat ? t.tickFormat.apply(t, n) : qt), h = Math.max(a, 0) + s, g = t.range(), _ = +g[0] + c, v = +g[g.length - 1] + c, y = (t.bandwidth ? nn : tn)(t.copy(), c), b = f.selection ? f.selection() : f, x = b.selectAll(".domain").data([null]), S = b.selectAll(".tick").data(p, t).order(), C = S.exit(), w = S.enter().append("g").attr("class", "tick"), T = S.select("line"), E = S.select("text");
-		x = x.merge(x.enter().insert("path", ".tick").attr("class", "domain").attr("stroke", "currentColor")), S = S.merge(w), T = T.merge(w.append("line").attr("stroke", "currentColor").attr(u + "2", l * a)), E = E.merge(w.append("text").attr("fill", "currentColor").attr(u, l * h).attr("dy", e === Jt ? "0em" : e === Xt ? "0.71em" : "0.32em")), f !== b && (x = x.transition(f), S = S.transition(f), T = T.transition(f), E = E.transition(f), C = C.transition(f).attr("opacity", Qt).attr("transform", function(e) {
+		var p = r ?? (t.ticks ? t.ticks.apply(t, n) : t.domain()), m = i ?? (t.tickFormat ? t.tickFormat.apply(t, n) : Jt), h = Math.max(a, 0) + s, g = t.range(), _ = +g[0] + c, v = +g[g.length - 1] + c, y = (t.bandwidth ? rn : nn)(t.copy(), c), b = f.selection ? f.selection() : f, x = b.selectAll(".domain").data([null]), S = b.selectAll(".tick").data(p, t).order(), C = S.exit(), w = S.enter().append("g").attr("class", "tick"), T = S.select("line"), E = S.select("text");
+		x = x.merge(x.enter().insert("path", ".tick").attr("class", "domain").attr("stroke", "currentColor")), S = S.merge(w), T = T.merge(w.append("line").attr("stroke", "currentColor").attr(u + "2", l * a)), E = E.merge(w.append("text").attr("fill", "currentColor").attr(u, l * h).attr("dy", e === Yt ? "0em" : e === Zt ? "0.71em" : "0.32em")), f !== b && (x = x.transition(f), S = S.transition(f), T = T.transition(f), E = E.transition(f), C = C.transition(f).attr("opacity", $t).attr("transform", function(e) {
 			return isFinite(e = y(e)) ? d(e + c) : this.getAttribute("transform");
-		}), w.attr("opacity", Qt).attr("transform", function(e) {
+		}), w.attr("opacity", $t).attr("transform", function(e) {
 			var t = this.parentNode.__axis;
 			return d((t && isFinite(t = t(e)) ? t : y(e)) + c);
-		})), C.remove(), x.attr("d", e === Zt || e === Yt ? o ? "M" + l * o + "," + _ + "H" + c + "V" + v + "H" + l * o : "M" + c + "," + _ + "V" + v : o ? "M" + _ + "," + l * o + "V" + c + "H" + v + "V" + l * o : "M" + _ + "," + c + "H" + v), S.attr("opacity", 1).attr("transform", function(e) {
+		})), C.remove(), x.attr("d", e === Qt || e === Xt ? o ? "M" + l * o + "," + _ + "H" + c + "V" + v + "H" + l * o : "M" + c + "," + _ + "V" + v : o ? "M" + _ + "," + l * o + "V" + c + "H" + v + "V" + l * o : "M" + _ + "," + c + "H" + v), S.attr("opacity", 1).attr("transform", function(e) {
 			return d(y(e) + c);
-		}), T.attr(u + "2", l * a), E.attr(u, l * h).text(m), b.filter(rn).attr("fill", "none").attr("font-size", 10).attr("font-family", "sans-serif").attr("text-anchor", e === Yt ? "start" : e === Zt ? "end" : "middle"), b.each(function() {
+		}), T.attr(u + "2", l * a), E.attr(u, l * h).text(m), b.filter(an).attr("fill", "none").attr("font-size", 10).attr("font-family", "sans-serif").attr("text-anchor", e === Xt ? "start" : e === Qt ? "end" : "middle"), b.each(function() {
 			this.__axis = y;
 		});
 	}
@@ -830,19 +840,19 @@ function an(e, t) {
 		return arguments.length ? (c = +e, f) : c;
 	}, f;
 }
-function on(e) {
-	return an(Xt, e);
+function sn(e) {
+	return on(Zt, e);
 }
 // node_modules/d3-array/dist/d3-array.mjs
-function sn(e, t) {
+function cn(e, t) {
 	return e == null || t == null ? NaN : e < t ? -1 : e > t ? 1 : e >= t ? 0 : NaN;
 }
-function cn(e, t) {
+function ln(e, t) {
 	return e == null || t == null ? NaN : t < e ? -1 : t > e ? 1 : t >= e ? 0 : NaN;
 }
-function ln(e) {
+function un(e) {
 	let t, n, r;
-	e.length === 2 ? (t = e === sn || e === cn ? e : un, n = e, r = e) : (t = sn, n = (t, n) => sn(e(t), n), r = (t, n) => e(t) - n);
+	e.length === 2 ? (t = e === cn || e === ln ? e : dn, n = e, r = e) : (t = cn, n = (t, n) => cn(e(t), n), r = (t, n) => e(t) - n);
 	function i(e, r, i = 0, a = e.length) {
 		if (i < a) {
 			if (t(r, r) !== 0) return a;
@@ -873,27 +883,27 @@ function ln(e) {
 		right: a
 	};
 }
-function un() {
+function dn() {
 	return 0;
 }
-function dn(e) {
+function fn(e) {
 	return e === null ? NaN : +e;
 }
-var fn = ln(sn), pn = fn.right;
-fn.left, ln(dn).center, Array.prototype.slice;
-var mn = Math.sqrt(50), hn = Math.sqrt(10), gn = Math.sqrt(2);
-function _n(e, t, n) {
-	let r = (t - e) / Math.max(0, n), i = Math.floor(Math.log10(r)), a = r / 10 ** i, o = a >= mn ? 10 : a >= hn ? 5 : a >= gn ? 2 : 1, s, c, l;
-	return i < 0 ? (l = 10 ** -i / o, s = Math.round(e * l), c = Math.round(t * l), s / l < e && ++s, c / l > t && --c, l = -l) : (l = 10 ** i * o, s = Math.round(e / l), c = Math.round(t / l), s * l < e && ++s, c * l > t && --c), c < s && .5 <= n && n < 2 ? _n(e, t, n * 2) : [
+var pn = un(cn), mn = pn.right;
+pn.left, un(fn).center, Array.prototype.slice;
+var hn = Math.sqrt(50), gn = Math.sqrt(10), _n = Math.sqrt(2);
+function vn(e, t, n) {
+	let r = (t - e) / Math.max(0, n), i = Math.floor(Math.log10(r)), a = r / 10 ** i, o = a >= hn ? 10 : a >= gn ? 5 : a >= _n ? 2 : 1, s, c, l;
+	return i < 0 ? (l = 10 ** -i / o, s = Math.round(e * l), c = Math.round(t * l), s / l < e && ++s, c / l > t && --c, l = -l) : (l = 10 ** i * o, s = Math.round(e / l), c = Math.round(t / l), s * l < e && ++s, c * l > t && --c), c < s && .5 <= n && n < 2 ? vn(e, t, n * 2) : [
 		s,
 		c,
 		l
 	];
 }
-function vn(e, t, n) {
+function yn(e, t, n) {
 	if (t = +t, e = +e, n = +n, !(n > 0)) return [];
 	if (e === t) return [e];
-	let r = t < e, [i, a, o] = r ? _n(t, e, n) : _n(e, t, n);
+	let r = t < e, [i, a, o] = r ? vn(t, e, n) : vn(e, t, n);
 	if (!(a >= i)) return [];
 	let s = a - i + 1, c = Array(s);
 	if (r) {
@@ -903,12 +913,12 @@ function vn(e, t, n) {
 	else for (let e = 0; e < s; ++e) c[e] = (i + e) * o;
 	return c;
 }
-function yn(e, t, n) {
-	return t = +t, e = +e, n = +n, _n(e, t, n)[2];
-}
 function bn(e, t, n) {
+	return t = +t, e = +e, n = +n, vn(e, t, n)[2];
+}
+function xn(e, t, n) {
 	t = +t, e = +e, n = +n;
-	let r = t < e, i = r ? yn(t, e, n) : yn(e, t, n);
+	let r = t < e, i = r ? bn(t, e, n) : bn(e, t, n);
 	return (r ? -1 : 1) * (i < 0 ? 1 / -i : i);
 }
 // node_modules/d3-color/dist/d3-color.mjs
@@ -921,7 +931,7 @@ function N(e, t) {
 	return n;
 }
 function P() {}
-var F = .7, I = 1 / F, L = "\\s*([+-]?\\d+)\\s*", xn = "\\s*([+-]?(?:\\d*\\.)?\\d+(?:[eE][+-]?\\d+)?)\\s*", R = "\\s*([+-]?(?:\\d*\\.)?\\d+(?:[eE][+-]?\\d+)?)%\\s*", Sn = /^#([0-9a-f]{3,8})$/, Cn = RegExp(`^rgb\\(${L},${L},${L}\\)$`), wn = RegExp(`^rgb\\(${R},${R},${R}\\)$`), Tn = RegExp(`^rgba\\(${L},${L},${L},${xn}\\)$`), En = RegExp(`^rgba\\(${R},${R},${R},${xn}\\)$`), Dn = RegExp(`^hsl\\(${xn},${R},${R}\\)$`), On = RegExp(`^hsla\\(${xn},${R},${R},${xn}\\)$`), kn = {
+var F = .7, I = 1 / F, L = "\\s*([+-]?\\d+)\\s*", Sn = "\\s*([+-]?(?:\\d*\\.)?\\d+(?:[eE][+-]?\\d+)?)\\s*", R = "\\s*([+-]?(?:\\d*\\.)?\\d+(?:[eE][+-]?\\d+)?)%\\s*", Cn = /^#([0-9a-f]{3,8})$/, wn = RegExp(`^rgb\\(${L},${L},${L}\\)$`), Tn = RegExp(`^rgb\\(${R},${R},${R}\\)$`), En = RegExp(`^rgba\\(${L},${L},${L},${Sn}\\)$`), Dn = RegExp(`^rgba\\(${R},${R},${R},${Sn}\\)$`), On = RegExp(`^hsl\\(${Sn},${R},${R}\\)$`), kn = RegExp(`^hsla\\(${Sn},${R},${R},${Sn}\\)$`), An = {
 	aliceblue: 0xf0f8ff,
 	antiquewhite: 0xfaebd7,
 	aqua: 65535,
@@ -1078,45 +1088,45 @@ M(P, z, {
 	displayable() {
 		return this.rgb().displayable();
 	},
-	hex: An,
-	formatHex: An,
-	formatHex8: jn,
-	formatHsl: Mn,
-	formatRgb: Nn,
-	toString: Nn
+	hex: jn,
+	formatHex: jn,
+	formatHex8: Mn,
+	formatHsl: Nn,
+	formatRgb: Pn,
+	toString: Pn
 });
-function An() {
+function jn() {
 	return this.rgb().formatHex();
 }
-function jn() {
+function Mn() {
 	return this.rgb().formatHex8();
 }
-function Mn() {
-	return Un(this).formatHsl();
-}
 function Nn() {
+	return Wn(this).formatHsl();
+}
+function Pn() {
 	return this.rgb().formatRgb();
 }
 function z(e) {
 	var t, n;
-	return e = (e + "").trim().toLowerCase(), (t = Sn.exec(e)) ? (n = t[1].length, t = parseInt(t[1], 16), n === 6 ? Pn(t) : n === 3 ? new B(t >> 8 & 15 | t >> 4 & 240, t >> 4 & 15 | t & 240, (t & 15) << 4 | t & 15, 1) : n === 8 ? Fn(t >> 24 & 255, t >> 16 & 255, t >> 8 & 255, (t & 255) / 255) : n === 4 ? Fn(t >> 12 & 15 | t >> 8 & 240, t >> 8 & 15 | t >> 4 & 240, t >> 4 & 15 | t & 240, ((t & 15) << 4 | t & 15) / 255) : null) : (t = Cn.exec(e)) ? new B(t[1], t[2], t[3], 1) : (t = wn.exec(e)) ? new B(t[1] * 255 / 100, t[2] * 255 / 100, t[3] * 255 / 100, 1) : (t = Tn.exec(e)) ? Fn(t[1], t[2], t[3], t[4]) : (t = En.exec(e)) ? Fn(t[1] * 255 / 100, t[2] * 255 / 100, t[3] * 255 / 100, t[4]) : (t = Dn.exec(e)) ? Hn(t[1], t[2] / 100, t[3] / 100, 1) : (t = On.exec(e)) ? Hn(t[1], t[2] / 100, t[3] / 100, t[4]) : kn.hasOwnProperty(e) ? Pn(kn[e]) : e === "transparent" ? new B(NaN, NaN, NaN, 0) : null;
+	return e = (e + "").trim().toLowerCase(), (t = Cn.exec(e)) ? (n = t[1].length, t = parseInt(t[1], 16), n === 6 ? Fn(t) : n === 3 ? new B(t >> 8 & 15 | t >> 4 & 240, t >> 4 & 15 | t & 240, (t & 15) << 4 | t & 15, 1) : n === 8 ? In(t >> 24 & 255, t >> 16 & 255, t >> 8 & 255, (t & 255) / 255) : n === 4 ? In(t >> 12 & 15 | t >> 8 & 240, t >> 8 & 15 | t >> 4 & 240, t >> 4 & 15 | t & 240, ((t & 15) << 4 | t & 15) / 255) : null) : (t = wn.exec(e)) ? new B(t[1], t[2], t[3], 1) : (t = Tn.exec(e)) ? new B(t[1] * 255 / 100, t[2] * 255 / 100, t[3] * 255 / 100, 1) : (t = En.exec(e)) ? In(t[1], t[2], t[3], t[4]) : (t = Dn.exec(e)) ? In(t[1] * 255 / 100, t[2] * 255 / 100, t[3] * 255 / 100, t[4]) : (t = On.exec(e)) ? Un(t[1], t[2] / 100, t[3] / 100, 1) : (t = kn.exec(e)) ? Un(t[1], t[2] / 100, t[3] / 100, t[4]) : An.hasOwnProperty(e) ? Fn(An[e]) : e === "transparent" ? new B(NaN, NaN, NaN, 0) : null;
 }
-function Pn(e) {
+function Fn(e) {
 	return new B(e >> 16 & 255, e >> 8 & 255, e & 255, 1);
 }
-function Fn(e, t, n, r) {
+function In(e, t, n, r) {
 	return r <= 0 && (e = t = n = NaN), new B(e, t, n, r);
 }
-function In(e) {
+function Ln(e) {
 	return e instanceof P || (e = z(e)), e ? (e = e.rgb(), new B(e.r, e.g, e.b, e.opacity)) : new B();
 }
-function Ln(e, t, n, r) {
-	return arguments.length === 1 ? In(e) : new B(e, t, n, r ?? 1);
+function Rn(e, t, n, r) {
+	return arguments.length === 1 ? Ln(e) : new B(e, t, n, r ?? 1);
 }
 function B(e, t, n, r) {
 	this.r = +e, this.g = +t, this.b = +n, this.opacity = +r;
 }
-M(B, Ln, N(P, {
+M(B, Rn, N(P, {
 	brighter(e) {
 		return e = e == null ? I : I ** +e, new B(this.r * e, this.g * e, this.b * e, this.opacity);
 	},
@@ -1127,28 +1137,28 @@ M(B, Ln, N(P, {
 		return this;
 	},
 	clamp() {
-		return new B(V(this.r), V(this.g), V(this.b), Vn(this.opacity));
+		return new B(V(this.r), V(this.g), V(this.b), Hn(this.opacity));
 	},
 	displayable() {
 		return -.5 <= this.r && this.r < 255.5 && -.5 <= this.g && this.g < 255.5 && -.5 <= this.b && this.b < 255.5 && 0 <= this.opacity && this.opacity <= 1;
 	},
-	hex: Rn,
-	formatHex: Rn,
-	formatHex8: zn,
-	formatRgb: Bn,
-	toString: Bn
+	hex: zn,
+	formatHex: zn,
+	formatHex8: Bn,
+	formatRgb: Vn,
+	toString: Vn
 }));
-function Rn() {
+function zn() {
 	return `#${H(this.r)}${H(this.g)}${H(this.b)}`;
 }
-function zn() {
+function Bn() {
 	return `#${H(this.r)}${H(this.g)}${H(this.b)}${H((isNaN(this.opacity) ? 1 : this.opacity) * 255)}`;
 }
-function Bn() {
-	let e = Vn(this.opacity);
+function Vn() {
+	let e = Hn(this.opacity);
 	return `${e === 1 ? "rgb(" : "rgba("}${V(this.r)}, ${V(this.g)}, ${V(this.b)}${e === 1 ? ")" : `, ${e})`}`;
 }
-function Vn(e) {
+function Hn(e) {
 	return isNaN(e) ? 1 : Math.max(0, Math.min(1, e));
 }
 function V(e) {
@@ -1157,10 +1167,10 @@ function V(e) {
 function H(e) {
 	return e = V(e), (e < 16 ? "0" : "") + e.toString(16);
 }
-function Hn(e, t, n, r) {
+function Un(e, t, n, r) {
 	return r <= 0 ? e = t = n = NaN : n <= 0 || n >= 1 ? e = t = NaN : t <= 0 && (e = NaN), new U(e, t, n, r);
 }
-function Un(e) {
+function Wn(e) {
 	if (e instanceof U) return new U(e.h, e.s, e.l, e.opacity);
 	if (e instanceof P || (e = z(e)), !e) return new U();
 	if (e instanceof U) return e;
@@ -1168,13 +1178,13 @@ function Un(e) {
 	var t = e.r / 255, n = e.g / 255, r = e.b / 255, i = Math.min(t, n, r), a = Math.max(t, n, r), o = NaN, s = a - i, c = (a + i) / 2;
 	return s ? (o = t === a ? (n - r) / s + (n < r) * 6 : n === a ? (r - t) / s + 2 : (t - n) / s + 4, s /= c < .5 ? a + i : 2 - a - i, o *= 60) : s = c > 0 && c < 1 ? 0 : o, new U(o, s, c, e.opacity);
 }
-function Wn(e, t, n, r) {
-	return arguments.length === 1 ? Un(e) : new U(e, t, n, r ?? 1);
+function Gn(e, t, n, r) {
+	return arguments.length === 1 ? Wn(e) : new U(e, t, n, r ?? 1);
 }
 function U(e, t, n, r) {
 	this.h = +e, this.s = +t, this.l = +n, this.opacity = +r;
 }
-M(U, Wn, N(P, {
+M(U, Gn, N(P, {
 	brighter(e) {
 		return e = e == null ? I : I ** +e, new U(this.h, this.s, this.l * e, this.opacity);
 	},
@@ -1183,108 +1193,108 @@ M(U, Wn, N(P, {
 	},
 	rgb() {
 		var e = this.h % 360 + (this.h < 0) * 360, t = isNaN(e) || isNaN(this.s) ? 0 : this.s, n = this.l, r = n + (n < .5 ? n : 1 - n) * t, i = 2 * n - r;
-		return new B(qn(e >= 240 ? e - 240 : e + 120, i, r), qn(e, i, r), qn(e < 120 ? e + 240 : e - 120, i, r), this.opacity);
+		return new B(Jn(e >= 240 ? e - 240 : e + 120, i, r), Jn(e, i, r), Jn(e < 120 ? e + 240 : e - 120, i, r), this.opacity);
 	},
 	clamp() {
-		return new U(Gn(this.h), Kn(this.s), Kn(this.l), Vn(this.opacity));
+		return new U(Kn(this.h), qn(this.s), qn(this.l), Hn(this.opacity));
 	},
 	displayable() {
 		return (0 <= this.s && this.s <= 1 || isNaN(this.s)) && 0 <= this.l && this.l <= 1 && 0 <= this.opacity && this.opacity <= 1;
 	},
 	formatHsl() {
-		let e = Vn(this.opacity);
-		return `${e === 1 ? "hsl(" : "hsla("}${Gn(this.h)}, ${Kn(this.s) * 100}%, ${Kn(this.l) * 100}%${e === 1 ? ")" : `, ${e})`}`;
+		let e = Hn(this.opacity);
+		return `${e === 1 ? "hsl(" : "hsla("}${Kn(this.h)}, ${qn(this.s) * 100}%, ${qn(this.l) * 100}%${e === 1 ? ")" : `, ${e})`}`;
 	}
 }));
-function Gn(e) {
+function Kn(e) {
 	return e = (e || 0) % 360, e < 0 ? e + 360 : e;
 }
-function Kn(e) {
+function qn(e) {
 	return Math.max(0, Math.min(1, e || 0));
 }
-function qn(e, t, n) {
+function Jn(e, t, n) {
 	return (e < 60 ? t + (n - t) * e / 60 : e < 180 ? n : e < 240 ? t + (n - t) * (240 - e) / 60 : t) * 255;
 }
-var Jn = Math.PI / 180, Yn = 180 / Math.PI, Xn = 18, Zn = .96422, Qn = 1, $n = .82521, er = 4 / 29, W = 6 / 29, tr = 3 * W * W, nr = W * W * W;
-function rr(e) {
+var Yn = Math.PI / 180, Xn = 180 / Math.PI, Zn = 18, Qn = .96422, $n = 1, er = .82521, tr = 4 / 29, W = 6 / 29, nr = 3 * W * W, rr = W * W * W;
+function ir(e) {
 	if (e instanceof G) return new G(e.l, e.a, e.b, e.opacity);
-	if (e instanceof K) return dr(e);
-	e instanceof B || (e = In(e));
-	var t = cr(e.r), n = cr(e.g), r = cr(e.b), i = ar((.2225045 * t + .7168786 * n + .0606169 * r) / Qn), a, o;
-	return t === n && n === r ? a = o = i : (a = ar((.4360747 * t + .3850649 * n + .1430804 * r) / Zn), o = ar((.0139322 * t + .0971045 * n + .7141733 * r) / $n)), new G(116 * i - 16, 500 * (a - i), 200 * (i - o), e.opacity);
+	if (e instanceof K) return fr(e);
+	e instanceof B || (e = Ln(e));
+	var t = lr(e.r), n = lr(e.g), r = lr(e.b), i = or((.2225045 * t + .7168786 * n + .0606169 * r) / $n), a, o;
+	return t === n && n === r ? a = o = i : (a = or((.4360747 * t + .3850649 * n + .1430804 * r) / Qn), o = or((.0139322 * t + .0971045 * n + .7141733 * r) / er)), new G(116 * i - 16, 500 * (a - i), 200 * (i - o), e.opacity);
 }
-function ir(e, t, n, r) {
-	return arguments.length === 1 ? rr(e) : new G(e, t, n, r ?? 1);
+function ar(e, t, n, r) {
+	return arguments.length === 1 ? ir(e) : new G(e, t, n, r ?? 1);
 }
 function G(e, t, n, r) {
 	this.l = +e, this.a = +t, this.b = +n, this.opacity = +r;
 }
-M(G, ir, N(P, {
+M(G, ar, N(P, {
 	brighter(e) {
-		return new G(this.l + Xn * (e ?? 1), this.a, this.b, this.opacity);
+		return new G(this.l + Zn * (e ?? 1), this.a, this.b, this.opacity);
 	},
 	darker(e) {
-		return new G(this.l - Xn * (e ?? 1), this.a, this.b, this.opacity);
+		return new G(this.l - Zn * (e ?? 1), this.a, this.b, this.opacity);
 	},
 	rgb() {
 		var e = (this.l + 16) / 116, t = isNaN(this.a) ? e : e + this.a / 500, n = isNaN(this.b) ? e : e - this.b / 200;
-		return t = Zn * or(t), e = Qn * or(e), n = $n * or(n), new B(sr(3.1338561 * t - 1.6168667 * e - .4906146 * n), sr(-.9787684 * t + 1.9161415 * e + .033454 * n), sr(.0719453 * t - .2289914 * e + 1.4052427 * n), this.opacity);
+		return t = Qn * sr(t), e = $n * sr(e), n = er * sr(n), new B(cr(3.1338561 * t - 1.6168667 * e - .4906146 * n), cr(-.9787684 * t + 1.9161415 * e + .033454 * n), cr(.0719453 * t - .2289914 * e + 1.4052427 * n), this.opacity);
 	}
 }));
-function ar(e) {
-	return e > nr ? e ** (1 / 3) : e / tr + er;
-}
 function or(e) {
-	return e > W ? e * e * e : tr * (e - er);
+	return e > rr ? e ** (1 / 3) : e / nr + tr;
 }
 function sr(e) {
-	return 255 * (e <= .0031308 ? 12.92 * e : 1.055 * e ** (1 / 2.4) - .055);
+	return e > W ? e * e * e : nr * (e - tr);
 }
 function cr(e) {
-	return (e /= 255) <= .04045 ? e / 12.92 : ((e + .055) / 1.055) ** 2.4;
+	return 255 * (e <= .0031308 ? 12.92 * e : 1.055 * e ** (1 / 2.4) - .055);
 }
 function lr(e) {
+	return (e /= 255) <= .04045 ? e / 12.92 : ((e + .055) / 1.055) ** 2.4;
+}
+function ur(e) {
 	if (e instanceof K) return new K(e.h, e.c, e.l, e.opacity);
-	if (e instanceof G || (e = rr(e)), e.a === 0 && e.b === 0) return new K(NaN, 0 < e.l && e.l < 100 ? 0 : NaN, e.l, e.opacity);
-	var t = Math.atan2(e.b, e.a) * Yn;
+	if (e instanceof G || (e = ir(e)), e.a === 0 && e.b === 0) return new K(NaN, 0 < e.l && e.l < 100 ? 0 : NaN, e.l, e.opacity);
+	var t = Math.atan2(e.b, e.a) * Xn;
 	return new K(t < 0 ? t + 360 : t, Math.sqrt(e.a * e.a + e.b * e.b), e.l, e.opacity);
 }
-function ur(e, t, n, r) {
-	return arguments.length === 1 ? lr(e) : new K(e, t, n, r ?? 1);
+function dr(e, t, n, r) {
+	return arguments.length === 1 ? ur(e) : new K(e, t, n, r ?? 1);
 }
 function K(e, t, n, r) {
 	this.h = +e, this.c = +t, this.l = +n, this.opacity = +r;
 }
-function dr(e) {
+function fr(e) {
 	if (isNaN(e.h)) return new G(e.l, 0, 0, e.opacity);
-	var t = e.h * Jn;
+	var t = e.h * Yn;
 	return new G(e.l, Math.cos(t) * e.c, Math.sin(t) * e.c, e.opacity);
 }
-M(K, ur, N(P, {
+M(K, dr, N(P, {
 	brighter(e) {
-		return new K(this.h, this.c, this.l + Xn * (e ?? 1), this.opacity);
+		return new K(this.h, this.c, this.l + Zn * (e ?? 1), this.opacity);
 	},
 	darker(e) {
-		return new K(this.h, this.c, this.l - Xn * (e ?? 1), this.opacity);
+		return new K(this.h, this.c, this.l - Zn * (e ?? 1), this.opacity);
 	},
 	rgb() {
-		return dr(this).rgb();
+		return fr(this).rgb();
 	}
 }));
-var fr = -.14861, pr = 1.78277, mr = -.29227, hr = -.90649, q = 1.97294, gr = q * hr, _r = q * pr, vr = pr * mr - hr * fr;
-function yr(e) {
+var pr = -.14861, mr = 1.78277, hr = -.29227, gr = -.90649, q = 1.97294, _r = q * gr, vr = q * mr, yr = mr * hr - gr * pr;
+function br(e) {
 	if (e instanceof J) return new J(e.h, e.s, e.l, e.opacity);
-	e instanceof B || (e = In(e));
-	var t = e.r / 255, n = e.g / 255, r = e.b / 255, i = (vr * r + gr * t - _r * n) / (vr + gr - _r), a = r - i, o = (q * (n - i) - mr * a) / hr, s = Math.sqrt(o * o + a * a) / (q * i * (1 - i)), c = s ? Math.atan2(o, a) * Yn - 120 : NaN;
+	e instanceof B || (e = Ln(e));
+	var t = e.r / 255, n = e.g / 255, r = e.b / 255, i = (yr * r + _r * t - vr * n) / (yr + _r - vr), a = r - i, o = (q * (n - i) - hr * a) / gr, s = Math.sqrt(o * o + a * a) / (q * i * (1 - i)), c = s ? Math.atan2(o, a) * Xn - 120 : NaN;
 	return new J(c < 0 ? c + 360 : c, s, i, e.opacity);
 }
-function br(e, t, n, r) {
-	return arguments.length === 1 ? yr(e) : new J(e, t, n, r ?? 1);
+function xr(e, t, n, r) {
+	return arguments.length === 1 ? br(e) : new J(e, t, n, r ?? 1);
 }
 function J(e, t, n, r) {
 	this.h = +e, this.s = +t, this.l = +n, this.opacity = +r;
 }
-M(J, br, N(P, {
+M(J, xr, N(P, {
 	brighter(e) {
 		return e = e == null ? I : I ** +e, new J(this.h, this.s, this.l * e, this.opacity);
 	},
@@ -1292,45 +1302,45 @@ M(J, br, N(P, {
 		return e = e == null ? F : F ** +e, new J(this.h, this.s, this.l * e, this.opacity);
 	},
 	rgb() {
-		var e = isNaN(this.h) ? 0 : (this.h + 120) * Jn, t = +this.l, n = isNaN(this.s) ? 0 : this.s * t * (1 - t), r = Math.cos(e), i = Math.sin(e);
-		return new B(255 * (t + n * (fr * r + pr * i)), 255 * (t + n * (mr * r + hr * i)), 255 * (t + q * r * n), this.opacity);
+		var e = isNaN(this.h) ? 0 : (this.h + 120) * Yn, t = +this.l, n = isNaN(this.s) ? 0 : this.s * t * (1 - t), r = Math.cos(e), i = Math.sin(e);
+		return new B(255 * (t + n * (pr * r + mr * i)), 255 * (t + n * (hr * r + gr * i)), 255 * (t + q * r * n), this.opacity);
 	}
 }));
-var xr = (e) => () => e;
-function Sr(e, t) {
+var Sr = (e) => () => e;
+function Cr(e, t) {
 	return function(n) {
 		return e + n * t;
 	};
 }
-function Cr(e, t, n) {
+function wr(e, t, n) {
 	return e **= +n, t = t ** +n - e, n = 1 / n, function(r) {
 		return (e + r * t) ** +n;
 	};
 }
-function wr(e, t) {
+function Tr(e, t) {
 	var n = t - e;
-	return n ? Sr(e, n > 180 || n < -180 ? n - 360 * Math.round(n / 360) : n) : xr(isNaN(e) ? t : e);
+	return n ? Cr(e, n > 180 || n < -180 ? n - 360 * Math.round(n / 360) : n) : Sr(isNaN(e) ? t : e);
 }
-function Tr(e) {
+function Er(e) {
 	return (e = +e) == 1 ? Y : function(t, n) {
-		return n - t ? Cr(t, n, e) : xr(isNaN(t) ? n : t);
+		return n - t ? wr(t, n, e) : Sr(isNaN(t) ? n : t);
 	};
 }
 function Y(e, t) {
 	var n = t - e;
-	return n ? Sr(e, n) : xr(isNaN(e) ? t : e);
+	return n ? Cr(e, n) : Sr(isNaN(e) ? t : e);
 }
-var Er = (function e(t) {
-	var n = Tr(t);
+var Dr = (function e(t) {
+	var n = Er(t);
 	function r(e, t) {
-		var r = n((e = Ln(e)).r, (t = Ln(t)).r), i = n(e.g, t.g), a = n(e.b, t.b), o = Y(e.opacity, t.opacity);
+		var r = n((e = Rn(e)).r, (t = Rn(t)).r), i = n(e.g, t.g), a = n(e.b, t.b), o = Y(e.opacity, t.opacity);
 		return function(t) {
 			return e.r = r(t), e.g = i(t), e.b = a(t), e.opacity = o(t), e + "";
 		};
 	}
 	return r.gamma = e, r;
 })(1);
-function Dr(e, t) {
+function Or(e, t) {
 	t ||= [];
 	var n = e ? Math.min(t.length, e.length) : 0, r = t.slice(), i;
 	return function(a) {
@@ -1338,81 +1348,81 @@ function Dr(e, t) {
 		return r;
 	};
 }
-function Or(e) {
+function kr(e) {
 	return ArrayBuffer.isView(e) && !(e instanceof DataView);
 }
-function kr(e, t) {
-	for (var n = t ? t.length : 0, r = e ? Math.min(n, e.length) : 0, i = Array(r), a = Array(n), o = 0; o < r; ++o) i[o] = Rr(e[o], t[o]);
+function Ar(e, t) {
+	for (var n = t ? t.length : 0, r = e ? Math.min(n, e.length) : 0, i = Array(r), a = Array(n), o = 0; o < r; ++o) i[o] = zr(e[o], t[o]);
 	for (; o < n; ++o) a[o] = t[o];
 	return function(e) {
 		for (o = 0; o < r; ++o) a[o] = i[o](e);
 		return a;
 	};
 }
-function Ar(e, t) {
+function jr(e, t) {
 	var n = /* @__PURE__ */ new Date();
 	return e = +e, t = +t, function(r) {
 		return n.setTime(e * (1 - r) + t * r), n;
 	};
 }
-function jr(e, t) {
+function Mr(e, t) {
 	return e = +e, t = +t, function(n) {
 		return e * (1 - n) + t * n;
 	};
 }
-function Mr(e, t) {
+function Nr(e, t) {
 	var n = {}, r = {}, i;
-	for (i in typeof e == "object" && e || (e = {}), typeof t == "object" && t || (t = {}), t) i in e ? n[i] = Rr(e[i], t[i]) : r[i] = t[i];
+	for (i in typeof e == "object" && e || (e = {}), typeof t == "object" && t || (t = {}), t) i in e ? n[i] = zr(e[i], t[i]) : r[i] = t[i];
 	return function(e) {
 		for (i in n) r[i] = n[i](e);
 		return r;
 	};
 }
-var Nr = /[-+]?(?:\d+\.?\d*|\.?\d+)(?:[eE][-+]?\d+)?/g, Pr = new RegExp(Nr.source, "g");
-function Fr(e) {
+var Pr = /[-+]?(?:\d+\.?\d*|\.?\d+)(?:[eE][-+]?\d+)?/g, Fr = new RegExp(Pr.source, "g");
+function Ir(e) {
 	return function() {
 		return e;
 	};
 }
-function Ir(e) {
+function Lr(e) {
 	return function(t) {
 		return e(t) + "";
 	};
 }
-function Lr(e, t) {
-	var n = Nr.lastIndex = Pr.lastIndex = 0, r, i, a, o = -1, s = [], c = [];
-	for (e += "", t += ""; (r = Nr.exec(e)) && (i = Pr.exec(t));) (a = i.index) > n && (a = t.slice(n, a), s[o] ? s[o] += a : s[++o] = a), (r = r[0]) === (i = i[0]) ? s[o] ? s[o] += i : s[++o] = i : (s[++o] = null, c.push({
+function Rr(e, t) {
+	var n = Pr.lastIndex = Fr.lastIndex = 0, r, i, a, o = -1, s = [], c = [];
+	for (e += "", t += ""; (r = Pr.exec(e)) && (i = Fr.exec(t));) (a = i.index) > n && (a = t.slice(n, a), s[o] ? s[o] += a : s[++o] = a), (r = r[0]) === (i = i[0]) ? s[o] ? s[o] += i : s[++o] = i : (s[++o] = null, c.push({
 		i: o,
-		x: jr(r, i)
-	})), n = Pr.lastIndex;
-	return n < t.length && (a = t.slice(n), s[o] ? s[o] += a : s[++o] = a), s.length < 2 ? c[0] ? Ir(c[0].x) : Fr(t) : (t = c.length, function(e) {
+		x: Mr(r, i)
+	})), n = Fr.lastIndex;
+	return n < t.length && (a = t.slice(n), s[o] ? s[o] += a : s[++o] = a), s.length < 2 ? c[0] ? Lr(c[0].x) : Ir(t) : (t = c.length, function(e) {
 		for (var n = 0, r; n < t; ++n) s[(r = c[n]).i] = r.x(e);
 		return s.join("");
 	});
 }
-function Rr(e, t) {
-	var n = typeof t, r;
-	return t == null || n === "boolean" ? xr(t) : (n === "number" ? jr : n === "string" ? (r = z(t)) ? (t = r, Er) : Lr : t instanceof z ? Er : t instanceof Date ? Ar : Or(t) ? Dr : Array.isArray(t) ? kr : typeof t.valueOf != "function" && typeof t.toString != "function" || isNaN(t) ? Mr : jr)(e, t);
-}
 function zr(e, t) {
+	var n = typeof t, r;
+	return t == null || n === "boolean" ? Sr(t) : (n === "number" ? Mr : n === "string" ? (r = z(t)) ? (t = r, Dr) : Rr : t instanceof z ? Dr : t instanceof Date ? jr : kr(t) ? Or : Array.isArray(t) ? Ar : typeof t.valueOf != "function" && typeof t.toString != "function" || isNaN(t) ? Nr : Mr)(e, t);
+}
+function Br(e, t) {
 	return e = +e, t = +t, function(n) {
 		return Math.round(e * (1 - n) + t * n);
 	};
 }
-var Br = 1e-12;
-function Vr(e) {
+var Vr = 1e-12;
+function Hr(e) {
 	return ((e = Math.exp(e)) + 1 / e) / 2;
 }
-function Hr(e) {
+function Ur(e) {
 	return ((e = Math.exp(e)) - 1 / e) / 2;
 }
-function Ur(e) {
+function Wr(e) {
 	return ((e = Math.exp(2 * e)) - 1) / (e + 1);
 }
 (function e(t, n, r) {
 	function i(e, i) {
 		var a = e[0], o = e[1], s = e[2], c = i[0], l = i[1], u = i[2], d = c - a, f = l - o, p = d * d + f * f, m, h;
-		if (p < Br) h = Math.log(u / s) / t, m = function(e) {
+		if (p < Vr) h = Math.log(u / s) / t, m = function(e) {
 			return [
 				a + e * d,
 				o + e * f,
@@ -1422,11 +1432,11 @@ function Ur(e) {
 		else {
 			var g = Math.sqrt(p), _ = (u * u - s * s + r * p) / (2 * s * n * g), v = (u * u - s * s - r * p) / (2 * u * n * g), y = Math.log(Math.sqrt(_ * _ + 1) - _);
 			h = (Math.log(Math.sqrt(v * v + 1) - v) - y) / t, m = function(e) {
-				var r = e * h, i = Vr(y), c = s / (n * g) * (i * Ur(t * r + y) - Hr(y));
+				var r = e * h, i = Hr(y), c = s / (n * g) * (i * Wr(t * r + y) - Ur(y));
 				return [
 					a + c * d,
 					o + c * f,
-					s * i / Vr(t * r + y)
+					s * i / Hr(t * r + y)
 				];
 			};
 		}
@@ -1437,11 +1447,11 @@ function Ur(e) {
 		return e(n, r, r * r);
 	}, i;
 })(Math.SQRT2, 2, 4);
-function Wr(e) {
+function Gr(e) {
 	return (function t(n) {
 		n = +n;
 		function r(t, r) {
-			var i = e((t = br(t)).h, (r = br(r)).h), a = Y(t.s, r.s), o = Y(t.l, r.l), s = Y(t.opacity, r.opacity);
+			var i = e((t = xr(t)).h, (r = xr(r)).h), a = Y(t.s, r.s), o = Y(t.l, r.l), s = Y(t.opacity, r.opacity);
 			return function(e) {
 				return t.h = i(e), t.s = a(e), t.l = o(e ** +n), t.opacity = s(e), t + "";
 			};
@@ -1449,37 +1459,37 @@ function Wr(e) {
 		return r.gamma = t, r;
 	})(1);
 }
-Wr(wr), Wr(Y);
+Gr(Tr), Gr(Y);
 // node_modules/d3-format/dist/d3-format.mjs
-function Gr(e) {
+function Kr(e) {
 	return Math.abs(e = Math.round(e)) >= 1e21 ? e.toLocaleString("en").replace(/,/g, "") : e.toString(10);
 }
-function Kr(e, t) {
+function qr(e, t) {
 	if (!isFinite(e) || e === 0) return null;
 	var n = (e = t ? e.toExponential(t - 1) : e.toExponential()).indexOf("e"), r = e.slice(0, n);
 	return [r.length > 1 ? r[0] + r.slice(2) : r, +e.slice(n + 1)];
 }
 function X(e) {
-	return e = Kr(Math.abs(e)), e ? e[1] : NaN;
+	return e = qr(Math.abs(e)), e ? e[1] : NaN;
 }
-function qr(e, t) {
+function Jr(e, t) {
 	return function(n, r) {
 		for (var i = n.length, a = [], o = 0, s = e[0], c = 0; i > 0 && s > 0 && (c + s + 1 > r && (s = Math.max(1, r - c)), a.push(n.substring(i -= s, i + s)), !((c += s + 1) > r));) s = e[o = (o + 1) % e.length];
 		return a.reverse().join(t);
 	};
 }
-function Jr(e) {
+function Yr(e) {
 	return function(t) {
 		return t.replace(/[0-9]/g, function(t) {
 			return e[+t];
 		});
 	};
 }
-var Yr = /^(?:(.)?([<>=^]))?([+\-( ])?([$#])?(0)?(\d+)?(,)?(\.\d+)?(~)?([a-z%])?$/i;
-function Xr(e) {
-	if (!(t = Yr.exec(e))) throw Error("invalid format: " + e);
+var Xr = /^(?:(.)?([<>=^]))?([+\-( ])?([$#])?(0)?(\d+)?(,)?(\.\d+)?(~)?([a-z%])?$/i;
+function Zr(e) {
+	if (!(t = Xr.exec(e))) throw Error("invalid format: " + e);
 	var t;
-	return new Zr({
+	return new Qr({
 		fill: t[1],
 		align: t[2],
 		sign: t[3],
@@ -1492,14 +1502,14 @@ function Xr(e) {
 		type: t[10]
 	});
 }
-Xr.prototype = Zr.prototype;
-function Zr(e) {
+Zr.prototype = Qr.prototype;
+function Qr(e) {
 	this.fill = e.fill === void 0 ? " " : e.fill + "", this.align = e.align === void 0 ? ">" : e.align + "", this.sign = e.sign === void 0 ? "-" : e.sign + "", this.symbol = e.symbol === void 0 ? "" : e.symbol + "", this.zero = !!e.zero, this.width = e.width === void 0 ? void 0 : +e.width, this.comma = !!e.comma, this.precision = e.precision === void 0 ? void 0 : +e.precision, this.trim = !!e.trim, this.type = e.type === void 0 ? "" : e.type + "";
 }
-Zr.prototype.toString = function() {
+Qr.prototype.toString = function() {
 	return this.fill + this.align + this.sign + this.symbol + (this.zero ? "0" : "") + (this.width === void 0 ? "" : Math.max(1, this.width | 0)) + (this.comma ? "," : "") + (this.precision === void 0 ? "" : "." + Math.max(0, this.precision | 0)) + (this.trim ? "~" : "") + this.type;
 };
-function Qr(e) {
+function $r(e) {
 	e: for (var t = e.length, n = 1, r = -1, i; n < t; ++n) switch (e[n]) {
 		case ".":
 			r = i = n;
@@ -1513,38 +1523,38 @@ function Qr(e) {
 	}
 	return r > 0 ? e.slice(0, r) + e.slice(i + 1) : e;
 }
-var $r;
-function ei(e, t) {
-	var n = Kr(e, t);
-	if (!n) return $r = void 0, e.toPrecision(t);
-	var r = n[0], i = n[1], a = i - ($r = Math.max(-8, Math.min(8, Math.floor(i / 3))) * 3) + 1, o = r.length;
-	return a === o ? r : a > o ? r + Array(a - o + 1).join("0") : a > 0 ? r.slice(0, a) + "." + r.slice(a) : "0." + Array(1 - a).join("0") + Kr(e, Math.max(0, t + a - 1))[0];
-}
+var ei;
 function ti(e, t) {
-	var n = Kr(e, t);
+	var n = qr(e, t);
+	if (!n) return ei = void 0, e.toPrecision(t);
+	var r = n[0], i = n[1], a = i - (ei = Math.max(-8, Math.min(8, Math.floor(i / 3))) * 3) + 1, o = r.length;
+	return a === o ? r : a > o ? r + Array(a - o + 1).join("0") : a > 0 ? r.slice(0, a) + "." + r.slice(a) : "0." + Array(1 - a).join("0") + qr(e, Math.max(0, t + a - 1))[0];
+}
+function ni(e, t) {
+	var n = qr(e, t);
 	if (!n) return e + "";
 	var r = n[0], i = n[1];
 	return i < 0 ? "0." + Array(-i).join("0") + r : r.length > i + 1 ? r.slice(0, i + 1) + "." + r.slice(i + 1) : r + Array(i - r.length + 2).join("0");
 }
-var ni = {
+var ri = {
 	"%": (e, t) => (e * 100).toFixed(t),
 	b: (e) => Math.round(e).toString(2),
 	c: (e) => e + "",
-	d: Gr,
+	d: Kr,
 	e: (e, t) => e.toExponential(t),
 	f: (e, t) => e.toFixed(t),
 	g: (e, t) => e.toPrecision(t),
 	o: (e) => Math.round(e).toString(8),
-	p: (e, t) => ti(e * 100, t),
-	r: ti,
-	s: ei,
+	p: (e, t) => ni(e * 100, t),
+	r: ni,
+	s: ti,
 	X: (e) => Math.round(e).toString(16).toUpperCase(),
 	x: (e) => Math.round(e).toString(16)
 };
-function ri(e) {
+function ii(e) {
 	return e;
 }
-var ii = Array.prototype.map, ai = [
+var ai = Array.prototype.map, oi = [
 	"y",
 	"z",
 	"a",
@@ -1563,13 +1573,13 @@ var ii = Array.prototype.map, ai = [
 	"Z",
 	"Y"
 ];
-function oi(e) {
-	var t = e.grouping === void 0 || e.thousands === void 0 ? ri : qr(ii.call(e.grouping, Number), e.thousands + ""), n = e.currency === void 0 ? "" : e.currency[0] + "", r = e.currency === void 0 ? "" : e.currency[1] + "", i = e.decimal === void 0 ? "." : e.decimal + "", a = e.numerals === void 0 ? ri : Jr(ii.call(e.numerals, String)), o = e.percent === void 0 ? "%" : e.percent + "", s = e.minus === void 0 ? "−" : e.minus + "", c = e.nan === void 0 ? "NaN" : e.nan + "";
+function si(e) {
+	var t = e.grouping === void 0 || e.thousands === void 0 ? ii : Jr(ai.call(e.grouping, Number), e.thousands + ""), n = e.currency === void 0 ? "" : e.currency[0] + "", r = e.currency === void 0 ? "" : e.currency[1] + "", i = e.decimal === void 0 ? "." : e.decimal + "", a = e.numerals === void 0 ? ii : Yr(ai.call(e.numerals, String)), o = e.percent === void 0 ? "%" : e.percent + "", s = e.minus === void 0 ? "−" : e.minus + "", c = e.nan === void 0 ? "NaN" : e.nan + "";
 	function l(e, l) {
-		e = Xr(e);
+		e = Zr(e);
 		var u = e.fill, d = e.align, f = e.sign, p = e.symbol, m = e.zero, h = e.width, g = e.comma, _ = e.precision, v = e.trim, y = e.type;
-		y === "n" ? (g = !0, y = "g") : ni[y] || (_ === void 0 && (_ = 12), v = !0, y = "g"), (m || u === "0" && d === "=") && (m = !0, u = "0", d = "=");
-		var b = (l && l.prefix !== void 0 ? l.prefix : "") + (p === "$" ? n : p === "#" && /[boxX]/.test(y) ? "0" + y.toLowerCase() : ""), x = (p === "$" ? r : /[%p]/.test(y) ? o : "") + (l && l.suffix !== void 0 ? l.suffix : ""), S = ni[y], C = /[defgprs%]/.test(y);
+		y === "n" ? (g = !0, y = "g") : ri[y] || (_ === void 0 && (_ = 12), v = !0, y = "g"), (m || u === "0" && d === "=") && (m = !0, u = "0", d = "=");
+		var b = (l && l.prefix !== void 0 ? l.prefix : "") + (p === "$" ? n : p === "#" && /[boxX]/.test(y) ? "0" + y.toLowerCase() : ""), x = (p === "$" ? r : /[%p]/.test(y) ? o : "") + (l && l.suffix !== void 0 ? l.suffix : ""), S = ri[y], C = /[defgprs%]/.test(y);
 		_ = _ === void 0 ? 6 : /[gprs]/.test(y) ? Math.max(1, Math.min(21, _)) : Math.max(0, Math.min(20, _));
 		function w(e) {
 			var n = b, r = x, o, l, p;
@@ -1577,7 +1587,7 @@ function oi(e) {
 			else {
 				e = +e;
 				var w = e < 0 || 1 / e < 0;
-				if (e = isNaN(e) ? c : S(Math.abs(e), _), v && (e = Qr(e)), w && +e == 0 && f !== "+" && (w = !1), n = (w ? f === "(" ? f : s : f === "-" || f === "(" ? "" : f) + n, r = (y === "s" && !isNaN(e) && $r !== void 0 ? ai[8 + $r / 3] : "") + r + (w && f === "(" ? ")" : ""), C) {
+				if (e = isNaN(e) ? c : S(Math.abs(e), _), v && (e = $r(e)), w && +e == 0 && f !== "+" && (w = !1), n = (w ? f === "(" ? f : s : f === "-" || f === "(" ? "" : f) + n, r = (y === "s" && !isNaN(e) && ei !== void 0 ? oi[8 + ei / 3] : "") + r + (w && f === "(" ? ")" : ""), C) {
 					for (o = -1, l = e.length; ++o < l;) if (p = e.charCodeAt(o), 48 > p || p > 57) {
 						r = (p === 46 ? i + e.slice(o + 1) : e.slice(o)) + r, e = e.slice(0, o);
 						break;
@@ -1605,7 +1615,7 @@ function oi(e) {
 		}, w;
 	}
 	function u(e, t) {
-		var n = Math.max(-8, Math.min(8, Math.floor(X(t) / 3))) * 3, r = 10 ** -n, i = l((e = Xr(e), e.type = "f", e), { suffix: ai[8 + n / 3] });
+		var n = Math.max(-8, Math.min(8, Math.floor(X(t) / 3))) * 3, r = 10 ** -n, i = l((e = Zr(e), e.type = "f", e), { suffix: oi[8 + n / 3] });
 		return function(e) {
 			return i(r * e);
 		};
@@ -1615,26 +1625,26 @@ function oi(e) {
 		formatPrefix: u
 	};
 }
-var si, ci, li;
-ui({
+var ci, li, ui;
+di({
 	thousands: ",",
 	grouping: [3],
 	currency: ["$", ""]
 });
-function ui(e) {
-	return si = oi(e), ci = si.format, li = si.formatPrefix, si;
-}
 function di(e) {
+	return ci = si(e), li = ci.format, ui = ci.formatPrefix, ci;
+}
+function fi(e) {
 	return Math.max(0, -X(Math.abs(e)));
 }
-function fi(e, t) {
+function pi(e, t) {
 	return Math.max(0, Math.max(-8, Math.min(8, Math.floor(X(t) / 3))) * 3 - X(Math.abs(e)));
 }
-function pi(e, t) {
+function mi(e, t) {
 	return e = Math.abs(e), t = Math.abs(t) - e, Math.max(0, X(t) - X(e)) + 1;
 }
 // node_modules/d3-scale/dist/d3-scale.mjs
-function mi(e, t) {
+function hi(e, t) {
 	switch (arguments.length) {
 		case 0: break;
 		case 1:
@@ -1644,63 +1654,63 @@ function mi(e, t) {
 	}
 	return this;
 }
-function hi(e) {
+function gi(e) {
 	return function() {
 		return e;
 	};
 }
-function gi(e) {
+function _i(e) {
 	return +e;
 }
-var _i = [0, 1];
+var vi = [0, 1];
 function Z(e) {
 	return e;
 }
-function vi(e, t) {
+function yi(e, t) {
 	return (t -= e = +e) ? function(n) {
 		return (n - e) / t;
-	} : hi(isNaN(t) ? NaN : .5);
+	} : gi(isNaN(t) ? NaN : .5);
 }
-function yi(e, t) {
+function bi(e, t) {
 	var n;
 	return e > t && (n = e, e = t, t = n), function(n) {
 		return Math.max(e, Math.min(t, n));
 	};
 }
-function bi(e, t, n) {
+function xi(e, t, n) {
 	var r = e[0], i = e[1], a = t[0], o = t[1];
-	return i < r ? (r = vi(i, r), a = n(o, a)) : (r = vi(r, i), a = n(a, o)), function(e) {
+	return i < r ? (r = yi(i, r), a = n(o, a)) : (r = yi(r, i), a = n(a, o)), function(e) {
 		return a(r(e));
 	};
 }
-function xi(e, t, n) {
+function Si(e, t, n) {
 	var r = Math.min(e.length, t.length) - 1, i = Array(r), a = Array(r), o = -1;
-	for (e[r] < e[0] && (e = e.slice().reverse(), t = t.slice().reverse()); ++o < r;) i[o] = vi(e[o], e[o + 1]), a[o] = n(t[o], t[o + 1]);
+	for (e[r] < e[0] && (e = e.slice().reverse(), t = t.slice().reverse()); ++o < r;) i[o] = yi(e[o], e[o + 1]), a[o] = n(t[o], t[o + 1]);
 	return function(t) {
-		var n = pn(e, t, 1, r) - 1;
+		var n = mn(e, t, 1, r) - 1;
 		return a[n](i[n](t));
 	};
 }
-function Si(e, t) {
+function Ci(e, t) {
 	return t.domain(e.domain()).range(e.range()).interpolate(e.interpolate()).clamp(e.clamp()).unknown(e.unknown());
 }
-function Ci() {
-	var e = _i, t = _i, n = Rr, r, i, a, o = Z, s, c, l;
+function wi() {
+	var e = vi, t = vi, n = zr, r, i, a, o = Z, s, c, l;
 	function u() {
 		var n = Math.min(e.length, t.length);
-		return o !== Z && (o = yi(e[0], e[n - 1])), s = n > 2 ? xi : bi, c = l = null, d;
+		return o !== Z && (o = bi(e[0], e[n - 1])), s = n > 2 ? Si : xi, c = l = null, d;
 	}
 	function d(i) {
 		return i == null || isNaN(i = +i) ? a : (c ||= s(e.map(r), t, n))(r(o(i)));
 	}
 	return d.invert = function(n) {
-		return o(i((l ||= s(t, e.map(r), jr))(n)));
+		return o(i((l ||= s(t, e.map(r), Mr))(n)));
 	}, d.domain = function(t) {
-		return arguments.length ? (e = Array.from(t, gi), u()) : e.slice();
+		return arguments.length ? (e = Array.from(t, _i), u()) : e.slice();
 	}, d.range = function(e) {
 		return arguments.length ? (t = Array.from(e), u()) : t.slice();
 	}, d.rangeRound = function(e) {
-		return t = Array.from(e), n = zr, u();
+		return t = Array.from(e), n = Br, u();
 	}, d.clamp = function(e) {
 		return arguments.length ? (o = e ? !0 : Z, u()) : o !== Z;
 	}, d.interpolate = function(e) {
@@ -1711,40 +1721,40 @@ function Ci() {
 		return r = e, i = t, u();
 	};
 }
-function wi() {
-	return Ci()(Z, Z);
+function Ti() {
+	return wi()(Z, Z);
 }
-function Ti(e, t, n, r) {
-	var i = bn(e, t, n), a;
-	switch (r = Xr(r ?? ",f"), r.type) {
+function Ei(e, t, n, r) {
+	var i = xn(e, t, n), a;
+	switch (r = Zr(r ?? ",f"), r.type) {
 		case "s":
 			var o = Math.max(Math.abs(e), Math.abs(t));
-			return r.precision == null && !isNaN(a = fi(i, o)) && (r.precision = a), li(r, o);
+			return r.precision == null && !isNaN(a = pi(i, o)) && (r.precision = a), ui(r, o);
 		case "":
 		case "e":
 		case "g":
 		case "p":
 		case "r":
-			r.precision == null && !isNaN(a = pi(i, Math.max(Math.abs(e), Math.abs(t)))) && (r.precision = a - (r.type === "e"));
+			r.precision == null && !isNaN(a = mi(i, Math.max(Math.abs(e), Math.abs(t)))) && (r.precision = a - (r.type === "e"));
 			break;
 		case "f":
-		case "%": r.precision == null && !isNaN(a = di(i)) && (r.precision = a - (r.type === "%") * 2);
+		case "%": r.precision == null && !isNaN(a = fi(i)) && (r.precision = a - (r.type === "%") * 2);
 	}
-	return ci(r);
+	return li(r);
 }
-function Ei(e) {
+function Di(e) {
 	var t = e.domain;
 	return e.ticks = function(e) {
 		var n = t();
-		return vn(n[0], n[n.length - 1], e ?? 10);
+		return yn(n[0], n[n.length - 1], e ?? 10);
 	}, e.tickFormat = function(e, n) {
 		var r = t();
-		return Ti(r[0], r[r.length - 1], e ?? 10, n);
+		return Ei(r[0], r[r.length - 1], e ?? 10, n);
 	}, e.nice = function(n) {
 		n ??= 10;
 		var r = t(), i = 0, a = r.length - 1, o = r[i], s = r[a], c, l, u = 10;
 		for (s < o && (l = o, o = s, s = l, l = i, i = a, a = l); u-- > 0;) {
-			if (l = yn(o, s, n), l === c) return r[i] = o, r[a] = s, t(r);
+			if (l = bn(o, s, n), l === c) return r[i] = o, r[a] = s, t(r);
 			if (l > 0) o = Math.floor(o / l) * l, s = Math.ceil(s / l) * l;
 			else if (l < 0) o = Math.ceil(o * l) / l, s = Math.floor(s * l) / l;
 			else break;
@@ -1753,14 +1763,14 @@ function Ei(e) {
 		return e;
 	}, e;
 }
-function Di() {
-	var e = wi();
+function Oi() {
+	var e = Ti();
 	return e.copy = function() {
-		return Si(e, Di());
-	}, mi.apply(e, arguments), Ei(e);
+		return Ci(e, Oi());
+	}, hi.apply(e, arguments), Di(e);
 }
 // src/timeline.js
-var Oi = 26, ki = 16, Ai = 22, Q = 20, ji = 40, Mi = 15, Ni = 56, Pi = 180, $ = 16, Fi = 4, Ii = 10, Li = 40, Ri = 16, zi = 3, Bi = [
+var ki = 26, Ai = 16, ji = 22, Q = 20, Mi = 40, Ni = 15, Pi = 56, Fi = 180, $ = 16, Ii = 4, Li = 10, Ri = 40, zi = 16, Bi = 3, Vi = [
 	[
 		.001,
 		"ms",
@@ -1787,13 +1797,13 @@ var Oi = 26, ki = 16, Ai = 22, Q = 20, ji = 40, Mi = 15, Ni = 56, Pi = 180, $ = 
 		172800
 	]
 ];
-function Vi(e) {
-	let { data: t, parentElement: n, setTriggerValue: r } = e, i = n.querySelector(":scope > .tl"), a = !i;
-	a && (i = Hi(n));
-	let o = i.__view;
-	o.report = r, o.data = t, a ? setTimeout(() => Ki(o), 0) : Ki(o);
-}
 function Hi(e) {
+	let { data: t, parentElement: n, setTriggerValue: r } = e, i = n.querySelector(":scope > .tl"), a = !i;
+	a && (i = Ui(n));
+	let o = i.__view;
+	o.report = r, o.data = t, a ? setTimeout(() => qi(o), 0) : qi(o);
+}
+function Ui(e) {
 	let t = O(e).append("div").attr("class", "tl"), n = t.append("svg").attr("class", "tl-chart"), r = `tl-clip-${Math.random().toString(36).slice(2)}`;
 	n.append("clipPath").attr("id", r).append("rect"), n.append("g").attr("class", "tl-lanes"), n.append("g").attr("class", "tl-axis"), n.append("text").attr("class", "tl-axis-title"), n.append("rect").attr("class", "tl-grab");
 	let i = n.append("g").attr("class", "tl-plot").attr("clip-path", `url(#${r})`);
@@ -1814,15 +1824,15 @@ function Hi(e) {
 	};
 	return t.node().__view = s, new ResizeObserver(() => {
 		let e = t.node().clientWidth;
-		s.width && e && e !== s.width && Ki(s);
-	}).observe(t.node()), Ui(s), t.node();
+		s.width && e && e !== s.width && qi(s);
+	}).observe(t.node()), Wi(s), t.node();
 }
-function Ui(e) {
+function Wi(e) {
 	let t = e.svg, n = e.plot.select(".tl-range"), r = null, i = (t) => Math.min(Math.max(t, 0), e.plotWidth);
 	t.on("pointerdown", (n) => {
 		if (n.button !== 0) return;
-		let [a, o] = Wi(e, n);
-		if (!Gi(e, a, o)) return;
+		let [a, o] = Gi(e, n);
+		if (!Ki(e, a, o)) return;
 		let s = n.target.closest?.(".tl-break")?.__fold ?? null;
 		r = {
 			x: i(a),
@@ -1832,8 +1842,8 @@ function Ui(e) {
 		}, t.node().setPointerCapture(n.pointerId);
 	}), t.on("pointermove", (t) => {
 		if (!r) return;
-		let a = i(Wi(e, t)[0]);
-		if (!r.moved && Math.abs(a - r.x) < Fi) return;
+		let a = i(Gi(e, t)[0]);
+		if (!r.moved && Math.abs(a - r.x) < Ii) return;
 		r.moved = !0, e.tooltip.style("display", "none");
 		let [o, s] = [Math.min(a, r.x), Math.max(a, r.x)];
 		n.style("display", null).attr("x", o).attr("width", s - o).attr("y", 0).attr("height", e.plotHeight);
@@ -1841,67 +1851,67 @@ function Ui(e) {
 		if (!r) return;
 		let a = r;
 		if (r = null, n.style("display", "none"), a.moved) {
-			let n = i(Wi(e, t)[0]), [r, o] = [Math.min(n, a.x), Math.max(n, a.x)];
-			o - r >= Fi && e.report("zoom", [e.x.invert(r), e.x.invert(o)]);
+			let n = i(Gi(e, t)[0]), [r, o] = [Math.min(n, a.x), Math.max(n, a.x)];
+			o - r >= Ii && e.report("zoom", [e.x.invert(r), e.x.invert(o)]);
 		} else a.row ? e.report("pick", a.row.checkpoint) : a.fold && e.report("unfold", !0);
 	}), t.on("pointercancel", () => {
 		r = null, n.style("display", "none");
 	}), e.pressing = () => r !== null;
 }
-function Wi(e, t) {
+function Gi(e, t) {
 	let n = e.plot.select(".tl-ground").node().getBoundingClientRect();
 	return [t.clientX - n.left, t.clientY - n.top];
 }
-function Gi(e, t, n) {
+function Ki(e, t, n) {
 	return t >= -10 && t <= e.plotWidth + $ && n >= -20 && n <= e.plotHeight + 24;
 }
-function Ki(e) {
+function qi(e) {
 	let { data: t } = e, n = e.root.node().clientWidth || 600;
 	e.width = n;
-	let r = t.lanes, i = Math.min(Math.max(la(e, r) + 12, Ni), Math.min(Pi, n * .3)), a = Math.max(n - i - $, 60), o = Math.max(r.length, 1) * Oi;
+	let r = t.lanes, i = Math.min(Math.max(ua(e, r) + 12, Pi), Math.min(Fi, n * .3)), a = Math.max(n - i - $, 60), o = Math.max(r.length, 1) * ki;
 	e.plotWidth = a, e.plotHeight = o;
-	let s = t.span ?? [0, Math.max(t.end, .001)], c = Di().domain(s).range([0, a]);
+	let s = t.span ?? [0, Math.max(t.end, .001)], c = Oi().domain(s).range([0, a]);
 	t.span || c.nice(), e.x = c;
-	let l = Yi(e, t.axis, n), u = Q + o + ji + (l.length - 1) * Mi;
-	e.svg.attr("width", n).attr("height", u), e.svg.select(`#${e.clip} rect`).attr("width", a).attr("height", o), e.svg.select(".tl-grab").attr("x", i - Ii).attr("y", 0).attr("width", a + Ii + $).attr("height", Q + o + 24), e.plot.attr("transform", `translate(${i},${Q})`), e.plot.select(".tl-ground").attr("width", a).attr("height", o), e.svg.select(".tl-lanes").attr("transform", `translate(0,${Q})`).selectAll("text").data(r).join("text").attr("x", i - 8).attr("y", (e, t) => t * Oi + Oi / 2).attr("dy", "0.35em").attr("text-anchor", "end").text((e) => e).each(function(e) {
-		da(this, e, i - 12);
-	}).selectAll("title").data((e) => [e]).join("title").text((e) => e), Ji(e, i, l), qi(e), ta(e, i), fa(e), aa(e);
+	let l = Xi(e, t.axis, n), u = Q + o + Mi + (l.length - 1) * Ni;
+	e.svg.attr("width", n).attr("height", u), e.svg.select(`#${e.clip} rect`).attr("width", a).attr("height", o), e.svg.select(".tl-grab").attr("x", i - Li).attr("y", 0).attr("width", a + Li + $).attr("height", Q + o + 24), e.plot.attr("transform", `translate(${i},${Q})`), e.plot.select(".tl-ground").attr("width", a).attr("height", o), e.svg.select(".tl-lanes").attr("transform", `translate(0,${Q})`).selectAll("text").data(r).join("text").attr("x", i - 8).attr("y", (e, t) => t * ki + ki / 2).attr("dy", "0.35em").attr("text-anchor", "end").text((e) => e).each(function(e) {
+		fa(this, e, i - 12);
+	}).selectAll("title").data((e) => [e]).join("title").text((e) => e), Yi(e, i, l), Ji(e), na(e, i), pa(e), oa(e);
 }
-function qi(e) {
+function Ji(e) {
 	let { data: t, x: n } = e, r = new Map(t.kinds.map(([e, t]) => [e, t])), i = new Map(t.lanes.map((e, t) => [e, t]));
-	e.plot.select(".tl-marks").selectAll("rect").data(t.rows).join("rect").attr("class", (e) => oa(e, t.selected)).attr("x", (e) => e.kind === t.instant ? n(e.from) - 1.5 : n(e.from)).attr("width", (e) => e.kind === t.instant ? 3 : Math.max(n(e.to) - n(e.from), 2)).attr("y", (e) => i.get(e.lane) * Oi + (Oi - (e.kind === t.instant ? Ai : ki)) / 2).attr("height", (e) => e.kind === t.instant ? Ai : ki).attr("rx", (e) => e.kind === t.instant ? 0 : 2).attr("fill", (e) => r.get(e.what)).attr("role", "img").attr("aria-label", (e) => sa(e).map(([e, t]) => `${e}: ${t}`).join("; ")).each(function(e) {
+	e.plot.select(".tl-marks").selectAll("rect").data(t.rows).join("rect").attr("class", (e) => sa(e, t.selected)).attr("x", (e) => e.kind === t.instant ? n(e.from) - 1.5 : n(e.from)).attr("width", (e) => e.kind === t.instant ? 3 : Math.max(n(e.to) - n(e.from), 2)).attr("y", (e) => i.get(e.lane) * ki + (ki - (e.kind === t.instant ? ji : Ai)) / 2).attr("height", (e) => e.kind === t.instant ? ji : Ai).attr("rx", (e) => e.kind === t.instant ? 0 : 2).attr("fill", (e) => r.get(e.what)).attr("role", "img").attr("aria-label", (e) => ca(e).map(([e, t]) => `${e}: ${t}`).join("; ")).each(function(e) {
 		this.__row = e;
 	}).on("mouseenter", (t, n) => {
-		e.pressing() || ca(e, t, n);
+		e.pressing() || la(e, t, n);
 	}).on("mouseleave", () => e.tooltip.style("display", "none"));
 }
-function Ji(e, t, n) {
-	let { x: r, plotWidth: i, plotHeight: a } = e, o = Xi(e, r, e.data.folds);
-	e.svg.select(".tl-axis").attr("transform", `translate(${t},${Q + a})`).call(on(r).tickValues(o.map((e) => e.at)).tickFormat((e, t) => o[t].label).tickSizeOuter(0));
-	let s = Math.max(...n.map((t) => ua(e, t))), c = Math.min(Math.max(t + i / 2, s / 2), e.width - s / 2);
-	e.svg.select(".tl-axis-title").attr("x", c).attr("y", Q + a + ji - 6).attr("text-anchor", "middle").selectAll("tspan").data(n).join("tspan").attr("x", c).attr("dy", (e, t) => t ? Mi : 0).text((e) => e);
-}
 function Yi(e, t, n) {
-	let r = t.indexOf(" (");
-	return r < 0 || ua(e, t) <= n - 8 ? [t] : [t.slice(0, r), t.slice(r + 1)];
+	let { x: r, plotWidth: i, plotHeight: a } = e, o = Zi(e, r, e.data.folds);
+	e.svg.select(".tl-axis").attr("transform", `translate(${t},${Q + a})`).call(sn(r).tickValues(o.map((e) => e.at)).tickFormat((e, t) => o[t].label).tickSizeOuter(0));
+	let s = Math.max(...n.map((t) => da(e, t))), c = Math.min(Math.max(t + i / 2, s / 2), e.width - s / 2);
+	e.svg.select(".tl-axis-title").attr("x", c).attr("y", Q + a + Mi - 6).attr("text-anchor", "middle").selectAll("tspan").data(n).join("tspan").attr("x", c).attr("dy", (e, t) => t ? Ni : 0).text((e) => e);
 }
 function Xi(e, t, n) {
-	let [r, i] = t.domain(), a = Bi.reduce((e, t) => i - r >= t[2] ? t : e), o = [];
-	for (let t = Math.max(Math.floor(e.plotWidth / Li), 2); t >= 1; --t) o.push(ea((i - r) / a[0], t) * a[0]);
-	let s = /* @__PURE__ */ new Map(), c = (t) => (s.has(t) || s.set(t, ua(e, t)), s.get(t)), l = (n, r) => Zi(n, r, a).map((e) => ({
+	let r = t.indexOf(" (");
+	return r < 0 || da(e, t) <= n - 8 ? [t] : [t.slice(0, r), t.slice(r + 1)];
+}
+function Zi(e, t, n) {
+	let [r, i] = t.domain(), a = Vi.reduce((e, t) => i - r >= t[2] ? t : e), o = [];
+	for (let t = Math.max(Math.floor(e.plotWidth / Ri), 2); t >= 1; --t) o.push(ta((i - r) / a[0], t) * a[0]);
+	let s = /* @__PURE__ */ new Map(), c = (t) => (s.has(t) || s.set(t, da(e, t)), s.get(t)), l = (n, r) => Qi(n, r, a).map((e) => ({
 		...e,
 		px: t(e.at),
 		width: c(e.label)
-	})).filter((t) => t.px + t.width / 2 <= e.plotWidth + $), u = Qi(r, i, n).flatMap((e) => {
+	})).filter((t) => t.px + t.width / 2 <= e.plotWidth + $), u = $i(r, i, n).flatMap((e) => {
 		let t = [];
-		for (let n of o) if (t = l(e, n), !$i(t)) break;
+		for (let n of o) if (t = l(e, n), !ea(t)) break;
 		return t;
 	}), d = [];
-	for (let e of u) d.length && $i([d[d.length - 1], e]) || d.push(e);
+	for (let e of u) d.length && ea([d[d.length - 1], e]) || d.push(e);
 	return d;
 }
-function Zi([e, t, n], r, i) {
-	let [a, o] = i[1] === "ms" && e + n >= 1 ? Bi[1] : i, s = Math.max(0, -Math.floor(Math.log10(r / a) + 1e-9)), c = new Intl.NumberFormat("en-US", {
+function Qi([e, t, n], r, i) {
+	let [a, o] = i[1] === "ms" && e + n >= 1 ? Vi[1] : i, s = Math.max(0, -Math.floor(Math.log10(r / a) + 1e-9)), c = new Intl.NumberFormat("en-US", {
 		minimumFractionDigits: s,
 		maximumFractionDigits: s
 	}), l = [], u = Math.floor((t + n) / r + 1e-9);
@@ -1914,7 +1924,7 @@ function Zi([e, t, n], r, i) {
 	}
 	return l;
 }
-function Qi(e, t, n) {
+function $i(e, t, n) {
 	let r = [], i = e, a = 0;
 	for (let e of [...n].sort((e, t) => e.from - t.from)) e.from > i && i < t && r.push([
 		i,
@@ -1927,18 +1937,18 @@ function Qi(e, t, n) {
 		a
 	]), r;
 }
-function $i(e) {
+function ea(e) {
 	for (let t = 1; t < e.length; t += 1) {
 		let [n, r] = [e[t - 1], e[t]];
-		if (r.px - n.px < (n.width + r.width) / 2 + Ri) return !0;
+		if (r.px - n.px < (n.width + r.width) / 2 + zi) return !0;
 	}
 	return !1;
 }
-function ea(e, t) {
+function ta(e, t) {
 	let n = Math.max(e, 1e-9) / t, r = 10 ** Math.floor(Math.log10(n)), i = n / r;
 	return (i >= Math.sqrt(50) ? 10 : i >= Math.sqrt(10) ? 5 : i >= Math.sqrt(2) ? 2 : 1) * r;
 }
-function ta(e, t) {
+function na(e, t) {
 	let { x: n, plotWidth: r, plotHeight: i } = e, a = e.data.folds.filter((e) => n(e.at) >= 0 && n(e.at) <= r), o = e.svg.select(".tl-breaks").attr("transform", `translate(${t},${Q})`).selectAll("g.tl-break").data(a).join((e) => {
 		let t = e.append("g").attr("class", "tl-break").attr("role", "button").attr("tabindex", 0);
 		return t.append("path").attr("class", "tl-break-fill"), t.append("path").attr("class", "tl-break-edge tl-break-left"), t.append("path").attr("class", "tl-break-edge tl-break-right"), t.append("text").attr("class", "tl-break-label"), t.append("title"), t;
@@ -1948,19 +1958,19 @@ function ta(e, t) {
 		(t.key === "Enter" || t.key === " ") && (t.preventDefault(), e.report("unfold", !0));
 	}), s = i + 6;
 	o.each(function(e) {
-		let t = O(this), r = n(e.at), i = na(r - zi, 0, s), a = na(r + zi, 0, s);
-		t.select(".tl-break-left").attr("d", `M${i.join("L")}`), t.select(".tl-break-right").attr("d", `M${a.join("L")}`), t.select(".tl-break-fill").attr("d", ra(i, a)), t.select("title").text(`${e.label}: click to draw it at its real length`);
-	}), ia(e, o);
+		let t = O(this), r = n(e.at), i = ra(r - Bi, 0, s), a = ra(r + Bi, 0, s);
+		t.select(".tl-break-left").attr("d", `M${i.join("L")}`), t.select(".tl-break-right").attr("d", `M${a.join("L")}`), t.select(".tl-break-fill").attr("d", ia(i, a)), t.select("title").text(`${e.label}: click to draw it at its real length`);
+	}), aa(e, o);
 }
-function na(e, t, n) {
+function ra(e, t, n) {
 	let r = [];
 	for (let i = t, a = 0; i < n + 4; i += 4, a += 1) r.push([e + (a % 2 ? 2 : -2), Math.min(i, n)]);
 	return r;
 }
-function ra(e, t) {
+function ia(e, t) {
 	return `M${[...e, ...[...t].reverse()].join("L")}Z`;
 }
-function ia(e, t) {
+function aa(e, t) {
 	let n = -1e400;
 	t.select(".tl-break-label").each(function(t) {
 		let r = O(this), i = e.plotWidth + $;
@@ -1971,22 +1981,22 @@ function ia(e, t) {
 		]) {
 			r.text(a);
 			let o = this.getComputedTextLength(), s = Math.min(Math.max(e.x(t.at) - o / 2, 0), i - o);
-			if (!a || s >= n + Ri) {
+			if (!a || s >= n + zi) {
 				r.attr("x", s).attr("y", -6), n = a ? s + o : n;
 				break;
 			}
 		}
 	});
 }
-function aa(e) {
+function oa(e) {
 	let { columns: t, numeric: n, rows: r } = e.data.nodes, i = (e, t) => n[t] ? "tl-number" : null;
 	e.nodes.select("thead tr").selectAll("th").data(t).join("th").attr("class", i).text((e) => e), e.nodes.select("tbody").selectAll("tr").data(r).join("tr").selectAll("td").data((e) => e).join("td").attr("class", i).text((e) => String(e));
 }
-function oa(e, t) {
+function sa(e, t) {
 	let n = ["tl-mark"];
 	return e.slowest ? n.push("tl-slowest") : e.dashed && n.push("tl-dashed"), e.checkpoint === t && n.push("tl-selected"), n.join(" ");
 }
-function sa(e) {
+function ca(e) {
 	return [
 		["checkpoint", e.at],
 		["node", e.lane],
@@ -1997,24 +2007,24 @@ function sa(e) {
 		["tokens out", e.tokens_out]
 	];
 }
-function ca(e, t, n) {
-	Ot(e.tooltip, sa(n).filter(([, e]) => e !== ""), "tl-tooltip-key");
+function la(e, t, n) {
+	Ot(e.tooltip, ca(n).filter(([, e]) => e !== ""), "tl-tooltip-key");
 	let r = t.currentTarget.getBoundingClientRect(), i = e.root.node().getBoundingClientRect(), a = Math.min(Math.max(r.left - i.left, 0), Math.max(i.width - 320, 0));
 	e.tooltip.style("display", null).style("left", `${a}px`).style("top", `${r.bottom - i.top + 4}px`);
 }
-function la(e, t) {
-	return Math.max(0, ...t.map((t) => ua(e, t)));
-}
 function ua(e, t) {
+	return Math.max(0, ...t.map((t) => da(e, t)));
+}
+function da(e, t) {
 	let n = e.svg.append("text").attr("class", "tl-probe").text(t), r = n.node().getComputedTextLength();
 	return n.remove(), r;
 }
-function da(e, t, n) {
+function fa(e, t, n) {
 	if (e.getComputedTextLength() <= n) return;
 	let r = t.length;
 	for (; r > 1;) if (--r, e.textContent = `${t.slice(0, r)}…`, e.getComputedTextLength() <= n) return;
 }
-function fa(e) {
+function pa(e) {
 	let { data: t } = e, n = [
 		...t.kinds.map(([e, t, n, r]) => ({
 			name: e,
@@ -2038,20 +2048,20 @@ function fa(e) {
 		fold: !0
 	}), kt(e.legend, n, "tl-legend-entry", [18, 14], (e, t) => {
 		if (t.fold) {
-			let [t, n] = [na(6, 0, 14), na(12, 0, 14)];
-			e.append("path").attr("class", "tl-break-fill").attr("d", ra(t, n));
+			let [t, n] = [ra(6, 0, 14), ra(12, 0, 14)];
+			e.append("path").attr("class", "tl-break-fill").attr("d", ia(t, n));
 			for (let r of [t, n]) e.append("path").attr("class", "tl-break-edge").attr("d", `M${r.join("L")}`);
 		} else t.instant ? e.append("rect").attr("x", 7.5).attr("y", 0).attr("width", 3).attr("height", 14).attr("fill", t.fill) : e.append("rect").attr("x", 1).attr("y", 2).attr("width", 16).attr("height", 10).attr("rx", 2).attr("fill", t.fill).attr("class", t.outline ?? (t.dashed ? "tl-dashed" : null));
 	});
 }
 // src/index.js
-var pa = {
+var ma = {
 	history_tree: Pt,
-	timeline: Vi
+	timeline: Hi
 };
-function ma(e) {
-	let t = pa[e.data?.drawing];
+function ha(e) {
+	let t = ma[e.data?.drawing];
 	if (!t) throw Error(`no drawing named ${e.data?.drawing}`);
 	return t(e);
 }
-export { ma as default };
+export { ha as default };
