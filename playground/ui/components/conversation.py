@@ -88,7 +88,8 @@ def conversation(messages: list[ChatMessage], key: str, actions: Actions | None 
     if hidden and not st.toggle(f"Show {hidden:,} earlier turns", key=f"{key}-all"):
         chat, first = chat[hidden:], hidden
     calls = sum(len(turn.results) for turn in chat)
-    st.caption(f"{len(messages):,} messages · {calls:,} tool calls shown with their results")
+    st.caption(f"{_count(len(messages), 'message')} · {_count(calls, 'tool call')} shown with "
+               "their results")
     # The stored value of every message, one click away (drawn only when asked: it is long).
     # On a line of its own: in a narrow column beside the count its label was cut short.
     raw = st.toggle("Raw values", key=f"{key}-raw", help="Each message as stored: the plain "
@@ -104,3 +105,7 @@ def conversation(messages: list[ChatMessage], key: str, actions: Actions | None 
         for count in sorted(n for n in waiting if n <= held):
             for answered in waiting.pop(count):
                 _answer(answered)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n:,} {noun}" + ("" if n == 1 else "s")

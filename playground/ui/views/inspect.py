@@ -297,7 +297,6 @@ def browse(source: Storage, target: str) -> None:
     timeline_panel(source, tree, selected, PREFIX + "timeline", key_prefix=PREFIX)
 
 
-open_controls()
 OPENED_KEY = PREFIX + "opened-place"
 if opened_place() and st.session_state.get(TARGET_KEY) is None \
         and not st.session_state.get(OPENED_KEY):
@@ -305,6 +304,13 @@ if opened_place() and st.session_state.get(TARGET_KEY) is None \
     # closed).
     st.session_state[OPENED_KEY] = True
     _try_open("place", opened_place(), None)  # its label: the place says it (no password)
+if st.session_state.get(TARGET_KEY) is None:
+    open_controls()
+else:
+    # With a database open, its threads come first (on a phone the five ways in fill the
+    # first screen): opening another is one click away.
+    with st.expander("Open another database", icon=":material/folder_open:"):
+        open_controls()
 message = st.session_state.get(MESSAGE_KEY)
 if message:
     st.error(md_escape(message, 800), icon=":material/error:")

@@ -73,3 +73,21 @@ def test_a_thread_written_under_a_room_before_still_opens_in_the_debugger(graph_
 
     assert not at.exception
     assert " checkpoints · " in ui.texts(at)
+
+
+def test_a_place_opened_from_the_command_line_comes_first_and_opening_another_is_folded(
+        debugger_app, monkeypatch, tmp_path, ui):
+    import shutil
+
+    from playground.access.mode import OPEN_PLACE_ENV
+    from playground.ui.inspect_access import SAMPLES_DIR
+
+    theirs = tmp_path / "their.sqlite"
+    shutil.copy(SAMPLES_DIR / "sample-app.sqlite", theirs)
+    monkeypatch.setenv(OPEN_PLACE_ENV, str(theirs))
+    at = debugger_app(CHAT).switch_page("views/inspect.py").run()
+
+    assert not at.exception
+    assert [e.label for e in at.expander][:1] == ["Open another database"]
+    assert at.expander[0].tabs[0].label.endswith("From the server's folder")
+    assert f"**Open:** {theirs} " in rendered(ui.texts(at))
