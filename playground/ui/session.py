@@ -19,6 +19,8 @@ from playground.lessons.room_records import NAME
 from playground.places.door import is_transient
 from playground.places.server_address import ServerError
 from playground.runtime.driven import DrivenGraph, RunSettings, driven
+from playground.timetravel.limits import ReadStopped
+from playground.timetravel.thread_list import ThreadQuery, thread_page
 from playground.ui import resources
 from playground.ui.markup import md_escape
 from playground.ui.workspace import Workspace, current_workspace
@@ -163,6 +165,35 @@ def no_checkpoints_yet(thread: str, then: str = "") -> None:
     st.info(f"Thread {md_escape(thread, 200)} has no checkpoints yet: run a turn on the {name} "
             f"page{then}.", icon=":material/info:")
     st.page_link(page, label=f"Open {name}", icon=icon)
+    if current_workspace().room is None:
+        _newest_threads()
+
+
+NEWEST_SHOWN = 5
+
+
+def _newest_threads() -> None:
+    """In the debugger, the file's newest threads, one click each: a new tab, a bookmark or
+    a restart opens on the default thread, which a developer's file seldom holds."""
+    source = resources.own_storage()
+    try:
+        rows = thread_page(source, ThreadQuery(limit=NEWEST_SHOWN)).rows
+    except (*resources.database_errors(), ReadStopped):
+        return  # the list is a convenience: the page above has said what matters
+    finally:
+        source.close()
+    if not rows:
+        return
+    st.caption(f"The newest threads in {md_escape(resources.place().label, 200)}:")
+    for row in rows:
+        thread_id = row.summary.thread_id  # the app's text: a label shows it escaped
+        st.button(md_escape(f"{thread_id} · {row.state.short}", 120), key=f"newest-{thread_id}",
+                  on_click=_open_thread, args=(thread_id,), icon=":material/forum:")
+
+
+def _open_thread(thread_id: str) -> None:
+    st.session_state[THREAD_KEY] = thread_id
+    st.query_params["thread"] = thread_id
 
 
 def where_runs_start() -> tuple[str, str, str]:

@@ -91,3 +91,21 @@ def test_a_place_opened_from_the_command_line_comes_first_and_opening_another_is
     assert [e.label for e in at.expander][:1] == ["Open another database"]
     assert at.expander[0].tabs[0].label.endswith("From the server's folder")
     assert f"**Open:** {theirs} " in rendered(ui.texts(at))
+
+
+def test_a_new_tab_on_a_name_the_file_lacks_offers_its_newest_threads_one_click_each(
+        debugger_app, ui):
+    at = debugger_app(CHAT)  # the app writes its own ids into the playground's file
+    at.session_state["thread_name"] = "user-42 [x](http://e.example)"
+    at.run()
+    at.chat_input(key="run-message").set_value("Where is my order A17?").run()
+
+    fresh = debugger_app(CHAT).switch_page("views/history.py").run()  # a new tab: thread-1
+
+    assert "Thread thread-1 has no checkpoints yet" in rendered(ui.texts(fresh))
+    offered = [b for b in fresh.button if b.key and b.key.startswith("newest-")]
+    assert [rendered(b.label) for b in offered] == [
+        "user-42 [x](http://e.example) · finished"]  # the id as written, escaped on the page
+    offered[0].click().run()
+    assert fresh.query_params["thread"] == "user-42 [x](http://e.example)"
+    assert " checkpoints · " in ui.texts(fresh)
