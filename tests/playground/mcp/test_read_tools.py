@@ -355,8 +355,8 @@ def test_a_wrong_type_is_named_with_the_argument_and_never_its_value(session):
 def test_an_unknown_argument_is_refused_with_the_arguments_the_tool_takes(session):
     said = session.error("list_threads", {"state": "failed"})
 
-    assert said == ("list_threads takes no argument 'state': it takes count, cursor, group_by, limit, "
-                    "metadata, since, status, text, until")
+    assert said == ("list_threads takes no argument 'state': it takes count, cursor, group_by, "
+                    "limit, metadata, since, status, text, until")
 
 
 def test_a_thread_named_as_a_page_names_it_is_read_under_its_stored_id(session):
