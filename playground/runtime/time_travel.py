@@ -25,6 +25,7 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.errors import InvalidUpdateError
+from langgraph.types import Command
 
 from playground.apps.json_text import parse_json
 from playground.apps.state_fields import (
@@ -37,6 +38,7 @@ from playground.apps.state_fields import (
     typed_as_json,
     validate_edit,
 )
+from playground.runtime.run import questions_of
 
 
 def checkpoint_exists(graph: Any, config: RunnableConfig) -> bool:
@@ -397,17 +399,26 @@ class Resumed:
     next: tuple[str, ...] = ()
 
 
-def resume_thread(graph: Any, thread_id: str) -> Resumed:
-    """Run a paused thread on from its newest checkpoint (``invoke(None)``, streamed).
+# The one answer a head's question may not get: nothing typed (said before anything runs).
+NO_ANSWER = "type an answer to the question first"
+
+
+def resume_thread(graph: Any, thread_id: str, answer: Any = None) -> Resumed:
+    """Run a paused thread on from its newest checkpoint (``invoke(None)``, streamed), or,
+    at a question, with the person's answer (``Command(resume=answer)``).
 
     A thread whose ``next`` is empty while its ``tasks`` still list nodes (a process killed
     after the tasks saved their writes, before the step's checkpoint) is resumable too:
     LangGraph applies those writes and carries on. A node that fails is reported in the line,
-    not raised.
+    not raised. A head that asks a question is refused without an answer (an empty string is
+    none), before anything runs: resuming it with nothing would only ask again, or, on an
+    Agent Server, start a run that fails.
 
     Args:
-        graph: the compiled graph, with a checkpointer.
+        graph: the compiled graph, with a checkpointer (or a graph an Agent Server runs).
         thread_id: the thread to resume.
+        answer: the answer to the head's question, as parsed from what was typed; ignored
+            at a head that asks nothing (a breakpoint, a stopped run).
 
     Returns:
         What ran and where the thread stands, with a line such as ``resumed thread 't1': write
@@ -421,11 +432,27 @@ def resume_thread(graph: Any, thread_id: str) -> Resumed:
         reason = "it has no checkpoints" if head is None else "it is not paused"
         return Resumed(thread_id, f"nothing to resume in thread {thread_id!r}: {reason}", False,
                        values=dict(before.values))
+    # A NodeInterrupt's pause takes no answer (it would raise again): it runs on with None.
+    questions = [question for question in questions_of(before) if not question.held]
+    refused = None
+    if questions and (answer is None or (isinstance(answer, str) and not answer.strip())):
+        refused = f'{questions[0].node} asks "{questions[0].text}"; {NO_ANSWER}'
+    elif len(questions) > 1:
+        refused = (f"{len(questions)} questions wait, and one answer cannot tell them apart: "
+                   "answer each on the Run page")
+    if refused:
+        return Resumed(thread_id, f"not resumed, nothing was run: {refused}", False,
+                       values=dict(before.values), next=tuple(before.next))
+    payload = Command(resume=answer) if questions else None
     ran: list[str] = []
     failure: Exception | None = None
     try:
-        for update in graph.stream(None, config, stream_mode="updates"):
-            ran.extend(node for node in update if not node.startswith("__"))
+        # A list of modes makes every graph yield (mode, data) pairs: a graph an Agent Server
+        # runs always does, and iterating such a pair as an update failed on its dict.
+        for _, update in graph.stream(payload, config, stream_mode=["updates"]):
+            if isinstance(update, Mapping):
+                ran.extend(node for node in update
+                           if isinstance(node, str) and not node.startswith("__"))
     except Exception as exc:  # a node failed: said in the line, as the Run page says it
         failure = exc
     after = graph.get_state(config)

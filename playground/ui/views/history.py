@@ -12,6 +12,7 @@ from playground.apps.state_fields import EditRefused, describe_hint, graph_nodes
 from playground.event_loop import shared_loop
 from playground.lessons import tour
 from playground.runtime.driven import settings_in
+from playground.runtime.run import parse_answer
 from playground.runtime.store_log import changes_of
 from playground.runtime.time_travel import (
     EDITABLE_ROLES,
@@ -136,12 +137,21 @@ def _replay(graph, tree: CheckpointTree, checkpoint_id: str) -> None:
         flash("error", f"Not replayed: {exc}")
 
 
+def _answer_key(tree: CheckpointTree) -> str:
+    """The Answer field of the head's question: one per thread and head, so an answer typed
+    for one question is never sent to the next."""
+    return f"history-answer-{tree.thread_id}-{tree.head}"
+
+
 def _resume_head(graph, tree: CheckpointTree) -> None:
+    """Resume (or retry) the head; at a question, with what the Answer field holds. An empty
+    answer is refused before anything runs (:func:`resume_thread` checks it)."""
     _forget_fork(tree.thread_id)
     if _refused_as_stale(tree, "Resume"):
         return
     thread_id = tree.thread_id
-    result = resume_thread(graph, thread_id)
+    typed = st.session_state.get(_answer_key(tree), "")
+    result = resume_thread(graph, thread_id, parse_answer(typed) if typed.strip() else None)
     outcome = result.values.get("outcome") if result.ok else None
     kind = "error" if not result.ok else "warning" if _refused_write(outcome) else "success"
     flash(kind, result.line + (f"; outcome: {outcome}" if outcome else ""))
@@ -337,6 +347,14 @@ def _actions(graph, source, tree: CheckpointTree, selected: str, ending) -> None
                           on_click=_resume_head, args=(graph, tree),
                           help="The head's node raised: run it again from the head.")
     else:
+        head = tree.tip_status(tree.head)
+        if tree.head in tree.paused and head.asks:
+            # The head waits for an answer: resuming it without one would only ask again.
+            resume_col.markdown(f":material/help: **{md_escape(head.node or 'a node')}** asks: "
+                                f"{md_escape(head.detail)}")
+            resume_col.text_area("Answer", key=_answer_key(tree), height=68,
+                                 help="JSON when it parses (true, 3, {\"ok\": 1}), else plain "
+                                 "text. Resume the head runs on with it.")
         resume_col.button("Resume the head", icon=":material/resume:", width="stretch",
                           disabled=tree.head not in tree.paused, on_click=_resume_head,
                           args=(graph, tree))

@@ -17,7 +17,7 @@ from playground.apps.server_app import server_apps
 from playground.places.door import open_storage
 from playground.places.server_address import server_thread_id
 from playground.runtime.run import Breakpoints, GraphRun, current_outcome, resume_command
-from playground.runtime.time_travel import fork_with_edit, replay_from
+from playground.runtime.time_travel import fork_with_edit, replay_from, resume_thread
 from playground.timetravel.tree import load_tree
 
 
@@ -186,3 +186,20 @@ def test_edit_and_fork_and_regenerate_a_chat_on_the_server(chat):
     list(again)
     assert again.outcome.status == "finished"
     assert len(load_tree(open_storage(url), name).leaves) == 3
+
+
+def test_resume_thread_at_a_question_takes_the_answer_and_refuses_none(chat):
+    """History's Resume the head on a server (issue 51): no answer is refused before any run
+    starts (the head stays), an answer finishes the thread."""
+    url, graph = chat
+    name = _thread()
+    list(GraphRun(graph, _config(name), _say("please refund order A17")))
+    head = load_tree(open_storage(url), name).head
+
+    refused = resume_thread(graph, name)
+    assert not refused.ok and refused.line.startswith("not resumed, nothing was run: tools asks")
+    assert load_tree(open_storage(url), name).head == head
+
+    done = resume_thread(graph, name, "yes")
+    assert done.ok and done.line.endswith("finished"), done.line
+    assert done.values["messages"][-1]["content"] == "Refunded $40.00 for order A17."
