@@ -223,8 +223,8 @@ class Verdict:
     def line(self) -> str:
         """The verdict in one line."""
         if self.as_reference:
-            return f"{self.observed}: as `langgraph dev` does."
-        return (f"This server {'; '.join(self.differences)}; `langgraph dev` "
+            return f"{self.observed}: as langgraph dev does."
+        return (f"This server {'; '.join(self.differences)}; langgraph dev "
                 f"{self.reference}.")
 
 

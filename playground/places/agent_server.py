@@ -460,7 +460,8 @@ class AgentServer(Place):
         """The engine's reads through the API (never writable: edits are runs)."""
         if writable:
             raise ServerError(f"{self.label}: an Agent Server's threads are changed by runs "
-                              "through its API (`playground run --server`), not here")
+                              "through its API; nothing is pruned, migrated or imported there "
+                              "from here")
         return ServerStorage(self.client)
 
     def command_words(self) -> list[str]:
@@ -472,7 +473,7 @@ class AgentServer(Place):
     def check_runnable(self) -> None:
         """A server runs its own graphs: a local graph never writes checkpoints there."""
         raise ServerError(f"{self.label}: an Agent Server runs its own graphs; to run them "
-                          "here use `playground run --server URL`")
+                          "here start the playground with --server URL")
 
     def close(self) -> None:
         if self._client is not None:

@@ -37,7 +37,7 @@ def written_by_another(label: str, writer: str) -> str:
     """Why a place another writer made is read here and never written, in one line."""
     if writer == JAVASCRIPT:
         return (f"{label} was written by LangGraph.js (JSON rows): the playground reads it "
-                "(Inspect, `playground history`) and never writes to it or runs a graph on it, "
+                "(Inspect, playground history) and never writes to it or runs a graph on it, "
                 "since its app reads only the rows it writes")
     return (f"{label} was written by {writer}: the playground reads it and never writes to it; "
             "your app's current saver upgrades it when it opens it")

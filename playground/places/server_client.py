@@ -264,7 +264,7 @@ def explain(exc: BaseException, label: str) -> ServerError:
         return ServerError(f"{label}: the server did not answer within its deadline "
                            f"(PLAYGROUND_READ_TIMEOUT / PLAYGROUND_CONNECT_TIMEOUT)")
     if isinstance(exc, httpx.ConnectError):
-        return ServerError(f"{label}: no Agent Server answers there (is `langgraph dev` "
+        return ServerError(f"{label}: no Agent Server answers there (is langgraph dev "
                            "running?)")
     if status is not None:
         said = _reason(getattr(exc, "body", None))

@@ -15,6 +15,7 @@ from playground.ui.pages import PAGES, PageEntry
 from playground.ui.session import (
     NAME_KEY,
     THREAD_KEY,
+    address,
     database_read,
     name_room,
     page_context,
@@ -159,13 +160,28 @@ def _looking_at(room: str) -> None:
 # attendee's sidebar is drawn.
 on_board = navigation is board
 names = list(resources.apps())
+UNKNOWN_GRAPH_KEY = "unknown-graph"
+unknown = None if on_board else resources.unknown_graph()
+if unknown is not None:  # said once, on the page drawn (the root address moves on to one)
+    st.session_state[UNKNOWN_GRAPH_KEY] = unknown
+    if len(names) == 1:
+        st.query_params.pop("graph", None)
+if navigation is not listed["home.py"] and UNKNOWN_GRAPH_KEY in st.session_state:
+    asked = st.session_state.pop(UNKNOWN_GRAPH_KEY)  # typed or bookmarked: shown escaped
+    st.warning(f"This server runs no graph named {md_escape(asked, 80)}: the page shows "
+               f"{md_escape(resources.selected_name(), 80)}.", icon=":material/warning:")
 with st.sidebar:
     if len(names) > 1 and not on_board:
-        # Several graphs of one langgraph.json: each keeps its own threads.
+        # Several graphs of one langgraph.json: each keeps its own threads. The box shows the
+        # session's graph (resources.selected_name), whichever way it came: the address, a
+        # pick, a link. The address says it on every run: a sidebar link's holds no query, and
+        # a reload, a bookmark or a new tab must open the same graph.
         current = resources.selected_name()
-        st.selectbox("Graph", names, index=names.index(current), key="graph-picker",
-                     on_change=_pick_graph, help="The graphs the langgraph.json names; each has "
-                     "its own threads.")
+        st.session_state["graph-picker"] = current
+        st.selectbox("Graph", names, key="graph-picker", on_change=_pick_graph,
+                     help="The graphs the langgraph.json names; each has its own threads.")
+        if st.query_params.get("graph") != current:
+            st.query_params["graph"] = current
 if on_board:
     navigation.run()
     st.stop()
@@ -204,7 +220,7 @@ if viewing and navigation not in (start, history_page):
             "it is not drawn here. The room's History and its tour are.",
             icon=":material/visibility:")
     st.page_link(history_page, label="The room's History", icon=":material/account_tree:",
-                 query_params={"room": context.workspace.room, "view": "read-only"})
+                 query_params=address())
     st.stop()
 
 try:

@@ -78,10 +78,25 @@ def apps() -> dict[str, App]:
 
 
 def selected_name() -> str:
-    """The graph this session works on: its pick, else ``?graph=``, else the first."""
+    """The graph this session works on, the one place every page reads it from: the address's
+    ``?graph=`` when it names one of this server's graphs (a reload, a bookmark, a new tab, a
+    link), else the session's pick (a sidebar link's address holds no query), else the first.
+
+    The address's graph becomes the session's, so a page reached without one keeps it."""
     names = list(apps())
-    picked = st.session_state.get(GRAPH_KEY) or st.query_params.get("graph")
+    asked = st.query_params.get("graph")
+    if asked in names:
+        st.session_state[GRAPH_KEY] = asked
+        return asked
+    picked = st.session_state.get(GRAPH_KEY)
     return picked if picked in names else names[0]
+
+
+def unknown_graph() -> str | None:
+    """The address's ``?graph=`` when no graph of this server has that name (a bookmark of
+    another server, a typo), else None. Untrusted text: show it escaped."""
+    asked = st.query_params.get("graph")
+    return asked if asked and asked not in apps() else None
 
 
 def app() -> App:

@@ -90,6 +90,25 @@ def page_context() -> PageContext:
     return PageContext(workspace)
 
 
+def address() -> dict[str, str]:
+    """The query a link to another page carries, so the page it opens acts on what this one
+    shows: the room (and a look from the board's ``view``), the graph when the server runs
+    several, and the thread. app.py writes the same into this page's own address on every
+    run, so a reload, a bookmark or a new tab opens it again."""
+    query: dict[str, str] = {}
+    room = st.session_state.get("room")
+    if room:
+        query["room"] = room
+    if read_only():
+        query["view"] = "read-only"
+    if len(resources.apps()) > 1:
+        query["graph"] = resources.selected_name()
+    thread = st.session_state.get(THREAD_KEY) or st.query_params.get("thread")
+    if thread:
+        query["thread"] = thread
+    return query
+
+
 def _kept_name(room: str) -> str:
     """The name this room last gave the board ("" when none, or when it cannot be read)."""
     try:
@@ -164,7 +183,7 @@ def no_checkpoints_yet(thread: str, then: str = "") -> None:
     page, name, icon = where_runs_start()
     st.info(f"Thread {md_escape(thread, 200)} has no checkpoints yet: run a turn on the {name} "
             f"page{then}.", icon=":material/info:")
-    st.page_link(page, label=f"Open {name}", icon=icon)
+    st.page_link(page, label=f"Open {name}", icon=icon, query_params=address())
     if current_workspace().room is None:
         _newest_threads()
 

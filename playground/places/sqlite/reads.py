@@ -113,8 +113,8 @@ _RETRY_PAUSE_S = 0.05
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 LANGGRAPH_DEV_PICKLES = (
     "langgraph dev's in-memory store (pickle): never opened, since unpickling runs code; open "
-    "the server's URL instead (`playground threads http://127.0.0.1:2024`, or `playground run "
-    "--server http://127.0.0.1:2024`)")
+    "the server's URL instead (playground threads http://127.0.0.1:2024, or playground run "
+    "--server http://127.0.0.1:2024)")
 _CHUNK = 500  # ids per IN (...) list, well under SQLite's variable limit
 # Ids that are at least this share of their namespace's checkpoints are read in one pass over
 # the namespace (see SqliteStorage._rows_under).

@@ -20,7 +20,7 @@ from playground.timetravel.transfer import TransferRefused
 from playground.timetravel.tree import CheckpointTree
 from playground.ui import resources
 from playground.ui.markup import md_escape
-from playground.ui.session import THREAD_KEY, PageContext
+from playground.ui.session import THREAD_KEY, PageContext, address
 
 CLONE = "Clone to work on it"
 CLONED_KEY = "cloned-thread"  # the name of the copy to open in History, set by the callback
@@ -33,7 +33,7 @@ def clone_control(context: PageContext, kind: str, target: str, label: str,
     the branch to the selected checkpoint, and the button. A refusal says why and writes
     nothing; a copy opens in History."""
     if st.session_state.pop(CLONED_KEY, None):
-        st.switch_page("views/history.py")
+        st.switch_page("views/history.py", query_params=address())
     thread = tree.thread_id
     with st.popover(CLONE, icon=":material/content_copy:"):
         st.caption("Copies the thread into the playground's own checkpoints "

@@ -109,7 +109,12 @@ def thread_section() -> None:
 
 
 def prune_section(report: SizeReport) -> None:
-    """Keep the N newest checkpoints and delete the rest, with a dry-run preview first."""
+    """Keep the N newest checkpoints and delete the rest, with a dry-run preview first (not
+    on an Agent Server, whose checkpoints only its own API changes)."""
+    if resources.app().runs_on_server:
+        st.caption(":material/info: Prune is not offered here: an Agent Server keeps its "
+                   "threads' checkpoints itself, and only runs through its API change them.")
+        return
     with st.container(border=True):
         st.markdown("**Prune**: keep the newest checkpoints, delete the older ones. The head is "
                     "always kept, so the thread still resumes; the history before it is gone.")

@@ -12,7 +12,7 @@ from playground.lessons.room_records import RoomActivity
 from playground.lessons.tour import OWN_GRAPH_TOUR, TICKET_TOUR, TourStep, progress
 from playground.ui import resources
 from playground.ui.markup import md_code, md_escape
-from playground.ui.session import read_only
+from playground.ui.session import address
 
 app = resources.app()
 st.title(":material/history: Time-travel playground")
@@ -56,9 +56,7 @@ def tour(steps: tuple[TourStep, ...]) -> None:
     st.progress(done / len(steps))
     st.caption(f"{done} of {len(steps)} steps done in this room, each checked from what the "
                "room did: visiting a page does not count, doing what its step asks does.")
-    link = {"room": room} if room else None
-    if link and read_only():  # a look from the board stays a look
-        link["view"] = "read-only"
+    link = address() or None  # the room (a look from the board stays a look), graph, thread
     for item in shown:
         with st.container(border=True):
             left, right = st.columns([5, 1], vertical_alignment="center")
@@ -102,7 +100,8 @@ def debugger_start() -> None:
     for file, label, says in steps:
         left, right = st.columns([5, 1], vertical_alignment="center")
         left.markdown(f"**{label}**: {says}.")
-        right.page_link(f"views/{file}", label="Open", icon=":material/arrow_forward:")
+        right.page_link(f"views/{file}", label="Open", icon=":material/arrow_forward:",
+                        query_params=address() or None)
     command = f"playground threads {shlex.quote(where)} --status failed"
     st.caption(f"From a terminal: {md_code(command, 300)} lists what went wrong.")
 

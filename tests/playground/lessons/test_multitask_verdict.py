@@ -40,7 +40,7 @@ def test_on_langgraph_dev_every_strategy_does_what_the_reference_says(agent_serv
 
     said = verdict(play)
     assert said.as_reference, said.line
-    assert said.line.endswith("as `langgraph dev` does.")
+    assert said.line.endswith("as langgraph dev does.")
 
 
 def test_after_rollback_on_langgraph_dev_the_thread_holds_only_the_second_tabs_message(
@@ -64,7 +64,7 @@ def test_a_server_that_accepts_reject_and_runs_both_is_said_to_and_the_reference
     assert not said.as_reference
     assert said.line == (
         "This server accepted the second run and ran both; let the two runs interleave: the "
-        "thread forked into 2 branches; `langgraph dev` would have answered 409 Conflict and "
+        "thread forked into 2 branches; langgraph dev would have answered 409 Conflict and "
         "run the first alone.")
 
 

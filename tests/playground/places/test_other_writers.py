@@ -236,7 +236,7 @@ def test_playground_run_on_a_js_file_is_refused_before_anything_is_written(js_fi
 @pytest.mark.parametrize(("make", "says"), [
     (lambda folder: (folder / ".langgraph_api").mkdir() or folder / ".langgraph_api",
      "langgraph dev's in-memory store (pickle): never opened, since unpickling runs code; "
-     "open the server's URL instead (`playground threads http://127.0.0.1:2024`"),
+     "open the server's URL instead (playground threads http://127.0.0.1:2024"),
     (lambda folder: (folder / "store.pckl").write_bytes(b"\x80\x04\x95") and
      folder / "store.pckl", "langgraph dev's in-memory store (pickle): never opened"),
     (lambda folder: folder, "a folder, not a file: name the checkpoint file in it"),
