@@ -102,8 +102,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     threads = command("threads", "the newest threads, a page at a time, with filters",
                       _threads)
     threads.add_argument("--status", choices=(*STATUSES, RUNNING), help="only threads paused "
-                         "(at a question or breakpoint), failed (in a node), finished, or "
-                         "running (an Agent Server's)")
+                         "(at a question or breakpoint), stopped (a person stopped the run: "
+                         "Continue runs it on), failed (in a node), finished, or running (an "
+                         "Agent Server's)")
     threads.add_argument("--since", metavar="T", help="only threads written at or after T: "
                          "an ISO time (UTC unless it says) or a span back (90s, 15m, 2h, 3d)")
     threads.add_argument("--until", metavar="T", help="only threads last written before T")
@@ -558,7 +559,7 @@ def _history(args: argparse.Namespace) -> int:
         if r.checkpoint_id == tree.head:
             marks.append("HEAD")
         if not tree.children.get(r.checkpoint_id) and r.checkpoint_id in (
-                tree.paused | tree.failed):
+                tree.paused | tree.failed | tree.stopped):
             marks.append(tree.tip_status(r.checkpoint_id).kind)  # failed is never paused
         if len(tree.children.get(r.checkpoint_id, ())) > 1:
             marks.append("fork")

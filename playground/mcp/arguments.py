@@ -36,9 +36,10 @@ Limit = Annotated[int, Field(
                                     "hold fewer to stay small, and says where to go on")]
 Cursor = Annotated[Annotated[str, Field(max_length=64)] | None, Field(
     description="the next_cursor an earlier answer of this tool gave: the page after it")]
-Status = Annotated[Literal["paused", "failed", "finished", "running"] | None, Field(
-    description="only threads paused (at a question or a breakpoint), failed (a node raised), "
-                "finished, or running (an Agent Server's)")]
+Status = Annotated[Literal["paused", "stopped", "failed", "finished", "running"] | None,
+                   Field(description="only threads paused (at a question or a breakpoint), "
+                         "stopped (a person stopped the run: continue runs it on), failed (a "
+                         "node raised), finished, or running (an Agent Server's)")]
 Moment = Annotated[Annotated[str, Field(max_length=64)] | None, Field(
     description="an ISO time (UTC unless it says) or a span back from now: 90s, 15m, 2h, 3d")]
 Metadata = Annotated[

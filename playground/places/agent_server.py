@@ -187,7 +187,8 @@ class ServerStorage(Storage):
     # database cannot.
     statuses: ClassVar[tuple[str, ...]] = (*STATUSES, RUNNING)
     _SERVER_STATUS: ClassVar[dict[str, str]] = {
-        "paused": "interrupted", "failed": "error", "finished": "idle", "running": "busy"}
+        "paused": "interrupted", "stopped": "interrupted", "failed": "error",
+        "finished": "idle", "running": "busy"}
 
     def thread_candidates(self, query: ThreadQuery) -> Iterator[tuple[str, str]]:
         """The server's threads newest first (``threads.search`` by ``updated_at``), a page of

@@ -14,6 +14,7 @@ resumes with ``Command(resume=answer)``, or ``Command(resume={id: answer})`` whe
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sysconfig
 import traceback
@@ -28,7 +29,8 @@ from langgraph.types import Command
 from playground.runtime.driven import driven
 from playground.runtime.review import ReviewRequest, review_request
 from playground.timetravel.messages import as_message
-from playground.timetravel.signals import as_text, question_of
+from playground.timetravel.signals import ERROR, as_text, question_of
+from playground.timetravel.status import STOPPED_ACTION, is_cancellation
 
 DEFAULT_RECURSION_LIMIT = 25
 # Frames of these are not the user's code: installed packages, the standard library (asyncio,
@@ -125,7 +127,8 @@ class RunOutcome:
     """How a run ended, as the checkpointer left the thread.
 
     Attributes:
-        status: ``finished``, ``paused`` (a breakpoint), ``waiting`` (an interrupt asks),
+        status: ``finished``, ``paused`` (a breakpoint), ``stopped`` (a person stopped it
+            while a node ran: Continue runs it on), ``waiting`` (an interrupt asks),
             ``held`` (a ``NodeInterrupt``: edit the state to go on), ``failed`` (a node
             raised), ``recursion`` (the recursion limit stopped it).
         next: nodes due next (where it paused, waits or failed).
@@ -258,6 +261,7 @@ class GraphRun:
     running: str | None = field(default=None, init=False)
     _failed_node: str | None = field(default=None, init=False, repr=False)
     _stopped: bool = field(default=False, init=False, repr=False)
+    _halted: bool = field(default=False, init=False, repr=False)
     _events: Any = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -272,12 +276,15 @@ class GraphRun:
         events = self._events = self.graph.stream(
             self.payload, config, stream_mode=modes, store_changes=self.store_changes,
             answerer=self.answerer, **self.breakpoints.stream_kwargs())
+        ended = False  # the stream ran out (or raised), rather than being left by a Stop
         try:
             for mode, data in events:
                 step = self._step((), mode, data)
                 if step is not None:
                     yield step
+            ended = not self._halted
         except GraphRecursionError:
+            ended = True
             self.outcome = RunOutcome(
                 "recursion", self._next(),
                 message=f"stopped at the recursion limit ({self.recursion_limit} steps): the "
@@ -285,6 +292,7 @@ class GraphRun:
             )
             return
         except Exception as exc:
+            ended = True
             node = self._failed_node or self.running or "?"
             self.outcome = RunOutcome(
                 "failed", self._next(),
@@ -296,10 +304,12 @@ class GraphRun:
             # A page that stops drawing (Stop) leaves this generator: end the run there, between
             # two steps, rather than whenever the collector gets to it.
             events.close()
+            if not ended:
+                record_stop(self.graph, self.config)
         self.running = None
         # A run that ran to its end without a pause is finished: no need to read the state back.
         # A pause (a breakpoint, an interrupt) is read back, for its next nodes and questions.
-        self.outcome = (outcome_of(self.graph, self.config) if self._stopped
+        self.outcome = (outcome_of(self.graph, self.config) if self._stopped or self._halted
                         else RunOutcome("finished", message="finished"))
 
     def halt(self) -> None:
@@ -307,6 +317,7 @@ class GraphRun:
         Stop), and wait until its finished steps are written."""
         halt = getattr(self._events, "halt", None)
         if halt is not None:
+            self._halted = True
             halt()
 
     def _step(self, namespace: tuple[str, ...], mode: str, data: Any) -> RunStep | None:
@@ -332,6 +343,43 @@ class GraphRun:
             return tuple(self.graph.get_state(_thread(self.config)).next)
         except Exception:  # the saver itself failed: nothing more to say
             return ()
+
+
+def record_stop(graph: Any, config: dict) -> None:
+    """Record that a person stopped a local run: each task due at the thread's head that has
+    not finished gets the error LangGraph gives a cancelled task (``CancelledError``), as an
+    ``__error__`` write under the head.
+
+    LangGraph's own runner writes exactly this for a task it cancels, but a run cancelled from
+    outside loses that write with the rest of its unwinding, so the head would read as a plain
+    pause before the node. An Agent Server keeps its own (it says ``interrupted``): a graph
+    that drives itself is left alone. Continue runs the stopped tasks again, as a retry does.
+    A saver that cannot take the write leaves the thread as it was (paused before the node).
+    """
+    if getattr(graph, "drives_itself", False):
+        return
+    saver = getattr(graph, "checkpointer", None)
+    loop = getattr(graph, "loop", None)
+    if saver is None or isinstance(saver, bool) or loop is None:
+        return
+    try:
+        snapshot = graph.get_state(_thread(config))
+        due = [task for task in snapshot.tasks or ()
+               if getattr(task, "error", None) is None and not getattr(task, "interrupts", ())
+               and getattr(task, "result", None) is None]
+        for task in due:
+            loop.run(saver.aput_writes(snapshot.config, [(ERROR, asyncio.CancelledError())],
+                                       task.id, _task_path(getattr(task, "path", ()))))
+    except Exception:  # a stop is said on the page anyway; the thread stays readable
+        return
+
+
+def _task_path(path: Any) -> str:
+    """A task's path as LangGraph's loop stores it beside a write (its ``task_path_str``, a
+    private helper): the thread list names the node a write came from by it."""
+    if isinstance(path, (tuple, list)):
+        return "~" + ", ".join(_task_path(part) for part in path)
+    return f"{path:010d}" if isinstance(path, int) else str(path)
 
 
 def _thread(config: dict) -> dict:
@@ -363,6 +411,14 @@ def outcome_of(graph: Any, config: dict) -> RunOutcome:
         return RunOutcome("waiting", waiting, questions,
                           message=f"{questions[0].node} asks: {questions[0].text}")
     errors = [task for task in snapshot.tasks or () if getattr(task, "error", None)]
+    # (an Agent Server gives the error as a line, a saver as the exception)
+    failed = [task for task in errors if not is_cancellation(
+        task.error if isinstance(task.error, str) else repr(task.error))]
+    if errors and not failed:  # a person stopped it (Stop, a server's cancel)
+        task = errors[0]
+        return RunOutcome("stopped", waiting,
+                          message=f"stopped in {task.name}: {STOPPED_ACTION}")
+    errors = failed or errors
     if errors:
         task = errors[0]
         return RunOutcome("failed", waiting,

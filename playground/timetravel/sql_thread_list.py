@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from playground.timetravel.status import FAILED, PAUSED
+from playground.timetravel.status import FAILED, PAUSED, STOPPED, status_at
 from playground.timetravel.thread_list import (
     ThreadQuery,
     WalkMark,
@@ -81,7 +81,8 @@ class SqlThreadList:
     def _chosen(self, query: ThreadQuery) -> set[str] | None:
         """The few threads a status or text filter can hold, read from the rows alone; None
         when the query walks. Each is checked by the thread list's own rule afterwards."""
-        if query.status == FAILED:
+        if query.status in (FAILED, STOPPED):
+            # a stop is stored as an error too: each row's rule tells the two apart
             return set(self.failed_threads())
         if query.status == PAUSED:
             return set(self.maybe_paused())
@@ -98,8 +99,10 @@ class SqlThreadList:
         the maybe-paused checked by the paused rule, the heads' uuid6 ids for a time filter,
         and the threads holding the metadata. None when a time filter meets a head id that is
         not a uuid6 (the thread list then walks)."""
-        if query.status == FAILED:
-            chosen = set(self.failed_threads())
+        if query.status in (FAILED, STOPPED):
+            stopped = self.stopped_among(self.failed_threads())
+            chosen = (stopped if query.status == STOPPED
+                      else set(self.failed_threads()) - stopped)
         elif query.status == PAUSED:
             chosen = self.paused_among(self.maybe_paused())
         elif query.status:
@@ -118,6 +121,21 @@ class SqlThreadList:
         if wanted:
             chosen &= self._holding(wanted)
         return len(chosen)
+
+    def stopped_among(self, threads: Iterable[str]) -> set[str]:
+        """Which of these threads (those with an error under their head) were stopped, not
+        failed: the head's errors are read and told apart by the status rule (a stop is stored
+        as a ``CancelledError``, which only its decoded value shows)."""
+        heads = self._heads()
+        stopped = set()
+        for thread_id in threads:
+            head_id = heads.get(thread_id)
+            if head_id is None:
+                continue
+            signals = self.signals_at(thread_id, [head_id]).get(head_id, ())
+            if status_at((), signals).kind == STOPPED:
+                stopped.add(thread_id)
+        return stopped
 
     def paused_among(self, heads: dict[str, str]) -> set[str]:
         """Which of these threads (thread -> head) are paused by the thread list's rule: no

@@ -623,6 +623,6 @@ def _check_status(storage: ThreadSource, query: ThreadQuery) -> None:
     if query.status and query.status not in storage.statuses:
         if query.status == RUNNING:
             raise QueryRefused(f"{storage.label} cannot say which threads are running (only "
-                               "an Agent Server can): ask for paused, failed or finished")
+                               "an Agent Server can): ask for paused, stopped, failed or finished")
         raise QueryRefused(f"no status {query.status!r}: give one of "
                            f"{', '.join(storage.statuses)}")

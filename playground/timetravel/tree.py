@@ -21,7 +21,7 @@ from playground.timetravel.delta import StateAt
 from playground.timetravel.limits import limits
 from playground.timetravel.records import CheckpointDetail, CheckpointRecord
 from playground.timetravel.signals import TaskSignal
-from playground.timetravel.status import PAUSED, Status, status_at
+from playground.timetravel.status import FAILED, PAUSED, STOPPED, Status, status_at
 from playground.timetravel.storage import Storage
 
 _ID = operator.itemgetter(0)  # a record's checkpoint_id
@@ -80,12 +80,25 @@ class CheckpointTree:
 
     @property
     def failed(self) -> frozenset[str]:
-        """Leaves under which a node raised (the run stopped; never paused)."""
+        """Leaves under which a node raised (the run ended there; never paused). A node a
+        person stopped is not among them: see :attr:`stopped`."""
         found = self.__dict__.get("_failed")
         if found is None:
             found = frozenset(cid for cid in self.leaves if any(
-                signal.kind == "error" for signal in self.signals.get(cid, ())))
+                signal.kind == "error" for signal in self.signals.get(cid, ()))
+                and status_at((), self.signals.get(cid, ())).kind == FAILED)
             object.__setattr__(self, "_failed", found)
+        return found
+
+    @property
+    def stopped(self) -> frozenset[str]:
+        """Leaves where a person stopped the run while a node ran (its error is a
+        cancellation): Continue runs that node again from there."""
+        found = self.__dict__.get("_stopped")
+        if found is None:
+            found = frozenset(cid for cid in self.leaves if self.signals.get(cid)
+                              and status_at((), self.signals[cid]).kind == STOPPED)
+            object.__setattr__(self, "_stopped", found)
         return found
 
     def tip_status(self, checkpoint_id: str) -> Status:

@@ -34,7 +34,8 @@ from playground.timetravel.limits import clip
 from playground.timetravel.records import UNKNOWN_NODE, checkpoint_name
 from playground.timetravel.runs import RERUN
 from playground.timetravel.signals import SIGNAL_CHANNELS
-from playground.timetravel.status import FINISHED
+from playground.timetravel.status import FAILED as FAILED_STATUS
+from playground.timetravel.status import FINISHED, status_at
 from playground.timetravel.storage import Storage
 from playground.timetravel.tree import CheckpointTree, TreeCache, ensure_details
 
@@ -197,8 +198,10 @@ def _layout(storage: Storage | None, tree: CheckpointTree, ending: Ending | None
                if storage is not None and ending is not None else {})
     labels = {tip: branch_label(tree, members, fork, endings.get(tip))
               for tip, members, fork in branches}
+    # a stopped node's cancellation is no failure: its tip is drawn as a pause (it waits for
+    # Continue), its label says stopped
     errors = {cid for cid, signals in tree.signals.items()
-              if any(signal.kind == "error" for signal in signals)}
+              if status_at((), signals).kind == FAILED_STATUS}
     rows = []
     for cid, record in tree.nodes.items():
         parent = tree.parent_of(cid)
@@ -340,7 +343,7 @@ def _kind(tree: CheckpointTree, cid: str, source: str | None, failed: bool) -> s
         return BROKEN
     if failed:
         return FAILED
-    if cid in tree.paused:
+    if cid in tree.paused or cid in tree.stopped:
         return PAUSED
     if source == "update":
         return EDIT

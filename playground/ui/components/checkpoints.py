@@ -17,7 +17,7 @@ from playground.timetravel.diff import diff_states
 from playground.timetravel.errors import UnreadableCheckpoint
 from playground.timetravel.messages import conversations, describe
 from playground.timetravel.records import CHECKPOINT_NAMES, checkpoint_name
-from playground.timetravel.status import FAILED, PAUSED
+from playground.timetravel.status import FAILED, PAUSED, STOPPED
 from playground.timetravel.storage import Storage
 from playground.timetravel.thread_list import own_metadata
 from playground.timetravel.transfer import TransferRefused, dumps_export, export_thread
@@ -195,7 +195,7 @@ def inspector(source: Storage, tree: CheckpointTree, selected: str) -> None:
         badges.append(":red-badge[head]")
     if not tree.children.get(selected):  # a tip stands where the tree's label says it does
         kind = tree.tip_status(selected).kind
-        if kind in (FAILED, PAUSED):  # (the node and its error or question are said below)
+        if kind in (FAILED, STOPPED, PAUSED):  # (the node and its error or question: below)
             badges.append(f":{'red' if kind == FAILED else 'orange'}-badge[{kind}]")
     if len(tree.children.get(selected, ())) > 1:
         badges.append(":green-badge[fork point]")

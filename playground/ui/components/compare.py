@@ -65,7 +65,7 @@ def _choice_label(tree: CheckpointTree, checkpoint_id: str) -> str:
         marks.append("head")
     if checkpoint_id in tree.leaves:
         marks.append("tip")
-    if checkpoint_id in tree.paused | tree.failed:
+    if checkpoint_id in tree.paused | tree.failed | tree.stopped:
         marks.append(tree.tip_status(checkpoint_id).kind)  # failed is never paused
     suffix = f" ({', '.join(marks)})" if marks else ""
     return f"#{tree.ordinal(checkpoint_id)} · {clip(named, 60)}{suffix}"

@@ -346,6 +346,11 @@ def _actions(graph, source, tree: CheckpointTree, selected: str, ending) -> None
         resume_col.button("Retry the head", icon=":material/refresh:", width="stretch",
                           on_click=_resume_head, args=(graph, tree),
                           help="The head's node raised: run it again from the head.")
+    elif tree.head in tree.stopped:
+        # A person stopped the run in a node: Continue runs that node again from the head.
+        resume_col.button("Continue the head", icon=":material/resume:", width="stretch",
+                          on_click=_resume_head, args=(graph, tree),
+                          help="The run was stopped here: run on from the head.")
     else:
         head = tree.tip_status(tree.head)
         if tree.head in tree.paused and head.asks:

@@ -359,7 +359,8 @@ def stream(page: _Page, run: GraphRun, what: str) -> None:
     logs[page.thread_id] = (tuple(lines[-SHOWN_LOG:]), done.failure, tuple(run.store_changes))
     st.session_state[LOG_KEY] = logs
     flash({"failed": "error", "recursion": "warning", "waiting": "info", "paused": "info",
-           "held": "warning"}.get(done.status, "success"), f"{what}: {done.message}")
+           "stopped": "warning", "held": "warning"}.get(done.status, "success"),
+          f"{what}: {done.message}")
     if done.status == "failed":  # the board marks the room stuck
         note(tour.FAILED, done.message)
     elif done.status in ("finished", "paused", "waiting", "held"):
@@ -435,7 +436,7 @@ def _status_row(app: App, outcome: RunOutcome) -> DeltaGenerator:
     if st.session_state.pop(STOPPED_KEY, False):
         # The click itself ended the run in progress (Streamlit stops a script when a widget
         # changes); this run only says so.
-        st.warning("Stopped: the thread keeps every step that finished; Continue goes on.",
+        st.warning("Stopped: the thread keeps every step that finished; Continue runs it on.",
                    icon=":material/stop_circle:")
     failed_node = outcome.failure.node if outcome.failure else "?"
     status_col.markdown({
@@ -446,6 +447,8 @@ def _status_row(app: App, outcome: RunOutcome) -> DeltaGenerator:
         "held": f"**Paused by {md_escape(outcome.questions[0].node if outcome.questions else '?')}"
                 "**: edit the state to go on.",
         "failed": f"**Failed** in **{md_escape(failed_node)}**.",
+        "stopped": f"**Stopped** in **{md_escape(', '.join(outcome.next) or '?')}**: "
+                   "Continue runs it on.",
     }.get(outcome.status, md_escape(outcome.message)))
     if not app.runs_on_server:  # a server reloads its own code (langgraph dev watches it)
         reload_col.button("Reload graph", icon=":material/refresh:", key=PREFIX + "reload",
@@ -647,8 +650,8 @@ with right:
                  drawing, right, stop_slot)
     missing = thread.tree is not None and missing_nodes_warning(
         resources.own_storage(), thread.tree, graph, PREFIX + "fork-fitting", settings_refused)
-    if thread.outcome.status == "paused" and not missing:
-        _continue_button(page)
+    if thread.outcome.status in ("paused", "stopped") and not missing:
+        _continue_button(page)  # a stopped run goes on from the node it was stopped in
     if thread.outcome.status == "waiting":
         _answer_form(page)
     if thread.outcome.status == "held":
