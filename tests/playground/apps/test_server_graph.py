@@ -136,6 +136,12 @@ def test_stop_cancels_the_run_on_the_server(chat):
     assert runs[0]["status"] == "interrupted"
     words = [step for step in seen if step.kind == "token"]
     assert len(words) < 15  # the reply was cut short
+    # stopped, as every surface says it (issue 51), never failed
+    assert run.outcome.status == "stopped", run.outcome
+    assert run.outcome.message == "stopped in assistant: Continue runs it on"
+    tree = load_tree(open_storage(url), name)
+    assert tree.tip_status(tree.head).said == "stopped in assistant: Continue runs it on"
+    assert tree.head in tree.stopped and tree.head not in tree.failed
 
 
 def test_a_second_run_on_a_busy_thread_is_the_servers_409_in_words(chat):
