@@ -319,6 +319,10 @@ class GraphRun:
         if halt is not None:
             self._halted = True
             halt()
+            # Recorded here too, not only where the stream unwinds: the page that asked for the
+            # halt reads the thread next, and the unwinding thread may get there after it.
+            # (A second record finds the task's error written and adds nothing.)
+            record_stop(self.graph, self.config)
 
     def _step(self, namespace: tuple[str, ...], mode: str, data: Any) -> RunStep | None:
         if mode == "messages":

@@ -146,7 +146,7 @@ def test_stop_ends_an_async_run_between_two_steps(browser, tmp_path):
         tab.click("Stop")
 
         assert "Stopped: the thread keeps every step that finished" in tab.text()
-        assert "Stopped in tick: Continue runs it on." in tab.text()
+        assert "Stopped in tick: Continue runs it on." in tab.text(), tab.text()[:1500]
         tab.click("Continue")
         # A Continue that lands while the stopped run's last step is still being written is
         # refused in words ("... refused, nothing was run" / "... not done"): the page then
