@@ -100,9 +100,9 @@ class SqlThreadList:
         and the threads holding the metadata. None when a time filter meets a head id that is
         not a uuid6 (the thread list then walks)."""
         if query.status in (FAILED, STOPPED):
-            stopped = self.stopped_among(self.failed_threads())
-            chosen = (stopped if query.status == STOPPED
-                      else set(self.failed_threads()) - stopped)
+            heads = self.failed_heads()
+            stopped = self.stopped_among(heads)
+            chosen = stopped if query.status == STOPPED else set(heads) - stopped
         elif query.status == PAUSED:
             chosen = self.paused_among(self.maybe_paused())
         elif query.status:
@@ -122,16 +122,12 @@ class SqlThreadList:
             chosen &= self._holding(wanted)
         return len(chosen)
 
-    def stopped_among(self, threads: Iterable[str]) -> set[str]:
-        """Which of these threads (those with an error under their head) were stopped, not
-        failed: the head's errors are read and told apart by the status rule (a stop is stored
-        as a ``CancelledError``, which only its decoded value shows)."""
-        heads = self._heads()
+    def stopped_among(self, heads: dict[str, str]) -> set[str]:
+        """Which of these threads (thread -> head, each with an error under its head) were
+        stopped, not failed: the head's errors are read and told apart by the status rule (a
+        stop is stored as a ``CancelledError``, which only its decoded value shows)."""
         stopped = set()
-        for thread_id in threads:
-            head_id = heads.get(thread_id)
-            if head_id is None:
-                continue
+        for thread_id, head_id in heads.items():
             signals = self.signals_at(thread_id, [head_id]).get(head_id, ())
             if status_at((), signals).kind == STOPPED:
                 stopped.add(thread_id)
@@ -228,6 +224,10 @@ class SqlThreadList:
 
     def failed_threads(self) -> frozenset[str]:
         """The threads whose head has an error write under it, without reading a blob."""
+        raise NotImplementedError
+
+    def failed_heads(self) -> dict[str, str]:
+        """Thread -> head, of :meth:`failed_threads`."""
         raise NotImplementedError
 
     def maybe_paused(self) -> dict[str, str]:

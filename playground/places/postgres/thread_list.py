@@ -55,7 +55,8 @@ _SELECT_HEADS = (
 # Failed: an error write with no newer checkpoint in its thread (the head's), found from the
 # error writes alone; the probe is one primary-key range.
 _SELECT_FAILED = (
-    "SELECT DISTINCT w.thread_id FROM checkpoint_writes w WHERE w.channel = '__error__' "
+    "SELECT DISTINCT w.thread_id, w.checkpoint_id FROM checkpoint_writes w "
+    "WHERE w.channel = '__error__' "
     "AND w.checkpoint_ns = '' AND NOT EXISTS (SELECT 1 FROM checkpoints c "
     "WHERE c.thread_id = w.thread_id AND c.checkpoint_ns = '' "
     "AND c.checkpoint_id > w.checkpoint_id)")
@@ -230,7 +231,12 @@ class PostgresThreadList(SqlThreadList):
     def failed_threads(self) -> frozenset[str]:
         """The threads whose head has an error write under it (one query over the writes'
         channel and the checkpoints' primary key; no JSONB or blob read)."""
-        return frozenset(row["thread_id"] for row in self._rows(_SELECT_FAILED))
+        return frozenset(self.failed_heads())
+
+    def failed_heads(self) -> dict[str, str]:
+        """Thread -> head of the threads whose head has an error write under it (the error's
+        checkpoint is the head: no newer one exists)."""
+        return {row["thread_id"]: row["checkpoint_id"] for row in self._rows(_SELECT_FAILED)}
 
     def maybe_paused(self) -> dict[str, str]:
         """Thread -> head of the threads whose head may have a step due and holds no error

@@ -75,7 +75,7 @@ _SELECT_HEADS = (
 # Failed: an error write with no newer checkpoint in its thread (the head's), found from the
 # error writes alone; the probe is one primary-key range.
 _SELECT_FAILED = (
-    "SELECT DISTINCT w.thread_id FROM writes w WHERE w.channel = '__error__' "
+    "SELECT DISTINCT w.thread_id, w.checkpoint_id FROM writes w WHERE w.channel = '__error__' "
     "AND w.checkpoint_ns = '' AND NOT EXISTS (SELECT 1 FROM checkpoints c "
     "WHERE c.thread_id = w.thread_id AND c.checkpoint_ns = '' "
     "AND c.checkpoint_id > w.checkpoint_id)")
@@ -239,7 +239,13 @@ class SqliteThreadList(SqlThreadList):
     def failed_threads(self) -> frozenset[str]:
         """The threads whose head has an error write under it (one query over the writes'
         channel and the checkpoints' primary key; no blob read)."""
-        return frozenset(row[0] for row in self.conn.execute(_SELECT_FAILED))
+        return frozenset(self.failed_heads())
+
+    @stoppable
+    def failed_heads(self) -> dict[str, str]:
+        """Thread -> head of the threads whose head has an error write under it (the error's
+        checkpoint is the head: no newer one exists)."""
+        return {row[0]: row[1] for row in self.conn.execute(_SELECT_FAILED)}
 
     @stoppable
     def maybe_paused(self) -> dict[str, str]:
