@@ -143,7 +143,7 @@ def test_stop_ends_a_long_run_between_two_steps_in_chromium(browser, tmp_path):
         tab.click("Stop")
 
         assert "Stopped: the thread keeps every step that finished" in tab.text()
-        assert "Paused before tick." in tab.text()  # where the run stopped
+        assert "Stopped in tick: Continue runs it on." in tab.text()  # where the run stopped
         tab.click("Continue")
         assert "Finished." in tab.text(), tab.text()
 
