@@ -401,6 +401,8 @@ class Resumed:
 
 # The one answer a head's question may not get: nothing typed (said before anything runs).
 NO_ANSWER = "type an answer to the question first"
+# How a resume refused before anything ran begins (a page says it where the person pressed).
+NOT_RESUMED = "not resumed, nothing was run"
 
 
 def resume_thread(graph: Any, thread_id: str, answer: Any = None) -> Resumed:
@@ -441,7 +443,7 @@ def resume_thread(graph: Any, thread_id: str, answer: Any = None) -> Resumed:
         refused = (f"{len(questions)} questions wait, and one answer cannot tell them apart: "
                    "answer each on the Run page")
     if refused:
-        return Resumed(thread_id, f"not resumed, nothing was run: {refused}", False,
+        return Resumed(thread_id, f"{NOT_RESUMED}: {refused}", False,
                        values=dict(before.values), next=tuple(before.next))
     payload = Command(resume=answer) if questions else None
     ran: list[str] = []
