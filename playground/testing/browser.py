@@ -129,6 +129,22 @@ class Tab:
         self._wait_for_run_after(before, f"opening {url}")
         return self
 
+    def follow_sidebar_link(self, label: str) -> Tab:
+        """Click the sidebar's link to the page named ``label`` and wait for the run it
+        starts (the address changes to that page's)."""
+        before = self.runs
+        self.page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name=label).click()
+        self.page.wait_for_url(re.compile(rf"/{re.escape(label.lower())}"))
+        self._wait_for_run_after(before, f"the sidebar's {label} link")
+        return self
+
+    def reload(self) -> Tab:
+        """Reload the page, as the browser's reload button does, and wait for its run."""
+        before = self.runs
+        self.page.reload()
+        self._wait_for_run_after(before, "a reload")
+        return self
+
     def click(self, label: str) -> Tab:
         """Click the Streamlit button with exactly this label (not a selectbox's "Open") and
         wait until the run it starts, and any rerun that run asks for, has finished."""

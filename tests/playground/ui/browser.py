@@ -35,6 +35,9 @@ def printed_room_url(home: Path, deadline_s: float = 60) -> str:
     raise AssertionError(f"no room URL printed:\n{log.read_text()}")
 
 
+GRID_ROW_PX = 35  # a data grid's header and rows
+
+
 class ShotTab(Tab):
     """A tab in a new page of a browser context that also reads the History page's checkpoint
     count and saves screenshots."""
@@ -83,6 +86,19 @@ class ShotTab(Tab):
         assert not failed, f"a success box reports a failed outcome: {failed}"
         assert not self.cut_labels(), f"cut short: {self.cut_labels()}"
         return now
+
+    def click_thread_row(self, index: int) -> None:
+        """Click the ``index``-th row's selection box in Inspect's thread table (found by its
+        key: with Status failed, the errors' groups come first; the data grid draws on a
+        canvas, so its rows are found by position) and wait for the run it starts."""
+        grid = self.page.locator('[class*="st-key-inspect-threads-"] [data-testid="stDataFrame"]'
+                                 ).first
+        grid.scroll_into_view_if_needed()
+        box = grid.bounding_box()
+        before = self.runs
+        self.page.mouse.click(box["x"] + 18, box["y"] + GRID_ROW_PX * (index + 1)
+                              + GRID_ROW_PX / 2)
+        self._wait_for_run_after(before, f"picking row {index}")
 
     def shot(self, name: str) -> None:
         """Save a full-page screenshot as ``<shots>/<name>.png`` and check it is not blank."""

@@ -5,7 +5,6 @@ click on the sidebar's History link, a reload, and the page's address opened in 
 from __future__ import annotations
 
 import os
-import re
 
 import pytest
 
@@ -42,16 +41,10 @@ def test_the_second_graph_stays_after_a_sidebar_link_a_reload_and_a_new_tab(brow
         tab.click("Run")
         assert "Finished." in tab.text()
 
-        before = tab.runs
-        tab.page.locator('[data-testid="stSidebarNav"]').get_by_role(
-            "link", name="History").click()
-        tab.page.wait_for_url(re.compile(r"/history"))
-        tab._wait_for_run_after(before, "the sidebar's History link")
+        tab.follow_sidebar_link("History")
         _shows_research_thread(tab)
 
-        before = tab.runs
-        tab.page.reload()
-        tab._wait_for_run_after(before, "a reload")
+        tab.reload()
         _shows_research_thread(tab)
 
         bookmark = Tab(context.new_page(), server).visit(tab.page.url)  # a new tab

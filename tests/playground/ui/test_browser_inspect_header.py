@@ -16,7 +16,6 @@ from tests.playground.ui.browser import ShotTab, chromium_missing, playground_se
 
 pytestmark = pytest.mark.skipif(chromium_missing(), reason="Debian's chromium is not installed")
 THREADS, SEEDS = 300, 40
-ROW_PX = 35  # the data grid's header and rows
 
 
 @pytest.fixture(scope="module")
@@ -31,19 +30,6 @@ def listed(tmp_path_factory):
 def _box(tab: ShotTab):
     return tab.page.locator('[data-testid="stMainBlockContainer"] [data-testid="stSelectbox"]'
                             ).filter(has=tab.page.get_by_text("Thread", exact=True))
-
-
-def _click_row(tab: ShotTab, index: int) -> None:
-    """Click the ``index``-th row's selection box in the thread table (the data grid draws on a
-    canvas: its rows are found by position) and wait for the run it starts."""
-    # the thread table by its key (with Status failed, the errors' groups come first)
-    grid = tab.page.locator('[class*="st-key-inspect-threads-"] [data-testid="stDataFrame"]'
-                            ).first
-    grid.scroll_into_view_if_needed()
-    box = grid.bounding_box()
-    before = tab.runs
-    tab.page.mouse.click(box["x"] + 18, box["y"] + ROW_PX * (index + 1) + ROW_PX / 2)
-    tab._wait_for_run_after(before, f"picking row {index}")
 
 
 def _shows(tab: ShotTab, thread: str, expected: dict, tmp_path) -> None:
@@ -93,12 +79,12 @@ def test_inspect_header_names_the_thread_shown_after_each_filter_change_row_clic
 
         tab.select("Status", "failed")  # the thread shown is not failed: the list's first is
         _shows(tab, failed[0], expected, tmp_path)
-        _click_row(tab, 2)
+        tab.click_thread_row(2)
         _shows(tab, failed[2], expected, tmp_path)
 
         tab.select("Status", "paused")  # the clicked failed thread is not in this list
         _shows(tab, paused[0], expected, tmp_path)
-        _click_row(tab, 1)
+        tab.click_thread_row(1)
         _shows(tab, paused[1], expected, tmp_path)
 
         tab.type_into("Text", forked[3][:8])  # a forked thread's id: no paused thread has it
@@ -109,7 +95,7 @@ def test_inspect_header_names_the_thread_shown_after_each_filter_change_row_clic
         assert forked[3] in newest_first[:50]
         tab.type_into("Text", "")  # every thread again: the thread shown is still listed
         _shows(tab, forked[3], expected, tmp_path)
-        _click_row(tab, 0)
+        tab.click_thread_row(0)
         _shows(tab, newest_first[0], expected, tmp_path)
         tab.click("Older threads")  # the next page does not hold it: the page's first is shown
         _shows(tab, newest_first[50], expected, tmp_path)

@@ -17,26 +17,12 @@ pytestmark = [
                        reason="Debian chromium is not installed (bash .ci/run installs it)"),
     pytest.mark.skipif(not database_url(), reason=SKIP_REASON),
 ]
-ROW_PX = 35  # the data grid's header and rows
 
 
 @pytest.fixture(scope="module")
 def production():
     with throwaway_database() as url:
         yield url, make_postgres(url, 2_500, seeds=250, rare=True)
-
-
-def _click_row(tab: ShotTab, index: int) -> None:
-    """Click the ``index``-th row's selection box in the page's thread table (the data grid
-    draws on a canvas: its rows are found by position) and wait for the run it starts."""
-    # the thread table by its key (with Status failed, the errors' groups come first)
-    grid = tab.page.locator('[class*="st-key-inspect-threads-"] [data-testid="stDataFrame"]'
-                            ).first
-    grid.scroll_into_view_if_needed()
-    box = grid.bounding_box()
-    before = tab.runs
-    tab.page.mouse.click(box["x"] + 18, box["y"] + ROW_PX * (index + 1) + ROW_PX / 2)
-    tab._wait_for_run_after(before, f"picking row {index}")
 
 
 def test_inspect_lists_the_first_page_then_the_failed_threads_and_opens_one(
@@ -58,7 +44,7 @@ def test_inspect_lists_the_first_page_then_the_failed_threads_and_opens_one(
         # the metadata people filter by, as columns: each failed thread's user and channel
         chips = tab.page.locator('[data-testid="stMultiSelect"]').first.inner_text()
         assert "user" in chips and "channel" in chips
-        _click_row(tab, 2)
+        tab.click_thread_row(2)
 
         shown = tab.text()
         box = tab.page.locator('[data-testid="stMainBlockContainer"] [data-testid="stSelectbox"]'

@@ -5,7 +5,6 @@ it reaches say their messages as plain text (no literal backticks)."""
 from __future__ import annotations
 
 import os
-import re
 
 import pytest
 
@@ -27,24 +26,14 @@ def test_on_a_server_the_second_graph_survives_a_sidebar_link_and_a_reload(
         tab.click("Run")
         assert "Finished." in tab.text()
 
-        before = tab.runs
-        tab.page.locator('[data-testid="stSidebarNav"]').get_by_role(
-            "link", name="History").click()
-        tab.page.wait_for_url(re.compile(r"/history"))
-        tab._wait_for_run_after(before, "the sidebar's History link")
+        tab.follow_sidebar_link("History")
         for _ in range(2):
             assert "graph=research" in tab.page.url, tab.page.url
             assert "has no checkpoints yet" not in tab.text(), tab.text()[:2000]
             tab.tree_point(1).wait_for()
-            before = tab.runs
-            tab.page.reload()
-            tab._wait_for_run_after(before, "a reload")
+            tab.reload()
 
-        before = tab.runs
-        tab.page.locator('[data-testid="stSidebarNav"]').get_by_role(
-            "link", name="Sizes").click()
-        tab.page.wait_for_url(re.compile(r"/sizes"))
-        tab._wait_for_run_after(before, "the sidebar's Sizes link")
+        tab.follow_sidebar_link("Sizes")
         shown = tab.text()
         assert "graph=research" in tab.page.url
         assert "`" not in shown and "Traceback" not in shown, shown[:2000]
