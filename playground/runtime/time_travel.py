@@ -389,6 +389,8 @@ class Resumed:
         ran: the nodes that ran, in the order they finished (a node run twice is named twice).
         values: the state after the run.
         next: the nodes the thread waits at now (empty when it finished).
+        refused: refused before anything ran (nothing to resume, or no answer to the head's
+            question): the thread is as it was.
     """
 
     thread_id: str
@@ -397,12 +399,11 @@ class Resumed:
     ran: tuple[str, ...] = ()
     values: dict[str, Any] = field(default_factory=dict)
     next: tuple[str, ...] = ()
+    refused: bool = False
 
 
 # The one answer a head's question may not get: nothing typed (said before anything runs).
 NO_ANSWER = "type an answer to the question first"
-# How a resume refused before anything ran begins (a page says it where the person pressed).
-NOT_RESUMED = "not resumed, nothing was run"
 
 
 def resume_thread(graph: Any, thread_id: str, answer: Any = None) -> Resumed:
@@ -433,7 +434,7 @@ def resume_thread(graph: Any, thread_id: str, answer: Any = None) -> Resumed:
     if not pending:
         reason = "it has no checkpoints" if head is None else "it is not paused"
         return Resumed(thread_id, f"nothing to resume in thread {thread_id!r}: {reason}", False,
-                       values=dict(before.values))
+                       values=dict(before.values), refused=True)
     # A NodeInterrupt's pause takes no answer (it would raise again): it runs on with None.
     questions = [question for question in questions_of(before) if not question.held]
     refused = None
@@ -443,8 +444,8 @@ def resume_thread(graph: Any, thread_id: str, answer: Any = None) -> Resumed:
         refused = (f"{len(questions)} questions wait, and one answer cannot tell them apart: "
                    "answer each on the Run page")
     if refused:
-        return Resumed(thread_id, f"{NOT_RESUMED}: {refused}", False,
-                       values=dict(before.values), next=tuple(before.next))
+        return Resumed(thread_id, f"not resumed, nothing was run: {refused}", False,
+                       values=dict(before.values), next=tuple(before.next), refused=True)
     payload = Command(resume=answer) if questions else None
     ran: list[str] = []
     failure: Exception | None = None

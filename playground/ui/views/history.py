@@ -16,7 +16,6 @@ from playground.runtime.run import parse_answer
 from playground.runtime.store_log import changes_of
 from playground.runtime.time_travel import (
     EDITABLE_ROLES,
-    NOT_RESUMED,
     fork_from_form,
     form_changes,
     form_field,
@@ -156,7 +155,7 @@ def _resume_head(graph, tree: CheckpointTree) -> None:
     thread_id = tree.thread_id
     typed = st.session_state.get(_answer_key(tree), "")
     result = resume_thread(graph, thread_id, parse_answer(typed) if typed.strip() else None)
-    if not result.ok and result.line.startswith(NOT_RESUMED):
+    if result.refused:
         # Refused before anything ran: said under the button pressed, the thread unchanged.
         st.session_state[RESUME_REFUSED_KEY] = (thread_id, tree.head, result.line)
         return
@@ -371,9 +370,9 @@ def _actions(graph, source, tree: CheckpointTree, selected: str, ending) -> None
         resume_col.button("Resume the head", icon=":material/resume:", width="stretch",
                           disabled=tree.head not in tree.paused, on_click=_resume_head,
                           args=(graph, tree))
-        refused = st.session_state.pop(RESUME_REFUSED_KEY, None)
-        if refused and refused[:2] == (tree.thread_id, tree.head):
-            resume_col.error(md_escape(refused[2], 600), icon=":material/block:")
+    refused = st.session_state.pop(RESUME_REFUSED_KEY, None)  # under whichever was pressed
+    if refused and refused[:2] == (tree.thread_id, tree.head):
+        resume_col.error(md_escape(refused[2], 600), icon=":material/block:")
 
     values = resources.values_cache().get(source, tree, selected)
     with st.container(border=True, key="history-fork-form"):
